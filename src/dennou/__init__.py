@@ -1,0 +1,3 @@
+"""dennou (電脳): exact rule engines, bots, a host and tournaments for Japanese mind games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Game-agnostic core: the game contract, actions, errors, events, records, registry, harness."""

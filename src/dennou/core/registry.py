@@ -1,0 +1,51 @@
+"""An explicit, lazily imported registry of games.
+
+Games are listed by name with the module that defines them, not registered by import side
+effects; a game's module (and its heavy dependencies) is imported the first time it is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from dennou.core.errors import ConfigError
+from dennou.core.game import Game
+
+
+class Registry(Mapping[str, Game[Any, Any]]):
+    """Name -> game, from ``{"name": "package.module:attribute"}`` entries.
+
+    Args:
+        entries: For each game name, where its :class:`Game` instance lives.
+    """
+
+    def __init__(self, entries: Mapping[str, str]) -> None:
+        self._entries = dict(entries)
+        self._loaded: dict[str, Game[Any, Any]] = {}
+
+    def __getitem__(self, name: str) -> Game[Any, Any]:
+        if name not in self._loaded:
+            target = self._entries[name]
+            module, _, attribute = target.partition(":")
+            game = getattr(importlib.import_module(module), attribute)
+            assert isinstance(game, Game) and game.spec.name == name, target
+            self._loaded[name] = game
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get_game(self, name: str) -> Game[Any, Any]:
+        """The game called ``name``.
+
+        Raises:
+            ConfigError: No such game (the message lists the games).
+        """
+        if name not in self._entries:
+            raise ConfigError(f"unknown game {name!r}; games: {', '.join(self._entries)}")
+        return self[name]

@@ -1,0 +1,27 @@
+"""The games of dennou, listed explicitly.
+
+Use :func:`get` (``dennou.games.get("numeron")``) or :data:`REGISTRY` (a mapping name -> game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dennou.core.game import Game
+from dennou.core.registry import Registry
+
+REGISTRY = Registry(
+    {
+        "numeron": "dennou.games.numeron:GAME",
+    }
+)
+"""Every game, by name. Add a line here for a new game."""
+
+
+def get(name: str) -> Game[Any, Any]:
+    """The game called ``name``.
+
+    Raises:
+        ConfigError: No such game.
+    """
+    return REGISTRY.get_game(name)

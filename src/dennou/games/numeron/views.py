@@ -1,0 +1,129 @@
+"""Numeron views (what each seat may know) and determinization (a state consistent with one).
+
+A player sees its own number and its history of changes, every call and judgment, every item use
+with what it announces, the results of attack items on its own number or by itself, and the room
+chat. Spectators see the public part only. Once the game is over, everything is shown to all.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from dennou.core.game import JSON, Event, Seat, TalkLine
+from dennou.games.numeron.knowledge import Candidates, knowledge
+from dennou.games.numeron.rules import NumeronRules
+from dennou.games.numeron.state import NumeronState, place
+
+if TYPE_CHECKING:
+    from dennou.games.numeron.engine import Numeron
+
+
+def view(game: Numeron, state: NumeronState, seat: Seat | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator)."""
+    over = state.phase == "over"
+    out: JSON = {
+        "game": "numeron",
+        "rules": msgspec.to_builtins(state.rules),
+        "players": list(state.players),
+        "seat": seat,
+        "phase": state.phase,
+        "to_act": sorted(game.to_act(state)),
+        "set": [n is not None for n in state.numbers],
+        "host_draw": sorted(state.host_draw),
+        "first": state.first,
+        "attacker": state.attacker,
+        "turn": state.turn,
+        "calls_left": state.calls_left,
+        "lost_call": state.lost_call,
+        "items": [list(state.items[0]), list(state.items[1])],
+        "strikes": list(state.strikes),
+        "last_turn": state.last_turn,
+        "pending_winner": state.pending_winner,
+        "winner": state.winner,
+        "end": state.end,
+        "log": [msgspec.to_builtins(e) for e in state.log if over or e.visible_to(seat)],
+        "talk": [msgspec.to_builtins(t) for t in state.talk],
+    }
+    if seat is not None:
+        out["my_number"] = state.numbers[seat]
+        out["my_numbers"] = list(state.histories[seat])
+    if over:
+        out["numbers"] = list(state.numbers)
+        out["histories"] = [list(h) for h in state.histories]
+    return out
+
+
+def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> NumeronState:
+    """A full state that gives ``view`` to ``seat``, hidden numbers drawn from what is possible.
+
+    Each hidden number is drawn uniformly from the numbers consistent with every event in the
+    view (judgments, item results, reveals, defence announcements).
+    """
+    rules = msgspec.convert(view["rules"], NumeronRules)
+    log = tuple(msgspec.convert(e, Event) for e in view["log"])
+    numbers: list[str | None] = [None, None]
+    histories: list[tuple[str, ...]] = [(), ()]
+    if "numbers" in view:
+        numbers = list(view["numbers"])
+        histories = [tuple(h) for h in view["histories"]]
+    else:
+        for owner in (0, 1):
+            if owner == seat:
+                numbers[owner] = view["my_number"]
+                histories[owner] = tuple(view["my_numbers"])
+            elif view["set"][owner]:
+                cands: Candidates = knowledge(view["log"], rules.digits, owner)
+                numbers[owner] = cands.sample(rng)
+                histories[owner] = (numbers[owner],)  # type: ignore[assignment]
+    state = NumeronState(
+        rules=rules,
+        players=(view["players"][0], view["players"][1]),
+        phase=view["phase"],
+        numbers=(numbers[0], numbers[1]),
+        histories=(histories[0], histories[1]),
+        host_draw=frozenset(view["host_draw"]),
+        first=view["first"],
+        attacker=view["attacker"],
+        turn=view["turn"],
+        items=(tuple(view["items"][0]), tuple(view["items"][1])),
+        calls_left=view["calls_left"],
+        lost_call=view["lost_call"],
+        strikes=(view["strikes"][0], view["strikes"][1]),
+        last_turn=view["last_turn"],
+        pending_winner=view["pending_winner"],
+        winner=view["winner"],
+        end=view["end"],
+        log=log,
+        talk=tuple(msgspec.convert(t, TalkLine) for t in view["talk"]),
+    )
+    return state
+
+
+def render(view: JSON) -> str:
+    """A view as text for the terminal."""
+    players = view["players"]
+    digits = view["rules"]["digits"]
+    lines: list[str] = []
+    for entry in view["log"][-12:]:
+        lines.append("  " + entry["text"])
+    seat = view["seat"]
+    if seat is not None and view.get("my_number"):
+        lines.append(f"your number: {view['my_number']}")
+    items = view["items"]
+    for s in (0, 1):
+        if items[s]:
+            lines.append(f"{players[s]} items: {', '.join(items[s])}")
+    if view["phase"] not in ("setup", "coin", "over"):
+        attacker = players[view["attacker"]]
+        lines.append(
+            f"turn {view['turn']} — {attacker} attacks — phase: {view['phase']}"
+            + (f" ({view['calls_left']} calls left)" if view["phase"] == "call" else "")
+        )
+    if view["phase"] == "over":
+        lines.append(f"numbers: {', '.join(view['numbers'])}")
+    places = ", ".join(f"{i}={place(i, digits)}" for i in range(digits))
+    lines.append(f"positions: {places}")
+    return "\n".join(lines)
