@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar, overload
 import msgspec
 
 from dennou.core.errors import InvalidActionError
+from dennou.core.jsondata import to_json
 
 
 class Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
@@ -137,7 +138,7 @@ class ActionCodec:
 
     def dump(self, action: Action) -> dict[str, Any]:
         """Return the JSON object of an action."""
-        out = msgspec.to_builtins(action)
+        out = to_json(action)
         assert isinstance(out, dict)
         return out
 
@@ -235,4 +236,3 @@ class Concat(Sequence[A], Generic[A]):
     def __iter__(self) -> Iterator[A]:
         for part in self.parts:
             yield from part
-

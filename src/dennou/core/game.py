@@ -22,6 +22,7 @@ import msgspec
 
 from dennou.core.actions import Action, ActionCodec
 from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.jsondata import to_json
 
 Seat = int
 """A seat is an index into the players of a game: 0 .. n-1."""
@@ -33,6 +34,20 @@ SPECTATOR: Final = None
 """Views for ``None`` are spectator views."""
 
 JSON = dict[str, Any]
+
+__all__ = [
+    "CHANCE",
+    "JSON",
+    "SPECTATOR",
+    "Event",
+    "Game",
+    "GameSpec",
+    "Outcome",
+    "Rules",
+    "Seat",
+    "TalkLine",
+    "to_json",
+]
 
 
 class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -278,6 +293,16 @@ class Game(ABC, Generic[S, R]):
     def conformance_rules(self) -> list[R]:
         """Rules configs the conformance harness should exercise (default: the defaults)."""
         return [self.make_rules()]
+
+    def conformance_action(
+        self, state: S, seat: Seat, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The harness's choice among ``legal`` (default: uniform).
+
+        Games whose uniform play takes very long to end may bias it (it may look at the state:
+        it is a test driver, not a bot).
+        """
+        return legal[rng.randrange(len(legal))]
 
 
 def parse_rules(rules_type: type[Rules], options: Mapping[str, Any]) -> Rules:

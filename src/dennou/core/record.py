@@ -17,6 +17,7 @@ import msgspec
 
 from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Event, Game, TalkLine
+from dennou.core.jsondata import to_json
 
 FORMAT = 1
 """Version of the record format itself (not of any game)."""
@@ -69,7 +70,7 @@ class Record(msgspec.Struct, omit_defaults=True):
 
     def header_line(self) -> str:
         """The JSON line that opens this record."""
-        head = msgspec.to_builtins(self)
+        head = to_json(self)
         head.pop("steps", None)
         head.pop("outcome", None)
         return json.dumps({"type": "header", "format": FORMAT, **head}, ensure_ascii=False)
@@ -89,7 +90,7 @@ class Record(msgspec.Struct, omit_defaults=True):
 
 def step_line(step: Step) -> str:
     """The JSON line of one step."""
-    return json.dumps({"type": "step", **msgspec.to_builtins(step)}, ensure_ascii=False)
+    return json.dumps({"type": "step", **to_json(step)}, ensure_ascii=False)
 
 
 def loads(text: str) -> list[Record]:

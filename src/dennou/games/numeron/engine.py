@@ -14,8 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import msgspec
-
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import (
     GameOverError,
@@ -24,6 +22,7 @@ from dennou.core.errors import (
     NotYourTurnError,
 )
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine
+from dennou.core.jsondata import to_json
 from dennou.games.numeron.actions import (
     CODEC,
     ITEM_ACTIONS,
@@ -65,7 +64,9 @@ def judge(secret: str, call: str) -> tuple[int, int]:
     Raises:
         InvalidActionError: The two are not numbers of distinct digits of the same length.
     """
-    if len(secret) != len(call) or not (is_number(secret, len(secret)) and is_number(call, len(call))):
+    if len(secret) != len(call) or not (
+        is_number(secret, len(secret)) and is_number(call, len(call))
+    ):
         raise InvalidActionError(
             f"judge needs two numbers of distinct digits of one length, got {secret!r}, {call!r}"
         )
@@ -144,7 +145,9 @@ class Numeron(Game[NumeronState, NumeronRules]):
             return _numbers(
                 digits,
                 lambda n: HostNumber(owner, n),
-                lambda a: isinstance(a, HostNumber) and a.seat == owner and is_number(a.number, digits),
+                lambda a: (
+                    isinstance(a, HostNumber) and a.seat == owner and is_number(a.number, digits)
+                ),
             )
         if phase == "setup":
             return _numbers(
@@ -303,7 +306,9 @@ class Numeron(Game[NumeronState, NumeronRules]):
 
     def _begin_turn(self, state: State, attacker: int, ev: list[Event]) -> State:
         defender = 1 - attacker
-        state = replace(state, attacker=attacker, turn=state.turn + 1, calls_left=1, lost_call=False)
+        state = replace(
+            state, attacker=attacker, turn=state.turn + 1, calls_left=1, lost_call=False
+        )
         ev.append(
             Event(
                 "turn",
@@ -327,10 +332,19 @@ class Numeron(Game[NumeronState, NumeronRules]):
         return self._to_attack(state)
 
     def _defend(
-        self, state: State, seat: Seat, item: Item, new: str, public: JSON, text: str, ev: list[Event]
+        self,
+        state: State,
+        seat: Seat,
+        item: Item,
+        new: str,
+        public: JSON,
+        text: str,
+        ev: list[Event],
     ) -> State:
         ev.append(Event("item", text, {"seat": seat, "item": item, **public}))
-        ev.append(Event("number", f"your number is now {new}", {"seat": seat, "number": new}, {seat}))
+        ev.append(
+            Event("number", f"your number is now {new}", {"seat": seat, "number": new}, {seat})
+        )
         state = replace(
             state,
             items=_set(state.items, seat, _without(state.items[seat], item)),
@@ -404,11 +418,17 @@ class Numeron(Game[NumeronState, NumeronRules]):
         name = state.players[seat]
         label = {"high_low": "HIGH&LOW"}.get(item, item.upper())
         detail = f" {public['digit']}" if "digit" in public else ""
-        ev.append(Event("item", f"{name} used {label}{detail}", {"seat": seat, "item": item, **public}))
+        ev.append(
+            Event("item", f"{name} used {label}{detail}", {"seat": seat, "item": item, **public})
+        )
         return replace(state, items=_set(state.items, seat, _without(state.items[seat], item)))
 
-    def _result(self, state: State, seat: Seat, item: Item, data: JSON, text: str, ev: list[Event]) -> None:
-        ev.append(Event("item_result", text, {"seat": seat, "item": item, **data}, frozenset({0, 1})))
+    def _result(
+        self, state: State, seat: Seat, item: Item, data: JSON, text: str, ev: list[Event]
+    ) -> None:
+        ev.append(
+            Event("item_result", text, {"seat": seat, "item": item, **data}, frozenset({0, 1}))
+        )
 
     def _no_item(self, state: State, seat: Seat, action: NoItem, ev: list[Event]) -> State:
         return replace(state, phase="call")
@@ -450,7 +470,9 @@ class Numeron(Game[NumeronState, NumeronRules]):
         secret = state.numbers[state.defender]
         assert secret is not None
         result = [digit_class(int(c)) for c in secret]
-        self._result(state, seat, "high_low", {"result": result}, "HIGH&LOW: " + " ".join(result), ev)
+        self._result(
+            state, seat, "high_low", {"result": result}, "HIGH&LOW: " + " ".join(result), ev
+        )
         return replace(state, phase="call")
 
     def _target(self, state: State, seat: Seat, action: Target, ev: list[Event]) -> State:
@@ -575,13 +597,13 @@ class Numeron(Game[NumeronState, NumeronRules]):
     # --- views and outcome --------------------------------------------------------------------
     def view(self, state: NumeronState, seat: Seat | None) -> JSON:
         """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.numeron.views import view  # noqa: PLC0415
+        from dennou.games.numeron.views import view
 
         return view(self, state, seat)
 
     def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> NumeronState:
         """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.numeron.views import determinize  # noqa: PLC0415
+        from dennou.games.numeron.views import determinize
 
         return determinize(view, seat, rng)
 
@@ -620,13 +642,13 @@ class Numeron(Game[NumeronState, NumeronRules]):
         who = name or (state.players[speaker] if speaker is not None else "spectator")
         line = TalkLine(speaker, who, channel, text)
         mark = "/" if speaker is None else ""
-        event = Event("talk", f"{mark}{who}: {text}", msgspec.to_builtins(line))
+        event = Event("talk", f"{mark}{who}: {text}", to_json(line))
         return replace(state, talk=(*state.talk, line)), [event]
 
     # --- presentation -------------------------------------------------------------------------
     def render(self, view: JSON) -> str:
         """The view as a few lines of text."""
-        from dennou.games.numeron.views import render  # noqa: PLC0415
+        from dennou.games.numeron.views import render
 
         return render(view)
 
@@ -639,9 +661,18 @@ class Numeron(Game[NumeronState, NumeronRules]):
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """``random`` and ``solver``."""
-        from dennou.games.numeron.bots import BOTS  # noqa: PLC0415
+        from dennou.games.numeron.bots import BOTS
 
         return BOTS
+
+    def conformance_action(
+        self, state: NumeronState, seat: Seat, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Uniform, except that a call hits one time in eight so that games end."""
+        secret = state.numbers[state.defender]
+        if state.phase == "call" and secret is not None and rng.random() < 0.125:
+            return Call(secret)
+        return legal[rng.randrange(len(legal))]
 
     def conformance_rules(self) -> list[NumeronRules]:
         """3, 4 and 5 digits, with and without items, with and without ``equal_turns``."""
@@ -669,7 +700,7 @@ def _numbers(
 
 
 def _permutations(number: str) -> set[str]:
-    from itertools import permutations  # noqa: PLC0415
+    from itertools import permutations
 
     return {"".join(p) for p in permutations(number)}
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from dennou.core.game import JSON, Event, Seat, TalkLine
+from dennou.core.jsondata import to_json
 from dennou.games.numeron.knowledge import Candidates, knowledge
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.state import NumeronState, place
@@ -26,7 +27,7 @@ def view(game: Numeron, state: NumeronState, seat: Seat | None) -> JSON:
     over = state.phase == "over"
     out: JSON = {
         "game": "numeron",
-        "rules": msgspec.to_builtins(state.rules),
+        "rules": to_json(state.rules),
         "players": list(state.players),
         "seat": seat,
         "phase": state.phase,
@@ -44,8 +45,8 @@ def view(game: Numeron, state: NumeronState, seat: Seat | None) -> JSON:
         "pending_winner": state.pending_winner,
         "winner": state.winner,
         "end": state.end,
-        "log": [msgspec.to_builtins(e) for e in state.log if over or e.visible_to(seat)],
-        "talk": [msgspec.to_builtins(t) for t in state.talk],
+        "log": [to_json(e) for e in state.log if over or e.visible_to(seat)],
+        "talk": [to_json(t) for t in state.talk],
     }
     if seat is not None:
         out["my_number"] = state.numbers[seat]
