@@ -28,6 +28,7 @@ def play(
     time_limit: float | None = None,
     max_steps: int = 1_000_000,
     on_step: Callable[[Step, Any], None] | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> Record:
     """Play a whole game.
 
@@ -40,6 +41,7 @@ def play(
         time_limit: Seconds per decision; a slower decision is treated as a timeout.
         max_steps: Stop with an error past this many steps (a game that never ends is a bug).
         on_step: Called after every step with the step and the new state.
+        meta: Extra facts for the record's ``meta``.
 
     Returns:
         The record, with the outcome and per-step decision times.
@@ -57,7 +59,7 @@ def play(
         rules=rules_json(rules),
         players=names,
         seed=seed,
-        meta={"bots": [b.name for b in bots]},
+        meta={"bots": [b.name for b in bots], **(meta or {})},
     )
 
     def commit(step: Step, new_state: Any, events: list[Event]) -> None:
@@ -70,6 +72,20 @@ def play(
                 bot.observe(seen)
         if on_step is not None:
             on_step(step, state)
+
+    def speaker(seat: int) -> Callable[[str, str], str | None]:
+        def say(channel: str, text: str) -> str | None:
+            try:
+                new, events = game.talk(state, seat, channel, text, name=names[seat])
+            except GameError as exc:
+                return exc.message
+            commit(Step(seat, talk=TalkLine(seat, names[seat], channel, text)), new, events)
+            return None
+
+        return say
+
+    for i, bot in enumerate(bots):
+        bot.say = speaker(i)
 
     while True:
         acting = game.to_act(state)
@@ -108,6 +124,8 @@ def play(
                 _default(game, state, seat, "illegal", f"{action!s}: {exc}", ms, commit)
                 continue
             commit(Step(seat, action=game.dump_action(action), ms=round(ms, 3)), new, events)
+    for bot in bots:
+        bot.say = None
     record.outcome = _outcome_json(game, state)
     return record
 

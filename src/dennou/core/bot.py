@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dennou.core.actions import Action
@@ -20,6 +20,9 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    say: Callable[[str, str], str | None] | None = None
+    """Set by the host (arena or SDK) while a game runs: ``say(channel, text)`` speaks at once
+    and returns an error message or ``None``. Interactive bots use it to talk mid-decision."""
 
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:  # noqa: B027
         """Start a new game as ``seat`` (default: nothing to do)."""

@@ -45,8 +45,8 @@ def view(game: Numeron, state: NumeronState, seat: Seat | None) -> JSON:
         "pending_winner": state.pending_winner,
         "winner": state.winner,
         "end": state.end,
-        "log": [to_json(e) for e in state.log if over or e.visible_to(seat)],
-        "talk": [to_json(t) for t in state.talk],
+        "log": to_json([e for e in state.log if over or e.visible_to(seat)]),
+        "talk": to_json(state.talk),
     }
     if seat is not None:
         out["my_number"] = state.numbers[seat]
@@ -104,27 +104,39 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> NumeronSta
 
 
 def render(view: JSON) -> str:
-    """A view as text for the terminal."""
+    """A view as text for the terminal: numbers, items, and each side's calls so far."""
     players = view["players"]
     digits = view["rules"]["digits"]
-    lines: list[str] = []
-    for entry in view["log"][-12:]:
-        lines.append("  " + entry["text"])
     seat = view["seat"]
-    if seat is not None and view.get("my_number"):
-        lines.append(f"your number: {view['my_number']}")
-    items = view["items"]
+    lines: list[str] = []
+    calls: dict[int, list[str]] = {0: [], 1: []}
+    for entry in view["log"]:
+        data = entry.get("data", {})
+        if entry["kind"] == "call":
+            calls[data["seat"]].append(f"{data['number']} {data['eat']}-{data['bite']}")
+        elif entry["kind"] in ("item_result", "revealed", "item"):
+            calls[data.get("seat", data.get("owner", 0))].append(f"[{entry['text']}]")
     for s in (0, 1):
-        if items[s]:
-            lines.append(f"{players[s]} items: {', '.join(items[s])}")
-    if view["phase"] not in ("setup", "coin", "over"):
-        attacker = players[view["attacker"]]
+        who = "you" if s == seat else players[s]
+        items = ", ".join(view["items"][s]) or "no items"
+        lines.append(f"{who} ({players[s]}; {items}): " + ("  ".join(calls[s]) or "no calls yet"))
+    if seat is not None and view.get("my_number"):
+        history = view["my_numbers"]
         lines.append(
-            f"turn {view['turn']} — {attacker} attacks — phase: {view['phase']}"
-            + (f" ({view['calls_left']} calls left)" if view["phase"] == "call" else "")
+            f"your number: {view['my_number']}"
+            + (f" (was {', '.join(history[:-1])})" if len(history) > 1 else "")
         )
-    if view["phase"] == "over":
-        lines.append(f"numbers: {', '.join(view['numbers'])}")
-    places = ", ".join(f"{i}={place(i, digits)}" for i in range(digits))
-    lines.append(f"positions: {places}")
+    phase = view["phase"]
+    if phase == "over":
+        winner = view["winner"]
+        result = "draw" if winner is None else f"{players[winner]} wins"
+        lines.append(f"game over ({view['end']}): {result}; numbers {', '.join(view['numbers'])}")
+    elif phase not in ("setup", "coin"):
+        lines.append(
+            f"turn {view['turn']}: {players[view['attacker']]} attacks; phase {phase}"
+            + (f", {view['calls_left']} call(s) left" if phase == "call" else "")
+        )
+    else:
+        lines.append(f"phase {phase}: set a number of {digits} distinct digits (`set 031`)")
+    lines.append("positions: " + ", ".join(f"{i}={place(i, digits)}" for i in range(digits)))
     return "\n".join(lines)

@@ -1,0 +1,127 @@
+"""Matches: many games between bots, seats rotated, and their statistics with 95% intervals."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dennou.arena.bots import make_bot
+from dennou.arena.play import play
+from dennou.core.game import Game, Outcome, Rules
+from dennou.core.record import Record
+
+Z95 = 1.959964
+
+
+def run_match(
+    game: Game[Any, Any],
+    rules: Rules | None,
+    bot_specs: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    rotate: bool = True,
+    time_limit: float | None = None,
+    on_game: Callable[[int, Record], None] | None = None,
+) -> list[Record]:
+    """Play ``games`` games; with ``rotate``, game i seats bot ``(s + i) % n`` at seat s.
+
+    Each record's ``meta["bot_specs"]`` says which spec sat where.
+    """
+    n = len(bot_specs)
+    records = []
+    for i in range(games):
+        order = [bot_specs[(s + i) % n] for s in range(n)] if rotate else list(bot_specs)
+        bots = [make_bot(game, spec) for spec in order]
+        names = [f"{spec.split(':')[0]}#{s}" for s, spec in enumerate(order)]
+        record = play(
+            game,
+            rules,
+            bots,
+            seed + i,
+            players=names,
+            time_limit=time_limit,
+            meta={"bot_specs": order, "match_game": i},
+        )
+        records.append(record)
+        if on_game is not None:
+            on_game(i, record)
+    return records
+
+
+@dataclass
+class BotStats:
+    """How one bot spec did over a match (all its seats pooled)."""
+
+    spec: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    scores: list[float] = field(default_factory=list)
+    decision_ms: list[float] = field(default_factory=list)
+    defaults: int = 0
+
+    def score_interval(self) -> tuple[float, float]:
+        """Mean score and the half-width of its 95% interval."""
+        return mean_ci(self.scores)
+
+    def win_interval(self) -> tuple[float, float, float]:
+        """Win rate (draws count half) with its 95% Wilson interval (low, high)."""
+        n = len(self.scores)
+        if n == 0:
+            return 0.0, 0.0, 0.0
+        p = (self.wins + 0.5 * self.draws) / n
+        return (p, *wilson(p, n))
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and 95% half-width (normal approximation; 0 for fewer than two values)."""
+    if not values:
+        return 0.0, 0.0
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, Z95 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``p`` over ``n`` trials."""
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarize(records: Sequence[Record]) -> list[BotStats]:
+    """Per bot spec: results, scores and decision times, pooled over seats, in spec order."""
+    stats: dict[str, BotStats] = {}
+    for record in records:
+        specs = record.meta.get("bot_specs") or record.meta.get("bots") or record.players
+        assert record.outcome is not None, "only finished games can be summarised"
+        outcome = Outcome(tuple(record.outcome["scores"]), tuple(record.outcome["ranks"]))
+        for seat, spec in enumerate(specs):
+            st = stats.setdefault(spec, BotStats(spec))
+            st.games += 1
+            result = outcome.result(seat)
+            st.wins += result == "win"
+            st.draws += result == "draw"
+            st.losses += result == "loss"
+            st.scores.append(outcome.scores[seat])
+        for step in record.steps:
+            if step.seat is None or step.seat < 0 or step.talk is not None:
+                continue
+            st = stats[specs[step.seat]]
+            if step.ms is not None:
+                st.decision_ms.append(step.ms)
+            if step.default is not None:
+                st.defaults += 1
+    return list(stats.values())
+
+
+def mean_length(records: Sequence[Record]) -> float:
+    """Mean number of steps per game."""
+    return statistics.fmean(len(r.steps) for r in records) if records else 0.0

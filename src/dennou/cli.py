@@ -1,0 +1,361 @@
+"""The ``dennou`` command: list games, run matches, replay records, play in the terminal."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from dennou.arena.bots import available_bots, make_bot
+from dennou.arena.match import mean_length, run_match, summarize
+from dennou.arena.play import play as play_game
+from dennou.core import record as records
+from dennou.core.actions import Action
+from dennou.core.bot import Bot
+from dennou.core.errors import ConfigError, DennouError, InvalidActionError
+from dennou.core.game import JSON, Event, Game, Seat, rules_options
+from dennou.games import REGISTRY, get
+
+app = typer.Typer(
+    help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(width=None if sys.stdout.isatty() else 120)
+
+RulesOpt = Annotated[
+    list[str] | None,
+    typer.Option("--rules", "-r", help="a rules option key=value (repeatable)"),
+]
+
+
+def parse_rules_args(game: Game[Any, Any], pairs: Sequence[str] | None) -> Any:
+    """Build a game's rules from ``key=value`` strings.
+
+    Raises:
+        ConfigError: A pair without ``=``, an unknown option or a bad value.
+    """
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--rules wants key=value, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return game.make_rules(options)
+
+
+@app.command("games")
+def games_command(
+    name: Annotated[str | None, typer.Argument(help="show one game only")] = None,
+) -> None:
+    """List the games, their player counts, every rules option with its default, and bots."""
+    names = [name] if name else list(REGISTRY)
+    for game_name in names:
+        game = get(game_name)
+        spec = game.spec
+        players = (
+            str(spec.min_players)
+            if spec.min_players == spec.max_players
+            else f"{spec.min_players}-{spec.max_players}"
+        )
+        table = Table(title=f"{spec.name} — {spec.title} — {players} players", title_justify="left")
+        table.add_column("option")
+        table.add_column("type")
+        table.add_column("default")
+        table.add_column("meaning")
+        for opt, tp, default, description in rules_options(game.rules_type):
+            table.add_row(opt, tp, repr(default), description)
+        console.print(table)
+        console.print(f"  bots: {', '.join(available_bots(game))}\n")
+
+
+@app.command("match")
+def match_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    bots: Annotated[str, typer.Option(help="comma-separated bot specs, one per seat")],
+    games: Annotated[int, typer.Option(min=1, help="number of games")] = 10,
+    seed: Annotated[int, typer.Option(help="master seed (game i uses seed + i)")] = 0,
+    rules: RulesOpt = None,
+    out: Annotated[Path | None, typer.Option(help="write the records (JSON lines)")] = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="seconds per decision; slower = timeout")
+    ] = None,
+    rotate: Annotated[bool, typer.Option(help="rotate bots through the seats")] = True,
+) -> None:
+    """Play GAME between bots and print results with 95% confidence intervals."""
+    game = get(game_name)
+    config = parse_rules_args(game, rules)
+    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    game.check_players([f"p{i}" for i in range(len(specs))])
+    for spec in specs:
+        make_bot(game, spec)  # fail early on a bad spec
+    if out is not None:
+        out.write_text("", encoding="utf-8")
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{game_name}", total=games)
+
+        def done(i: int, rec: records.Record) -> None:
+            if out is not None:
+                records.write(out, [rec], append=True)
+            progress.advance(task)
+
+        played = run_match(
+            game, config, specs, games, seed, rotate=rotate, time_limit=time_limit, on_game=done
+        )
+    print_match(game, played)
+    if out is not None:
+        console.print(f"records written to {out}")
+
+
+def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
+    """Print the table of a match."""
+    table = Table(
+        title=f"{game.spec.name}: {len(played)} games, mean length {mean_length(played):.1f} steps",
+        title_justify="left",
+    )
+    for col in ("bot", "seats", "W", "D", "L", "win rate [95% CI]", "score ± 95% CI"):
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for col in ("ms mean", "ms max", "defaults"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for st in summarize(played):
+        p, lo, hi = st.win_interval()
+        mean, half = st.score_interval()
+        ms = st.decision_ms
+        table.add_row(
+            st.spec,
+            str(st.games),
+            str(st.wins),
+            str(st.draws),
+            str(st.losses),
+            f"{p:.3f} [{lo:.3f}, {hi:.3f}]",
+            f"{mean:.3f} ± {half:.3f}",
+            f"{sum(ms) / len(ms):.2f}" if ms else "-",
+            f"{max(ms):.1f}" if ms else "-",
+            str(st.defaults),
+        )
+    console.print(table)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="a record file")],
+    seat: Annotated[
+        int | None, typer.Option(help="show what this seat saw (default: a spectator)")
+    ] = None,
+    index: Annotated[
+        int | None, typer.Option("--game", help="only the record at this index (0-based)")
+    ] = None,
+    everything: Annotated[
+        bool, typer.Option("--all", help="show every event, hidden ones included")
+    ] = False,
+) -> None:
+    """Print a recorded game step by step as a seat (or a spectator) saw it."""
+    recs = records.read(file)
+    if index is not None:
+        if not 0 <= index < len(recs):
+            raise ConfigError(f"{file} holds {len(recs)} records; --game {index} is out of range")
+        recs = [recs[index]]
+    for rec in recs:
+        game = get(rec.game)
+        who = "everything" if everything else (f"seat {seat}" if seat is not None else "spectator")
+        if seat is not None and not 0 <= seat < len(rec.players):
+            raise ConfigError(f"--seat must be 0-{len(rec.players) - 1}")
+        console.rule(f"{rec.game}: {', '.join(rec.players)} — as {who}")
+        last = None
+        for frame in records.replay(rec, game):
+            last = frame.state
+            for event in frame.events:
+                if everything or event.visible_to(seat):
+                    console.print(f"[dim]{frame.index:>4}[/dim] {event.text}", highlight=False)
+        if last is not None and game.is_over(last):
+            print_outcome(game, last, rec.players)
+
+
+def print_outcome(game: Game[Any, Any], state: Any, players: Sequence[str]) -> None:
+    """Print the scores and ranks of a finished game."""
+    outcome = game.outcome(state)
+    table = Table(title="result", title_justify="left")
+    for col in ("rank", "player", "score"):
+        table.add_column(col)
+    for seat in sorted(range(len(players)), key=lambda s: outcome.ranks[s]):
+        table.add_row(str(outcome.ranks[seat]), players[seat], f"{outcome.scores[seat]:g}")
+    console.print(table)
+    if outcome.teams:
+        console.print("teams: " + ", ".join(f"{k}: {v:g}" for k, v in outcome.teams.items()))
+
+
+class QuitGame(BaseException):
+    """The person at the terminal asked to stop (not an error of a bot)."""
+
+
+HELP = """type an action in its text form (e.g. `call 0318`), or its number from the list,
+or JSON ({"type": "call", "number": "0318"}); `say TEXT` talks (`say @CHANNEL TEXT` picks the
+channel); `view` shows the state again; `legal` lists the legal actions; `quit` stops."""
+
+
+class HumanBot(Bot):
+    """A person at the terminal: reads actions, re-prompts on bad input with a reason."""
+
+    name = "human"
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.game = game
+        self.read = read
+        self.write = write
+        self.seat: Seat = 0
+
+    def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
+        """Remember the seat."""
+        self.seat = seat
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Print what this seat sees happen."""
+        for event in events:
+            self.write(f"  · {event.text}")
+
+    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Prompt until the person types a legal action."""
+        self.write(self.game.render(view))
+        self.write("legal: " + self.game.describe_legal(legal))
+        while True:
+            try:
+                line = self.read("> ").strip()
+            except EOFError:
+                raise QuitGame from None
+            if not line:
+                continue
+            word = line.split()[0].lower()
+            if word in ("quit", "exit"):
+                raise QuitGame
+            if word in ("help", "?"):
+                self.write(HELP)
+                continue
+            if word == "view":
+                self.write(self.game.render(view))
+                continue
+            if word == "legal":
+                self.write(self.game.describe_legal(legal))
+                continue
+            if word in ("say", "/say"):
+                self.write(self._say(view, line.split(None, 1)[1] if " " in line else ""))
+                continue
+            if line.isdigit() and len(legal) <= 1000:
+                i = int(line)
+                if i < len(legal):
+                    return legal[i]
+                self.write(f"✗ there are {len(legal)} legal actions (0-{len(legal) - 1})")
+                continue
+            try:
+                action = self.game.parse_action(line)
+            except InvalidActionError as exc:
+                self.write(f"✗ {exc.message}  (type `help`)")
+                continue
+            if action not in legal:
+                self.write(
+                    f"✗ `{action}` is not legal now; legal: {self.game.describe_legal(legal)}"
+                )
+                continue
+            return action
+
+    def _say(self, view: JSON, rest: str) -> str:
+        if self.say is None:
+            return "✗ nobody is listening"
+        channel = None
+        if rest.startswith("@"):
+            channel, _, rest = rest.partition(" ")
+            channel = channel[1:]
+        if not rest.strip():
+            return "✗ say what? (`say TEXT` or `say @CHANNEL TEXT`)"
+        if channel is None:
+            channel = "public"
+            for preferred in ("room", "public"):
+                channel = preferred
+                error = self.say(channel, rest)
+                if error is None:
+                    return f"(said in {channel})"
+            return f"✗ {error}"
+        error = self.say(channel, rest)
+        return f"(said in {channel})" if error is None else f"✗ {error}"
+
+
+@app.command("play")
+def play_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    vs: Annotated[str, typer.Option(help="comma-separated bots for the other seats")],
+    seat: Annotated[int, typer.Option(help="your seat (0-based)")] = 0,
+    players: Annotated[
+        int | None, typer.Option(help="number of players (default: you + the bots)")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="seed (default: random)")] = None,
+    rules: RulesOpt = None,
+    name: Annotated[str, typer.Option(help="your name")] = "you",
+    out: Annotated[Path | None, typer.Option(help="write the record here")] = None,
+) -> None:
+    """Play GAME in the terminal against bots."""
+    game = get(game_name)
+    config = parse_rules_args(game, rules)
+    specs = [s.strip() for s in vs.split(",") if s.strip()]
+    if not specs:
+        raise ConfigError("--vs needs at least one bot")
+    total = players if players is not None else len(specs) + 1
+    if total - 1 > len(specs):
+        specs += [specs[-1]] * (total - 1 - len(specs))
+    specs = specs[: total - 1]
+    game.check_players([f"p{i}" for i in range(total)])
+    if not 0 <= seat < total:
+        raise ConfigError(f"--seat must be 0-{total - 1}")
+    human = HumanBot(game, read=_read_line, write=lambda s: console.print(s, highlight=False))
+    bots: list[Bot] = [make_bot(game, s) for s in specs]
+    bots.insert(seat, human)
+    names = [f"{s.split(':')[0]}#{i}" for i, s in enumerate(specs)]
+    names.insert(seat, name)
+    seed = seed if seed is not None else random.randrange(2**31)
+    console.print(f"{game.spec.title}: you are seat {seat} ({name}); seed {seed}. `help` for help.")
+    try:
+        rec = play_game(game, config, bots, seed, players=names, meta={"human_seat": seat})
+    except QuitGame:
+        console.print("bye")
+        raise typer.Exit(0) from None
+    final = records.final_state(rec, game)
+    console.print(game.render(game.view(final, seat)), highlight=False)
+    print_outcome(game, final, rec.players)
+    if out is not None:
+        records.write(out, [rec])
+        console.print(f"record written to {out}")
+
+
+def _read_line(prompt: str) -> str:
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def main() -> None:
+    """Entry point: run the app, turning dennou errors into clear messages (exit code 2)."""
+    try:
+        app()
+    except DennouError as exc:
+        console.print(f"[red]error:[/red] {exc.message}", highlight=False)
+        sys.exit(2)
