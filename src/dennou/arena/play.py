@@ -98,32 +98,33 @@ def play(
             new, events = game.apply(state, CHANCE, action)
             commit(Step(CHANCE, action=game.dump_action(action)), new, events)
             continue
-        for seat in sorted(acting):
-            bot, rng = bots[seat], rngs[seat]
-            channels = game.talk_channels(state, seat)
-            if channels:
-                _chat(game, state, seat, bot, rng, channels, names[seat], commit)
-            view = game.view(state, seat)
-            legal = game.legal_actions(state, seat)
-            started = time.perf_counter()
-            try:
-                action = bot.act(view, legal, rng)
-            except Exception as exc:
-                ms = (time.perf_counter() - started) * 1000
-                _default(game, state, seat, "error", f"{type(exc).__name__}: {exc}", ms, commit)
-                continue
+        # One seat per pass: a submission (or a default) may change who must act next.
+        seat = min(acting)
+        bot, rng = bots[seat], rngs[seat]
+        channels = game.talk_channels(state, seat)
+        if channels:
+            _chat(game, state, seat, bot, rng, channels, names[seat], commit)
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        started = time.perf_counter()
+        try:
+            action = bot.act(view, legal, rng)
+        except Exception as exc:
             ms = (time.perf_counter() - started) * 1000
-            if time_limit is not None and ms > time_limit * 1000:
-                note = f"took {ms:.0f} ms > {time_limit * 1000:.0f} ms"
-                _default(game, state, seat, "timeout", note, ms, commit)
-                continue
-            try:
-                action = game.parse_action(action)
-                new, events = game.apply(state, seat, action)
-            except GameError as exc:
-                _default(game, state, seat, "illegal", f"{action!s}: {exc}", ms, commit)
-                continue
-            commit(Step(seat, action=game.dump_action(action), ms=round(ms, 3)), new, events)
+            _default(game, state, seat, "error", f"{type(exc).__name__}: {exc}", ms, commit)
+            continue
+        ms = (time.perf_counter() - started) * 1000
+        if time_limit is not None and ms > time_limit * 1000:
+            note = f"took {ms:.0f} ms > {time_limit * 1000:.0f} ms"
+            _default(game, state, seat, "timeout", note, ms, commit)
+            continue
+        try:
+            action = game.parse_action(action)
+            new, events = game.apply(state, seat, action)
+        except GameError as exc:
+            _default(game, state, seat, "illegal", f"{action!s}: {exc}", ms, commit)
+            continue
+        commit(Step(seat, action=game.dump_action(action), ms=round(ms, 3)), new, events)
     for bot in bots:
         bot.say = None
     record.outcome = _outcome_json(game, state)

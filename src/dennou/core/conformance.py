@@ -225,12 +225,11 @@ def _check_one(
     _check_views(game, state, seats, frozenset(), rng, leak_draws, report, where)
     _check_outcome(game.outcome(state), n, where)
     for seat in range(n):
-        for call in (lambda s=seat: game.apply_default(state, s),):
-            try:
-                call()
-            except GameOverError:
-                continue
-            raise _fail(where, "apply_default after the end must raise GameOverError")
+        try:
+            game.apply_default(state, seat)
+        except GameOverError:
+            continue
+        raise _fail(where, "apply_default after the end must raise GameOverError")
     record.outcome = to_json(game.outcome(state))
     _check_record(game, record, states, deep_every, where)
 

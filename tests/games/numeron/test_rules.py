@@ -181,7 +181,7 @@ def test_item_uses_are_public_results_are_not() -> None:
 # --- Items ------------------------------------------------------------------------------------
 def test_high_low_seed_example_3809() -> None:
     """rules: Items, HIGH&LOW — 3809 -> LOW HIGH LOW HIGH."""
-    state, events = run(start("0123", "3809", digits=4), (1, "decline"), (0, "high_low"))
+    _, events = run(start("0123", "3809", digits=4), (1, "decline"), (0, "high_low"))
     assert kinds(events, "item_result")[0].data["result"] == ["LOW", "HIGH", "LOW", "HIGH"]
 
 
@@ -413,7 +413,7 @@ def test_three_turns_of_timeouts_in_a_row_forfeit() -> None:
         state, _ = G.apply_default(state, 0)
         state, _ = run(state, (1, "call 678"))
     assert state.strikes[0] == 2
-    state, events = G.apply_default(state, 0)
+    state, _ = G.apply_default(state, 0)
     assert state.phase == "over" and state.winner == 1 and state.end == "forfeit"
 
 

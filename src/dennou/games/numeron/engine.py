@@ -279,7 +279,12 @@ class Numeron(Game[NumeronState, NumeronRules]):
         who = "the host set a number for " + name if by_host else name + " set a number"
         ev.append(Event("set", who, {"seat": seat, "by_host": by_host}))
         ev.append(
-            Event("number", f"your number is {number}", {"seat": seat, "number": number}, {seat})
+            Event(
+                "number",
+                f"your number is {number}",
+                {"seat": seat, "number": number},
+                frozenset({seat}),
+            )
         )
         state = replace(
             state,
@@ -343,7 +348,12 @@ class Numeron(Game[NumeronState, NumeronRules]):
     ) -> State:
         ev.append(Event("item", text, {"seat": seat, "item": item, **public}))
         ev.append(
-            Event("number", f"your number is now {new}", {"seat": seat, "number": new}, {seat})
+            Event(
+                "number",
+                f"your number is now {new}",
+                {"seat": seat, "number": new},
+                frozenset({seat}),
+            )
         )
         state = replace(
             state,

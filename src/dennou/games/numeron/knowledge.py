@@ -29,7 +29,10 @@ def table(digits: int) -> npt.NDArray[np.int8]:
 @cache
 def digit_sets(digits: int) -> npt.NDArray[np.int32]:
     """Every number's set of digits as a 10-bit mask."""
-    return np.bitwise_or.reduce(np.left_shift(1, table(digits).astype(np.int32)), axis=1)
+    sets: npt.NDArray[np.int32] = np.bitwise_or.reduce(
+        np.left_shift(1, table(digits).astype(np.int32)), axis=1
+    )
+    return sets
 
 
 @cache
