@@ -25,6 +25,9 @@ PAIRINGS = [
     ("equilibrium:objective=self", "equilibrium"),
     ("greedy", "random"),
     ("equilibrium", "equilibrium"),
+    ("equilibrium:exploit=true", "greedy"),
+    ("equilibrium:exploit=true", "random"),
+    ("equilibrium:exploit=true", "equilibrium"),
 ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -211,3 +212,46 @@ def test_bad_bot_options_are_refused() -> None:
         make_bot(GAME, "equilibrium:objective=money")
     with pytest.raises(ConfigError):
         make_bot(GAME, "equilibrium:points=1")
+
+
+def test_exploit_option_best_responds_to_a_predictable_team() -> None:
+    """exploit=true: after greedy inspectors always doubted 100M, pack 0; after greedy
+    smugglers always packed 100M, doubt 100M. Without history it plays the equilibrium."""
+    from dennou.games.smuggling.state import Result
+
+    bot = make_bot(GAME, "equilibrium:exploit=true")
+    s = nominate_first(start(2))
+    rng = random.Random(2)
+    draws = {bot.act(GAME.view(s, 0), GAME.legal_actions(s, 0), rng) for _ in range(40)}
+    assert draws == {Trunk(0), Trunk(OKU)}
+
+    def past(smuggling: str, amount: int, doubt: int) -> Result:
+        case = settle(amount, doubt, UNIT)
+        return Result(
+            1,
+            smuggling,
+            0,
+            2,
+            None,
+            amount,
+            "doubt" if doubt else "pass",
+            doubt,
+            case.case,
+            case.compensation,
+            case.to_smuggler,
+            case.to_inspector,
+        )
+
+    history = tuple(past("north", OKU, OKU) for _ in range(3)) + tuple(
+        past("south", OKU, OKU) for _ in range(3)
+    )
+    s = replace(s, results=history)
+    view = GAME.view(s, 0)
+    assert bot._best_response(view, "smuggler", bot.subgame(view, "smuggler")) is None  # type: ignore[attr-defined]
+    s = replace(s, results=(*history, past("north", OKU, OKU), past("south", OKU, OKU)))
+    assert {bot.act(GAME.view(s, 0), GAME.legal_actions(s, 0), rng) for _ in range(20)} == {
+        Trunk(0)
+    }
+    s, _ = GAME.apply(s, 0, Trunk(OKU))
+    verdicts = {bot.act(GAME.view(s, 2), GAME.legal_actions(s, 2), rng) for _ in range(20)}
+    assert verdicts == {Doubt(OKU)}

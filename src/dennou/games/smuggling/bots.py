@@ -8,7 +8,12 @@
   (the team difference that decides the winner) or ``self`` (its own final money). Nominates, for
   its team, the member with the most home money to smuggle and the most third-country money to
   inspect (all members agree from public information); with ``self``, itself. It ignores room
-  talk (cheap talk binds nobody) but says one line in character in each room.
+  talk (cheap talk binds nobody) but says one line in character in each room. With
+  ``exploit=true`` it watches the other team's public record in the opposite role and, once it
+  has ``min_seen`` observations, plays the best response to their empirical play whenever that
+  beats its equilibrium mix against the same play by more than 5% of the trunk limit (an
+  equilibrium opponent gives no such edge beyond noise, and a deviation inside the equilibrium's
+  support costs nothing against one).
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.errors import ConfigError
 from dennou.core.game import JSON
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk
-from dennou.games.smuggling.equilibrium import Objective, subgame
+from dennou.games.smuggling.equilibrium import Objective, Subgame, payoffs, subgame
 
 SMUGGLER_LINES = (
     "空っぽですよ。疑うなら慰謝料をいただきます。",
@@ -81,11 +88,22 @@ class EquilibriumBot(Bot):
         objective: ``team`` (the team difference) or ``self`` (own final money, maxmin).
         points: Grid size: amounts evenly spread over the trunk's range (and doubts at them).
         talk: Whether to say a line in character in the inspection room.
+        exploit: Best-respond to the other team's observed play when it clearly pays.
+        min_seen: Observations needed before exploiting.
+        window: How many of the latest observations to use.
     """
 
     name = "equilibrium"
 
-    def __init__(self, objective: str = "team", points: int = 21, talk: bool = True) -> None:
+    def __init__(
+        self,
+        objective: str = "team",
+        points: int = 21,
+        talk: bool = True,
+        exploit: bool = False,
+        min_seen: int = 4,
+        window: int = 12,
+    ) -> None:
         if objective not in ("team", "self"):
             raise ConfigError(f"equilibrium: objective is 'team' or 'self', not {objective!r}")
         if points < 2:
@@ -93,6 +111,9 @@ class EquilibriumBot(Bot):
         self.objective: Objective = "team" if objective == "team" else "self"
         self.points = points
         self.talk = talk
+        self.exploit = exploit
+        self.min_seen = min_seen
+        self.window = window
 
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Nominate, pack or judge per the equilibrium mix."""
@@ -104,6 +125,10 @@ class EquilibriumBot(Bot):
             return Ready()
         role = "smuggler" if phase == "trunk" else "inspector"
         game = self.subgame(view, role)
+        if self.exploit:
+            response = self._best_response(view, role, game)
+            if response is not None and response in legal:
+                return response
         if role == "smuggler":
             i = rng.choices(range(len(game.amounts)), weights=game.solution.row.tolist())[0]
             action: Action = Trunk(int(game.amounts[i]))
@@ -113,13 +138,44 @@ class EquilibriumBot(Bot):
             action = Pass() if x == 0 else Doubt(x)
         return action if action in legal else legal[0]
 
-    def subgame(self, view: JSON, role: str) -> Any:
+    def subgame(self, view: JSON, role: str) -> Subgame:
         """The solved subgame for this small game's limits (cached across calls)."""
         trunk_hi, doubt_hi = limits(view)
         rules = view["rules"]
         return subgame(
             trunk_hi, doubt_hi, rules["unit"], self.points, self.objective, role, rules["team_size"]
         )
+
+    def _best_response(self, view: JSON, role: str, game: Subgame) -> Action | None:
+        """The best response to the other team's recent play, if it clearly beats the mix."""
+        mine = view["team"]
+        seen = [
+            r
+            for r in view["results"]
+            if (r["smuggling"] == mine) == (role == "smuggler")  # they had the other role
+        ][-self.window :]
+        if len(seen) < self.min_seen:
+            return None
+        rules = view["rules"]
+        unit, n = rules["unit"], rules["team_size"]
+        trunk_hi, _ = limits(view)
+        margin = 0.05 * max(trunk_hi, unit)
+        if role == "smuggler":
+            doubts = np.array([r["doubt"] for r in seen], dtype=np.int64)
+            a = payoffs(game.amounts, doubts, unit, self.objective, role, n)
+            expected = a.mean(axis=1)
+            i = int(expected.argmax())
+            if expected[i] - float(game.solution.row @ expected) > margin:
+                return Trunk(int(game.amounts[i]))
+            return None
+        amounts = np.minimum(np.array([r["amount"] for r in seen], dtype=np.int64), trunk_hi)
+        a = payoffs(amounts, game.doubts, unit, self.objective, role, n)
+        expected = a.mean(axis=0)
+        j = int(expected.argmin())
+        if float(expected @ game.solution.col) - expected[j] > margin:
+            x = int(game.doubts[j])
+            return Pass() if x == 0 else Doubt(x)
+        return None
 
     def _nominee(self, view: JSON) -> int:
         seat = view["seat"]
