@@ -423,3 +423,42 @@ def test_money_is_conserved_and_accounts_stay_in_units(seed: int) -> None:
     out = GAME.outcome(s)
     assert sum(out.detail["prizes"]) == sum(s.home)
     json.dumps(GAME.view(s, None))
+
+
+def _assert_deeply_immutable(value: object, path: str = "state") -> None:
+    import dataclasses
+
+    import msgspec
+
+    if value is None or isinstance(value, int | float | str | bool):
+        return
+    if isinstance(value, tuple):
+        for i, item in enumerate(value):
+            _assert_deeply_immutable(item, f"{path}[{i}]")
+        return
+    if isinstance(value, msgspec.Struct):
+        assert type(value).__struct_config__.frozen, f"{path} is a mutable struct"
+        for name in value.__struct_fields__:
+            _assert_deeply_immutable(getattr(value, name), f"{path}.{name}")
+        return
+    if dataclasses.is_dataclass(value):
+        assert type(value).__dataclass_params__.frozen, f"{path} is a mutable dataclass"  # type: ignore[attr-defined]
+        for f in dataclasses.fields(value):
+            _assert_deeply_immutable(getattr(value, f.name), f"{path}.{f.name}")
+        return
+    raise AssertionError(f"{path} is a mutable {type(value).__name__}")
+
+
+def test_states_are_deeply_immutable_so_deepcopy_may_share_them() -> None:
+    """Contract: apply never mutates its input. The state's ``__deepcopy__`` returns itself,
+    which is only sound because every part is immutable: this checks that it stays so."""
+    rng = random.Random(9)
+    s = start(2, small_games=4)
+    s, _ = GAME.talk(s, 0, "team:north", "hi")
+    while GAME.to_act(s):
+        _assert_deeply_immutable(s)
+        seat = rng.choice(sorted(GAME.to_act(s)))
+        legal = GAME.legal_actions(s, seat)
+        s, _ = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+    _assert_deeply_immutable(s)
+    assert copy.deepcopy(s) is s

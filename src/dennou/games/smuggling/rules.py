@@ -68,6 +68,10 @@ class SmugglingRules(Rules, frozen=True):
             "the host applies the defaults: the smuggler is ready, the inspector passes",
         ),
     ] = 600.0
+    time_limit: Annotated[
+        float,
+        Meta(gt=0, description="seconds per decision outside the room: nominations, trunk (host)"),
+    ] = 60.0
     team_talk: Annotated[
         bool, Meta(description="whether team members have a private team channel")
     ] = True
