@@ -365,6 +365,10 @@ def test_amounts_may_be_typed_with_units() -> None:
     assert parse_amount("30,000,000") == 30 * M
     assert GAME.parse_action("doubt 5000万") == Doubt(50 * M)
     assert GAME.parse_action("trunk 0") == Trunk(0)
+    assert GAME.parse_action("ｄｏｕｂｔ　５０００万円") == Doubt(50 * M)
+    assert GAME.parse_action("ダウト 5000万") == Doubt(50 * M)
+    assert GAME.parse_action("パス") == Pass()
+    assert GAME.parse_action("指名 ３") == Nominate(3)
     assert GAME.parse_action("pass") == Pass()
     assert GAME.parse_action('{"type": "doubt", "amount": 10000}') == Doubt(10_000)
     with pytest.raises(InvalidActionError):

@@ -1,12 +1,14 @@
 """Smuggling Game actions (JSON tag = the text form's first word).
 
 Amounts are integers in yen. People may type them with a suffix: ``3000万``, ``1.5億``, ``30M``,
-``30m`` or with separators (``30,000,000``); :func:`parse_amount` reads them all.
+``30m`` or with separators (``30,000,000``), in full-width characters too, and the action words
+in Japanese: ``ダウト 5000万``, ``パス``, ``指名 3``, ``トランク 3000万``, ``準備完了``.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -39,6 +41,15 @@ class Doubt(Action, frozen=True, tag="doubt"):
 
     amount: int
 
+
+ALIASES = {
+    "ダウト": "doubt",
+    "パス": "pass",
+    "指名": "nominate",
+    "トランク": "trunk",
+    "準備完了": "ready",
+}
+"""Japanese action words people may type (``ダウト 5000万``, ``パス``, ``指名 3``)."""
 
 CODEC = ActionCodec(Nominate, Trunk, Ready, Pass, Doubt)
 """Parses and dumps Smuggling Game actions."""
@@ -82,7 +93,11 @@ def parse(data: Any) -> Action:
         InvalidActionError: Not an action of this game.
     """
     if isinstance(data, str) and not data.strip().startswith("{"):
+        data = unicodedata.normalize("NFKC", data)  # full-width ｄｏｕｂｔ　５０００万 too
         words = data.split()
+        if words and words[0] in ALIASES:
+            words[0] = ALIASES[words[0]]
+            data = " ".join(words)
         if len(words) == 2 and words[0].lower() in ("trunk", "doubt") and _AMOUNT.match(words[1]):
             return CODEC.parse_text(f"{words[0]} {parse_amount(words[1])}")
     return CODEC.parse(data)
