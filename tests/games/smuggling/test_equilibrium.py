@@ -255,3 +255,13 @@ def test_exploit_option_best_responds_to_a_predictable_team() -> None:
     s, _ = GAME.apply(s, 0, Trunk(OKU))
     verdicts = {bot.act(GAME.view(s, 2), GAME.legal_actions(s, 2), rng) for _ in range(20)}
     assert verdicts == {Doubt(OKU)}
+
+
+@pytest.mark.parametrize("trunk_hi", [2 * UNIT, 10 * M, 37 * M + 2 * UNIT, OKU])
+def test_closed_form_value_when_the_limit_covers_the_trunk(trunk_hi: int) -> None:
+    """Closed form (a third independent check): with doubt limit >= M = trunk limit, the
+    smuggler mixes 0 (2/3) and M (1/3), the inspector passes (2/3) or doubts M (1/3), and the
+    value is M/3 when M/2 is a whole number of units (here: pass M vs doubt M's -M; 0 vs 2h = M).
+    """
+    game = subgame(trunk_hi, trunk_hi + 5 * M, UNIT, 11)
+    assert game.solution.value == pytest.approx(trunk_hi / 3, rel=1e-9)
