@@ -1,0 +1,53 @@
+"""Golden playthroughs: stored records replayed and compared with the stored final view/outcome.
+
+Regenerate with ``PYTHONPATH=src python -m tests.games.smuggling.make_golden`` only when a rule
+change is intended (and bump ``GameSpec.version``), then review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dennou.core.jsondata import to_json
+from dennou.core.record import final_state, read
+from dennou.games.smuggling import GAME
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+
+
+@pytest.mark.parametrize("name", ["smuggling_scripted", "smuggling_bots"])
+def test_golden_playthrough_replays_to_the_stored_end(name: str) -> None:
+    """Replaying the record gives the stored outcome and spectator view exactly."""
+    (record,) = read(GOLDEN / f"{name}.jsonl")
+    expected = json.loads((GOLDEN / f"{name}.expected.json").read_text(encoding="utf-8"))
+    state = final_state(record, GAME)
+    assert to_json(GAME.outcome(state)) == expected["outcome"] == record.outcome
+    assert GAME.view(state, None) == expected["spectator_view"]
+
+
+def test_scripted_golden_has_every_case_with_hand_checked_money() -> None:
+    """Rules page step 5 and End, checked by hand (docs/games/smuggling.md walks through it).
+
+    1: akiyama packs 0, nao doubts 50M: empty, 25M compensation.  2: nao packs 60M, akiyama
+    doubts 60M: caught.  3: akiyama packs 100M, nao doubts 30.01M: through, 15.005M rounds down
+    to 15M.  4: nao packs 40M, akiyama times out: pass.  5: akiyama packs 10,000: pass.
+    """
+    (record,) = read(GOLDEN / "smuggling_scripted.jsonl")
+    state = final_state(record, GAME)
+    cases = [(r.case, r.to_smuggler, r.to_inspector) for r in state.results]
+    assert cases == [
+        ("empty", 25_000_000, -25_000_000),
+        ("caught", 0, 60_000_000),
+        ("through", 115_000_000, -15_000_000),
+        ("pass", 40_000_000, 0),
+        ("pass", 10_000, 0),
+    ]
+    assert state.third == (300_010_000, 100_000_000)
+    assert state.home == (199_990_000, 200_000_000)
+    out = GAME.outcome(state)
+    assert out.teams == {"north": 1.0, "south": 0.0}
+    assert out.scores == (100_010_000.0, -100_010_000.0)
+    assert out.detail["debts"] == [0, 100_010_000]
