@@ -64,6 +64,13 @@ def parse_card(text: object) -> int | None:
     """The code of a card string, or ``None`` if ``text`` is not a card."""
     if not isinstance(text, str):
         return None
+    code = _FAST.get(text)
+    if code is not None:
+        return code
+    return _parse_slow(text)
+
+
+def _parse_slow(text: str) -> int | None:
     t = text.strip().lower()
     if t in ("jk", "joker", "jo"):
         return JOKER
@@ -76,15 +83,26 @@ def parse_card(text: object) -> int | None:
     return rank * 4 + suit
 
 
+_FAST: dict[str, int] = {}
+for _c in DECK:
+    _FAST[card_str(_c)] = _c
+    _FAST[card_str(_c).lower()] = _c
+    _FAST[card_str(_c).replace("10", "T")] = _c
+
+
 def parse_cards(texts: Iterable[object]) -> tuple[int, ...] | None:
     """The sorted codes of card strings, or ``None`` if any is not a card."""
+    fast = _FAST
     out = []
     for t in texts:
-        c = parse_card(t)
+        c = fast.get(t) if isinstance(t, str) else None
         if c is None:
-            return None
+            c = parse_card(t)
+            if c is None:
+                return None
         out.append(c)
-    return tuple(sorted(out))
+    out.sort()
+    return tuple(out)
 
 
 def cards_str(cards: Iterable[int]) -> list[str]:

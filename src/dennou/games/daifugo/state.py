@@ -131,6 +131,11 @@ class DaifugoState:
         """A shallow copy (every field is immutable, so edits never reach the original)."""
         return copy.copy(self)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
+        # Every field holds immutable values (tuples, frozen structs, events never edited), so a
+        # shallow copy is already a deep one; this keeps snapshots in tests and search cheap.
+        return copy.copy(self)
+
     @property
     def top(self) -> Played | None:
         """The top play of the field (``layout`` in the seed's host), if any."""

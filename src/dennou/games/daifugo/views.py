@@ -75,7 +75,7 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "discards": C.cards_str(state.discards),
         "exchange": [_step_json(st, seat) for st in state.steps],
         "results": [_result_json(r) for r in state.results],
-        "log": [to_json(e) for e in state.log if e.visible_to(seat)],
+        "log": _log(state.log, seat),
     }
     if seat is not None:
         out["hand"] = C.cards_str(state.hands[seat])
@@ -87,6 +87,28 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
             "status": out["status"][seat],
         }
     return out
+
+
+LOG_TAIL = 24
+"""Views carry this many of the latest events of the current game the seat may see."""
+
+
+def _log(log: tuple[Event, ...], seat: Seat | None) -> list[JSON]:
+    out: list[JSON] = []
+    for e in reversed(log):
+        if e.visible_to(seat):
+            out.append(_event_json(e))
+            if len(out) == LOG_TAIL:
+                break
+    out.reverse()
+    return out
+
+
+def _event_json(e: Event) -> JSON:
+    d: JSON = {"kind": e.kind, "text": e.text, "data": e.data}
+    if e.audience is not None:
+        d["audience"] = sorted(e.audience)
+    return d
 
 
 def _step_json(st: ExchangeStep, seat: Seat | None) -> JSON:
