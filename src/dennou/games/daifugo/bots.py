@@ -82,8 +82,12 @@ def greedy_choice(view: JSON, legal: Sequence[Action]) -> Action:
 
 
 class GreedyBot(Bot):
-    """Plays its weakest legal group, keeps jokers, its strongest rank and 8s for when they win
-    the field; in the exchange gives the strongest cards it must and its weakest otherwise."""
+    """Plays its weakest legal group; keeps jokers, its strongest rank and 8s for later.
+
+    They are played when they take the field (an 8 cuts; a joker pair or a joker with the 3 of
+    spades gone cannot be beaten) or when the hand is nearly out. In the exchange it gives the
+    strongest cards it must and its weakest otherwise.
+    """
 
     name = "greedy"
 
@@ -104,8 +108,9 @@ class MonteCarloBot(Bot):
 
     name = "montecarlo"
 
-    def __init__(self, playouts: int = 2000, ms: float = 0.0, samples: int = 32,
-                 eps: float = 0.1) -> None:
+    def __init__(
+        self, playouts: int = 2000, ms: float = 0.0, samples: int = 32, eps: float = 0.1
+    ) -> None:
         self.playouts = playouts
         self.ms = ms
         self.samples = samples
@@ -125,9 +130,7 @@ class MonteCarloBot(Bot):
         n = len(view["players"])
         rules = view["rules"]
         titles = titles_for(n)
-        value = np.array(
-            [rules["points"][TITLES.index(t)] for t in titles], dtype=np.float64
-        )
+        value = np.array([rules["points"][TITLES.index(t)] for t in titles], dtype=np.float64)
         base = S.Sim(determinize(view, seat, rng))
         masks = [m for m, _ in candidates]
         totals = np.zeros(len(masks))
@@ -135,7 +138,9 @@ class MonteCarloBot(Bot):
         started = time.perf_counter()
         budget = self.playouts
         while True:
-            rows = max(1, min(self.samples, -(-budget // len(masks)) if not self.ms else self.samples))
+            rows = max(
+                1, min(self.samples, -(-budget // len(masks)) if not self.ms else self.samples)
+            )
             hands = np.array(
                 [[S.mask_of(h) for h in sample_hands(view, rng)] for _ in range(rows)],
                 dtype=np.int64,

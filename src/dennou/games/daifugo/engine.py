@@ -104,10 +104,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             return []
         if state.phase == "exchange":
             return self._exchange_actions(state, seat)
-        plays = [Play(tuple(C.cards_str(g))) for g in self.legal_groups(state, seat)]
+        groups = self.legal_groups(state, seat)
+        plays: list[Action] = [Play(tuple(C.cards_str(g))) for g in groups]
         if state.plays:
             plays.append(Pass())
-        keys = {g for g in self.legal_groups(state, seat)}
+        keys = set(groups)
         can_pass = bool(state.plays)
 
         def contains(action: object) -> bool:
@@ -296,7 +297,12 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         return self._transfer(state, step, given, ev, timeout=False)
 
     def _transfer(
-        self, state: State, step: ExchangeStep, given: tuple[int, ...], ev: list[Event], *,
+        self,
+        state: State,
+        step: ExchangeStep,
+        given: tuple[int, ...],
+        ev: list[Event],
+        *,
         timeout: bool,
     ) -> State:
         s = state.copy()
@@ -311,44 +317,61 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             hands[receiver] = _merge(hands[receiver], given)
         s.hands = tuple(hands)
         i = s.steps.index(step)
-        s.steps = _put(s.steps, i, ExchangeStep(
-            giver, receiver, step.count, step.kind, given, False, True
-        ))
+        s.steps = _put(
+            s.steps, i, ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
+        )
         host = " (the host chose, timeout)" if timeout else ""
         text = f"{names[giver]} gives {step.count} card(s) to {names[receiver]}{host}"
         data: JSON = {
-            "giver": giver, "receiver": receiver, "count": step.count, "kind": step.kind,
+            "giver": giver,
+            "receiver": receiver,
+            "count": step.count,
+            "kind": step.kind,
             "timeout": timeout,
         }
         if lost:
             # The receiver cheated earlier: the cards follow its hand to the discards, shown.
-            ev.append(Event("exchange", text + f"; discarded: {C.cards_symbols(given)}",
-                            {**data, "cards": C.cards_str(given), "discarded": True}))
+            ev.append(
+                Event(
+                    "exchange",
+                    text + f"; discarded: {C.cards_symbols(given)}",
+                    {**data, "cards": C.cards_str(given), "discarded": True},
+                )
+            )
         else:
             ev.append(Event("exchange", text, data))
-            ev.append(Event(
-                "exchange_cards", text + ": " + C.cards_symbols(given),
-                {**data, "cards": C.cards_str(given)}, frozenset((giver, receiver)),
-            ))
+            ev.append(
+                Event(
+                    "exchange_cards",
+                    text + ": " + C.cards_symbols(given),
+                    {**data, "cards": C.cards_str(given)},
+                    frozenset((giver, receiver)),
+                )
+            )
         return self._after_step(s, ev)
 
-    def _cheat(self, state: State, seat: Seat, step: ExchangeStep, why: str,
-               ev: list[Event]) -> State:
+    def _cheat(
+        self, state: State, seat: Seat, step: ExchangeStep, why: str, ev: list[Event]
+    ) -> State:
         s = state.copy()
         hand = s.hands[seat]
         s.discards = _merge(s.discards, hand)
         s.hands = _put(s.hands, seat, ())
         s.cheaters = (*s.cheaters, seat)
         i = s.steps.index(step)
-        s.steps = _put(s.steps, i, ExchangeStep(
-            step.giver, step.receiver, step.count, step.kind, (), True, True
-        ))
-        ev.append(Event(
-            "cheat",
-            f"{s.players[seat]} cheated in the exchange ({why}): hand shown and discarded: "
-            f"{C.cards_symbols(hand)}; out as 大貧民",
-            {"seat": seat, "reason": why, "hand": C.cards_str(hand)},
-        ))
+        s.steps = _put(
+            s.steps,
+            i,
+            ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True),
+        )
+        ev.append(
+            Event(
+                "cheat",
+                f"{s.players[seat]} cheated in the exchange ({why}): hand shown and discarded: "
+                f"{C.cards_symbols(hand)}; out as 大貧民",
+                {"seat": seat, "reason": why, "hand": C.cards_str(hand)},
+            )
+        )
         return self._after_step(s, ev)
 
     def _after_step(self, s: State, ev: list[Event]) -> State:
@@ -356,11 +379,13 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             return s
         honest = [i for i in range(len(s.players)) if i not in s.cheaters]
         if not honest:
-            ev.append(Event(
-                "void",
-                f"everybody cheated: game {s.game_no} is void and the cards are dealt again",
-                {"game": s.game_no},
-            ))
+            ev.append(
+                Event(
+                    "void",
+                    f"everybody cheated: game {s.game_no} is void and the cards are dealt again",
+                    {"game": s.game_no},
+                )
+            )
             s.void_games += 1
             s.phase = "deal"
             s.hands = ((),) * len(s.players)
@@ -409,9 +434,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 rule="follow",
             )
         s = state.copy()
-        returned = (
-            top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        )
+        returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
         s.hands = _put(s.hands, seat, C.remove(hand, group))
         s.plays = (*s.plays, Played(seat, group, rank, returned))
         name = s.players[seat]
@@ -431,15 +454,29 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if returned:
             tags.append("spade-3 return")
         text = f"{name} plays {C.cards_symbols(group)}" + (f" ({', '.join(tags)})" if tags else "")
-        ev.append(Event(
-            "play", text,
-            {"seat": seat, "cards": C.cards_str(group), "revolution": s.revolution,
-             "revolts": bool(revolts), "cut": bool(cut), "returned": returned},
-        ))
+        ev.append(
+            Event(
+                "play",
+                text,
+                {
+                    "seat": seat,
+                    "cards": C.cards_str(group),
+                    "revolution": s.revolution,
+                    "revolts": bool(revolts),
+                    "cut": bool(cut),
+                    "returned": returned,
+                },
+            )
+        )
         if not s.hands[seat]:
             s.finished = (*s.finished, seat)
-            ev.append(Event("out", f"{name} is out (#{len(s.finished)})",
-                            {"seat": seat, "place": len(s.finished)}))
+            ev.append(
+                Event(
+                    "out",
+                    f"{name} is out (#{len(s.finished)})",
+                    {"seat": seat, "place": len(s.finished)},
+                )
+            )
         if sum(1 for h in s.hands if h) <= 1:
             return self._end_game(s, ev)
         if cut:
@@ -483,9 +520,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         n = len(order)
         last = s.plays[-1].seat
         while True:
-            waiting = [
-                x for x in order if s.hands[x] and x not in s.passed and x != last
-            ]
+            waiting = [x for x in order if s.hands[x] and x not in s.passed and x != last]
             if not waiting:
                 self._flush(s, ev, "all passed")
                 lead = last if s.hands[last] else self._next_active(s, last)
@@ -493,16 +528,16 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
                 return s
             i = order.index(seat)
-            nxt = next(
-                order[(i + k) % n] for k in range(1, n + 1) if order[(i + k) % n] in waiting
-            )
+            nxt = next(order[(i + k) % n] for k in range(1, n + 1) if order[(i + k) % n] in waiting)
             if self.has_follow(s, nxt):
                 s.turn = nxt
                 return s
             s.passed = s.passed | {nxt}
-            ev.append(Event(
-                "pass", f"{s.players[nxt]} passes (no legal play)", {"seat": nxt, "auto": True}
-            ))
+            ev.append(
+                Event(
+                    "pass", f"{s.players[nxt]} passes (no legal play)", {"seat": nxt, "auto": True}
+                )
+            )
             seat = nxt
 
     def has_follow(self, state: State, seat: Seat) -> bool:
@@ -529,29 +564,35 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         s.plays = ()
         s.passed = frozenset()
         titles: list[str] = ["daihinmin"] * n
-        if s.cheaters:
-            names = titles_for(len(finish) + 1)[: len(finish)]
-        else:
-            names = titles_for(n)
+        names = titles_for(len(finish) + 1)[: len(finish)] if s.cheaters else titles_for(n)
         for x, t in zip(finish, names, strict=True):
             titles[x] = t
         final = s.game_no == rules.games
         pts = tuple(rules.title_points(t, final=final) for t in titles)
-        s.results = (*s.results, GameResult(
-            s.game_no, tuple(finish), s.cheaters, tuple(titles), pts, last_hand
-        ))
+        s.results = (
+            *s.results,
+            GameResult(s.game_no, tuple(finish), s.cheaters, tuple(titles), pts, last_hand),
+        )
         s.points = tuple(a + b for a, b in zip(s.points, pts, strict=True))
         s.titles = tuple(titles)
         summary = ", ".join(
             f"{s.players[x]} {TITLE_KANJI[titles[x]]} {pts[x]:+d}" for x in range(n)
         )
-        ev.append(Event(
-            "game_end",
-            f"game {s.game_no} over: {summary}"
-            + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
-            {"game": s.game_no, "finish": finish, "titles": titles, "points": list(pts),
-             "cheaters": list(s.cheaters), "last_hand": C.cards_str(last_hand)},
-        ))
+        ev.append(
+            Event(
+                "game_end",
+                f"game {s.game_no} over: {summary}"
+                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
+                {
+                    "game": s.game_no,
+                    "finish": finish,
+                    "titles": titles,
+                    "points": list(pts),
+                    "cheaters": list(s.cheaters),
+                    "last_hand": C.cards_str(last_hand),
+                },
+            )
+        )
         cheaters = sorted(s.cheaters, key=lambda x: s.players[x])
         s.order = (*cheaters, *reversed(finish))
         s.hands = ((),) * n
@@ -560,13 +601,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         s.game_no += 1
         if s.game_no > rules.games:
             s.phase = "over"
-            ev.append(Event(
-                "set_end",
-                "the set is over: " + ", ".join(
-                    f"{s.players[x]} {s.points[x]:+d}" for x in range(n)
-                ),
-                {"points": list(s.points)},
-            ))
+            ev.append(
+                Event(
+                    "set_end",
+                    "the set is over: "
+                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
+                    {"points": list(s.points)},
+                )
+            )
         else:
             s.phase = "deal"
         return s
@@ -581,8 +623,13 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         self._check_turn(state, seat)
         if seat == CHANCE:
             raise IllegalActionError("chance has no default; draw with sample_chance")
-        ev = [Event("timeout", f"{state.players[seat]} timed out; the host acts",
-                    {"seat": seat, "phase": state.phase})]
+        ev = [
+            Event(
+                "timeout",
+                f"{state.players[seat]} timed out; the host acts",
+                {"seat": seat, "phase": state.phase},
+            )
+        ]
         if state.phase == "exchange":
             step = state.exchange_step()
             assert step is not None
@@ -618,8 +665,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             detail={
                 "points": list(state.points),
                 "games": [
-                    {"titles": list(r.titles), "points": list(r.points),
-                     "cheaters": list(r.cheaters)}
+                    {
+                        "titles": list(r.titles),
+                        "points": list(r.points),
+                        "cheaters": list(r.cheaters),
+                    }
                     for r in state.results
                 ],
                 "void_games": state.void_games,
@@ -658,16 +708,41 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         self, state: DaifugoState, seat: Seat, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         """Uniform, except that an exchange is sometimes a cheating one (to exercise cheating)."""
-        if (
-            state.phase == "exchange"
-            and state.rules.cheating == "penalty"
-            and rng.random() < 0.15
-        ):
+        if state.phase == "exchange" and state.rules.cheating == "penalty" and rng.random() < 0.15:
             hand = state.hands[seat]
             bad = Give(tuple(C.cards_str(hand[:1])))
             if bad in legal:
                 return bad
         return legal[rng.randrange(len(legal))]
+
+
+def forced_deal(state: DaifugoState, hands: Mapping[int, Sequence[str]]) -> Deal:
+    """A deal giving each listed seat the listed cards first (the rest in deck order).
+
+    For tests and puzzles: ``forced_deal(state, {0: ["3s", "JK"]})`` deals seat 0 both cards
+    plus fillers up to its deal size (rules: Deal, one card at a time from the leader).
+
+    Raises:
+        ValueError: A card is unknown, listed twice, or a seat gets more than its deal size.
+    """
+    n = len(state.players)
+    order = state.order
+    sizes = {order[i]: len(range(i, len(C.DECK), n)) for i in range(n)}
+    pool = list(C.DECK)
+    want: dict[int, list[int]] = {}
+    for seat, texts in hands.items():
+        got = C.parse_cards(texts)
+        if got is None or len(got) > sizes[seat]:
+            raise ValueError(f"seat {seat}: bad or too many cards {list(texts)}")
+        for c in got:
+            pool.remove(c)
+        want[seat] = list(got)
+    for seat in order:
+        mine = want.setdefault(seat, [])
+        while len(mine) < sizes[seat]:
+            mine.append(pool.pop(0))
+    deck = [want[order[i % n]][i // n] for i in range(len(C.DECK))]
+    return Deal(tuple(C.cards_str(deck)))
 
 
 GAME = Daifugo()

@@ -72,7 +72,7 @@ class DaifugoRules(Rules, frozen=True):
 
     def title_points(self, title: str, *, final: bool) -> int:
         """Points a title earns in a game (``final``: the last game of the set)."""
-        i = TITLES.index(title)  # type: ignore[arg-type]
+        i = TITLES.index(title)  # type: ignore[arg-type,unused-ignore]
         return self.points[i] + (self.final_points[i] if final else 0)
 
 
@@ -82,10 +82,12 @@ def titles_for(n: int) -> tuple[Title, ...]:
     ``n = 1`` gives ``("daifugo",)``: the lone honest player of a game with cheaters.
     """
     if n >= 5:
-        return ("daifugo", "fugo", *(["heimin"] * (n - 4)), "hinmin", "daihinmin")  # type: ignore[return-value]
-    return {
+        middle: list[Title] = ["heimin"] * (n - 4)
+        return ("daifugo", "fugo", *middle, "hinmin", "daihinmin")
+    table: dict[int, tuple[Title, ...]] = {
         4: ("daifugo", "fugo", "hinmin", "daihinmin"),
         3: ("daifugo", "heimin", "daihinmin"),
         2: ("daifugo", "daihinmin"),
         1: ("daifugo",),
-    }[n]  # type: ignore[return-value]
+    }
+    return table[n]

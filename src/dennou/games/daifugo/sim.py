@@ -140,7 +140,7 @@ def _next_active(st: np.ndarray, seat: int) -> int:
     for k in range(1, n + 1):
         nxt = order[(i + k) % n]
         if st[hands_base + nxt] != 0:
-            return nxt
+            return int(nxt)
     return -1
 
 
@@ -307,8 +307,10 @@ def batch(
     eps: float,
     seed: int,
 ) -> np.ndarray:
-    """Playouts: for each row ``i`` of ``hands`` (hidden hands sampled by the caller) and each
-    candidate first move, play to the end; return finishing positions ``[i, move, seat]``."""
+    """Playouts from one position: every row of ``hands`` times every candidate first move.
+
+    Rows are hidden hands sampled by the caller; returns finishing positions ``[i, move, seat]``.
+    """
     np.random.seed(seed)
     n = base[N]
     hb = 9 + 3 * n
@@ -367,9 +369,7 @@ class Sim:
         hands: Hands to use instead of the state's (e.g. sampled hidden hands).
     """
 
-    def __init__(
-        self, state: DaifugoState, hands: Sequence[Sequence[int]] | None = None
-    ) -> None:
+    def __init__(self, state: DaifugoState, hands: Sequence[Sequence[int]] | None = None) -> None:
         if state.phase != "play":
             raise ValueError("the simulator covers the play phase only")
         n = len(state.players)

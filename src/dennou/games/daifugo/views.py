@@ -318,7 +318,9 @@ def render(view: JSON) -> str:
         extra = " (spade-3 return: nothing beats it)" if layout["returned"] else ""
         lines.append(f"field: {_sym(layout['cards'])} by {players[layout['seat']]}{extra}")
         if len(view["field"]) > 1:
-            lines.append("  since the flush: " + " / ".join(_sym(p["cards"]) for p in view["field"]))
+            lines.append(
+                "  since the flush: " + " / ".join(_sym(p["cards"]) for p in view["field"])
+            )
     elif view["phase"] == "play":
         lines.append("field: empty (lead anything)")
     if view["discards"]:
@@ -333,9 +335,8 @@ def render(view: JSON) -> str:
     if view["seat"] is not None:
         lines.append(f"your hand: {_sym(view['hand'])}")
     if view["phase"] == "over":
-        lines.append(
-            "final points: " + ", ".join(f"{p} {v:+d}" for p, v in zip(players, view["points"]))
-        )
+        pts = zip(players, view["points"], strict=True)
+        lines.append("final points: " + ", ".join(f"{p} {v:+d}" for p, v in pts))
     return "\n".join(lines)
 
 
@@ -358,4 +359,3 @@ def describe_legal(legal: Sequence[Action]) -> str:
     items = [f"[{i}] {_describe(a)}" for i, a in enumerate(legal) if i < 60]
     more = f"  ... {len(legal) - 60} more" if len(legal) > 60 else ""
     return "  ".join(items) + more + note
-
