@@ -71,3 +71,26 @@ def test_playouts_batch_shapes_and_permutations() -> None:
         assert sorted(row.tolist()) == [0, 1, 2, 3, 4]
     finish = sim.copy().playout(seed=1)
     assert sorted(finish) == [0, 1, 2, 3, 4]
+
+
+def test_follow_groups_equal_filtered_groups() -> None:
+    """The engine's fast follow generator against the plain definition (groups + beats)."""
+    rng = random.Random(3)
+    deck = list(C.DECK)
+    for _ in range(3000):
+        rng.shuffle(deck)
+        hand = tuple(sorted(deck[: rng.randrange(1, 14)]))
+        top = tuple(sorted(deck[20 : 20 + rng.randrange(1, 5)]))
+        top_rank = C.group_rank(top)
+        if top_rank is None:
+            top = (top[0],)
+            top_rank = C.rank_of(top[0])
+        rev, ret = rng.random() < 0.3, rng.random() < 0.05
+        expect = {
+            g
+            for g in C.groups(hand)
+            if C.beats(g, C.group_rank(g) or 0, top, top_rank, revolution=rev, returned=ret)
+        }
+        got = C.follow_groups(hand, len(top), top_rank, revolution=rev, returned=ret)
+        assert len(got) == len(set(got)) and set(got) == expect
+        assert C.can_beat(hand, len(top), top_rank, revolution=rev, returned=ret) == bool(expect)

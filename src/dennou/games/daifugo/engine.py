@@ -127,11 +127,17 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         hand = state.hands[seat]
         rules = state.rules
         top = state.top
-        out = []
-        for g in C.groups(hand, rules.max_group):
-            if top is None or self._beats(state, g, top):
-                out.append(g)
-        return out
+        if top is None:
+            return list(C.groups(hand, rules.max_group))
+        return C.follow_groups(
+            hand,
+            len(top.cards),
+            top.rank,
+            revolution=state.revolution,
+            returned=top.returned,
+            spade3_return=rules.spade3_return,
+            max_group=rules.max_group,
+        )
 
     def _beats(self, state: DaifugoState, group: Sequence[int], top: Played) -> bool:
         rank = C.group_rank(group, state.rules.max_group)
@@ -545,8 +551,15 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         top = state.top
         if top is None:
             return bool(state.hands[seat])
-        return any(
-            self._beats(state, g, top) for g in C.groups(state.hands[seat], state.rules.max_group)
+        rules = state.rules
+        return C.can_beat(
+            state.hands[seat],
+            len(top.cards),
+            top.rank,
+            revolution=state.revolution,
+            returned=top.returned,
+            spade3_return=rules.spade3_return,
+            max_group=rules.max_group,
         )
 
     # end of a game
