@@ -105,14 +105,18 @@ def parse_cards(texts: Iterable[object]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+_STR: tuple[str, ...] = tuple(card_str(c) for c in range(53))
+_SYMBOL: tuple[str, ...] = tuple(card_symbol(c) for c in range(53))
+
+
 def cards_str(cards: Iterable[int]) -> list[str]:
     """Wire forms of cards, in the given order."""
-    return [card_str(c) for c in cards]
+    return [_STR[c] for c in cards]
 
 
 def cards_symbols(cards: Iterable[int]) -> str:
     """Terminal forms of cards joined by spaces (``♠3 ♥8 JOKER``)."""
-    return " ".join(card_symbol(c) for c in cards)
+    return " ".join([_SYMBOL[c] for c in cards])
 
 
 def contains(hand: Sequence[int], cards: Sequence[int]) -> bool:

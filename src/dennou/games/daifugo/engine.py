@@ -34,6 +34,19 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
+_PLAYS: dict[tuple[int, ...], Play] = {}
+
+
+def play_of(group: tuple[int, ...]) -> Play:
+    """The :class:`Play` of a group of card codes (cached: groups repeat all the time)."""
+    action = _PLAYS.get(group)
+    if action is None:
+        if len(_PLAYS) > 200_000:
+            _PLAYS.clear()
+        action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
+    return action
+
+
 def _merge(a: tuple[int, ...], b: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted((*a, *b)))
 
@@ -105,7 +118,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if state.phase == "exchange":
             return self._exchange_actions(state, seat)
         groups = self.legal_groups(state, seat)
-        plays: list[Action] = [Play(tuple(C.cards_str(g))) for g in groups]
+        plays: list[Action] = [play_of(g) for g in groups]
         if state.plays:
             plays.append(Pass())
         keys = set(groups)
@@ -459,14 +472,16 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             tags.append("8-cut")
         if returned:
             tags.append("spade-3 return")
-        text = f"{name} plays {C.cards_symbols(group)}" + (f" ({', '.join(tags)})" if tags else "")
+        text = f"{name} plays {C.cards_symbols(group)}"
+        if tags:
+            text += f" ({', '.join(tags)})"
         ev.append(
             Event(
                 "play",
                 text,
                 {
                     "seat": seat,
-                    "cards": C.cards_str(group),
+                    "cards": list(play_of(group).cards),
                     "revolution": s.revolution,
                     "revolts": bool(revolts),
                     "cut": bool(cut),
