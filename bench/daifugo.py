@@ -9,6 +9,7 @@ Tables:
    one game = one ``games=1`` set, deal included), beside RLCard ``doudizhu`` and OpenSpiel
    ``dou_dizhu`` random games/s measured in the same run (the closest public climbing games).
 2. Monte Carlo playouts/s (5 players, from fresh deals) of the Numba simulator.
+Speeds are per CPU second (``time.process_time``) so that a busy machine does not skew them.
 3. Strength with duplicate deals: each deal seed is played once per seat rotation of the hero, and
    the hero's mean points per game (per deal, averaged over rotations) get a 95% CI.
 """
@@ -26,14 +27,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from dennou.arena.play import play  # noqa: E402
-from dennou.core.bot import Bot, RandomBot  # noqa: E402
-from dennou.core.game import CHANCE  # noqa: E402
-from dennou.games.daifugo import GAME, DaifugoRules  # noqa: E402
-from dennou.games.daifugo import sim as S  # noqa: E402
-from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot  # noqa: E402
+from dennou.arena.play import play
+from dennou.core.bot import Bot, RandomBot
+from dennou.core.game import CHANCE
+from dennou.games.daifugo import GAME, DaifugoRules
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
 
 
 def engine_games_per_s(seconds: float) -> tuple[float, int]:
@@ -41,8 +42,8 @@ def engine_games_per_s(seconds: float) -> tuple[float, int]:
     rng = random.Random(0)
     players = ["a", "b", "c", "d", "e"]
     games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         s = GAME.new(rules, players)
         while True:
             acting = GAME.to_act(s)
@@ -55,7 +56,7 @@ def engine_games_per_s(seconds: float) -> tuple[float, int]:
             legal = GAME.legal_actions(s, seat)
             s, _ = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
         games += 1
-    return games / (time.perf_counter() - start), games
+    return games / (time.process_time() - start), games
 
 
 def rlcard_games_per_s(seconds: float) -> str:
@@ -67,11 +68,11 @@ def rlcard_games_per_s(seconds: float) -> str:
     env = rlcard.make("doudizhu", config={"seed": 0})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
     games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         env.run(is_training=False)
         games += 1
-    return f"{games / (time.perf_counter() - start):,.0f}"
+    return f"{games / (time.process_time() - start):,.0f}"
 
 
 def openspiel_games_per_s(seconds: float) -> str:
@@ -82,8 +83,8 @@ def openspiel_games_per_s(seconds: float) -> str:
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(0)
     games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -93,7 +94,7 @@ def openspiel_games_per_s(seconds: float) -> str:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
         games += 1
-    return f"{games / (time.perf_counter() - start):,.0f}"
+    return f"{games / (time.process_time() - start):,.0f}"
 
 
 def playouts_per_s(policy: int, seconds: float) -> float:
@@ -108,24 +109,25 @@ def playouts_per_s(policy: int, seconds: float) -> float:
         sim = S.Sim(s)
         hands = np.array([[S.mask_of(h) for h in s.hands]] * 500, dtype=np.int64)
         moves = sim.legal_masks()[:4]
-        t = time.perf_counter()
+        t = time.process_time()
         S.playouts(sim, hands, moves, policy=policy, seed=rng.randrange(2**31))
         if warm:  # the first call may compile
             warm = False
             continue
-        total += time.perf_counter() - t
+        total += time.process_time() - t
         done += 500 * len(moves)
     return done / total
 
 
 def speed(seconds: float) -> None:
     ours, n = engine_games_per_s(seconds)
-    print("\n## Full random games per second (one core, same run)\n")
+    print("\n## Full random games per CPU second (one core, same run)\n")
     print("| engine | game | games/s |")
     print("|---|---|---|")
     print(f"| dennou daifugo (public checked API) | 5-player daifugo game | {ours:,.0f} |")
     print(f"| RLCard 1.2 | doudizhu (3 players) | {rlcard_games_per_s(seconds)} |")
-    print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {openspiel_games_per_s(seconds)} |")
+    spiel = openspiel_games_per_s(seconds)
+    print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {spiel} |")
     print(f"\n(dennou: {n} games measured; target 1,500 games/s)")
     print("\n## Monte Carlo playouts per second (Numba simulator, 5 players, from a fresh deal)\n")
     print("| default policy | playouts/s |")
