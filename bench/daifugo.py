@@ -9,9 +9,10 @@ Tables:
    one game = one ``games=1`` set, deal included), beside RLCard ``doudizhu`` and OpenSpiel
    ``dou_dizhu`` random games/s measured in the same run (the closest public climbing games).
 2. Monte Carlo playouts/s (5 players, from fresh deals) of the Numba simulator.
-Speeds are per CPU second (``time.process_time``) so that a busy machine does not skew them.
 3. Strength with duplicate deals: each deal seed is played once per seat rotation of the hero, and
    the hero's mean points per game (per deal, averaged over rotations) get a 95% CI.
+
+Speeds are per CPU second (``time.process_time``) so that a busy machine does not skew them.
 """
 
 from __future__ import annotations
