@@ -539,17 +539,22 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Turn passes on from ``seat``; forced passes are applied here (rules: Passing)."""
         order = s.order
         n = len(order)
+        hands = s.hands
         last = s.plays[-1].seat
         while True:
-            waiting = [x for x in order if s.hands[x] and x not in s.passed and x != last]
-            if not waiting:
+            i = order.index(seat)
+            nxt = -1
+            for k in range(1, n + 1):
+                x = order[(i + k) % n]
+                if x != last and hands[x] and x not in s.passed:
+                    nxt = x
+                    break
+            if nxt < 0:
                 self._flush(s, ev, "all passed")
-                lead = last if s.hands[last] else self._next_active(s, last)
+                lead = last if hands[last] else self._next_active(s, last)
                 s.turn = lead
                 ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
                 return s
-            i = order.index(seat)
-            nxt = next(order[(i + k) % n] for k in range(1, n + 1) if order[(i + k) % n] in waiting)
             if self.has_follow(s, nxt):
                 s.turn = nxt
                 return s

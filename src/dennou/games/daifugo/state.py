@@ -6,7 +6,6 @@ tuples.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Literal
 
@@ -129,12 +128,14 @@ class DaifugoState:
 
     def copy(self) -> DaifugoState:
         """A shallow copy (every field is immutable, so edits never reach the original)."""
-        return copy.copy(self)
+        new = object.__new__(DaifugoState)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
         # Every field holds immutable values (tuples, frozen structs, events never edited), so a
         # shallow copy is already a deep one; this keeps snapshots in tests and search cheap.
-        return copy.copy(self)
+        return self.copy()
 
     @property
     def top(self) -> Played | None:
