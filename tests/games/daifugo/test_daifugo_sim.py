@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import numpy as np
 
@@ -71,6 +72,28 @@ def test_playouts_batch_shapes_and_permutations() -> None:
         assert sorted(row.tolist()) == [0, 1, 2, 3, 4]
     finish = sim.copy().playout(seed=1)
     assert sorted(finish) == [0, 1, 2, 3, 4]
+
+
+def reference_groups(hand: tuple[int, ...], max_size: int = 6) -> set[tuple[int, ...]]:
+    """Plain definition: every sub-multiset of 1..max_size cards whose naturals share a rank."""
+    out = set()
+    for size in range(1, max_size + 1):
+        for combo in combinations(hand, size):
+            ranks = {c >> 2 for c in combo if c != C.JOKER}
+            if len(ranks) <= 1:
+                out.add(tuple(sorted(combo)))
+    return out
+
+
+def test_groups_equal_the_plain_definition() -> None:
+    rng = random.Random(4)
+    deck = list(C.DECK)
+    for _ in range(1500):
+        rng.shuffle(deck)
+        hand = tuple(sorted(deck[: rng.randrange(0, 14)]))
+        size = rng.choice([6, 6, 4, 2])
+        got = C.groups(hand, size)
+        assert len(got) == len(set(got)) and set(got) == reference_groups(hand, size)
 
 
 def test_follow_groups_equal_filtered_groups() -> None:

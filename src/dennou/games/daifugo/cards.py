@@ -13,7 +13,7 @@ Rules: ``../shared/rules/daifugo.md`` (Cards; Plays).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 JOKER = 52
@@ -234,24 +234,46 @@ def can_follow(
     )
 
 
-def groups(hand: Sequence[int], max_size: int = 6) -> Iterator[tuple[int, ...]]:
-    """Every distinct group playable from ``hand`` (sorted tuples), weakest rank first.
+_COMBOS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
+    (n, k): tuple(combinations(range(n), k)) for n in range(5) for k in range(5)
+}
 
-    Jokers are interchangeable, so a group names how many jokers it uses, not which.
+
+def groups(hand: Sequence[int], max_size: int = 6) -> list[tuple[int, ...]]:
+    """Every distinct group playable from the sorted ``hand``, weakest rank first.
+
+    Jokers are interchangeable, so a group names how many jokers it uses, not which. This is the
+    engine's hot path on a lead; ``tests/games/daifugo/test_daifugo_sim.py`` checks it against a
+    plain enumeration.
     """
-    jokers = sum(1 for c in hand if c == JOKER)
-    by_rank: dict[int, list[int]] = {}
-    for c in hand:
-        if c != JOKER:
-            by_rank.setdefault(c >> 2, []).append(c)
-    for r in sorted(by_rank):
-        naturals = by_rank[r]
-        for size in range(1, min(max_size, len(naturals) + jokers) + 1):
-            for j in range(max(0, size - len(naturals)), min(jokers, size - 1) + 1):
-                for combo in combinations(naturals, size - j):
-                    yield (*combo, *([JOKER] * j))
-    for j in range(1, min(jokers, max_size) + 1):
-        yield (JOKER,) * j
+    jokers = 0
+    end = len(hand)
+    while end and hand[end - 1] == JOKER:
+        jokers += 1
+        end -= 1
+    out: list[tuple[int, ...]] = []
+    append = out.append
+    i = 0
+    while i < end:
+        r = hand[i] >> 2
+        j = i + 1
+        while j < end and hand[j] >> 2 == r:
+            j += 1
+        nn = j - i
+        if nn == 1 and not jokers:
+            append((hand[i],))
+            i = j
+            continue
+        naturals = tuple(hand[i:j])
+        for size in range(1, min(max_size, nn + jokers) + 1):
+            for jk in range(max(0, size - nn), min(jokers, size - 1) + 1):
+                tail = (JOKER,) * jk
+                for idx in _COMBOS[nn, size - jk]:
+                    append(tuple([naturals[x] for x in idx]) + tail)
+        i = j
+    for jk in range(1, min(jokers, max_size) + 1):
+        append((JOKER,) * jk)
+    return out
 
 
 def follow_groups(

@@ -141,7 +141,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         rules = state.rules
         top = state.top
         if top is None:
-            return list(C.groups(hand, rules.max_group))
+            return C.groups(hand, rules.max_group)
         return C.follow_groups(
             hand,
             len(top.cards),
