@@ -575,3 +575,17 @@ def test_can_follow_pure_function() -> None:
 def test_played_struct_roundtrip() -> None:
     p = Played(0, (0,), 0, True)
     assert p.returned
+
+
+def test_cheating_with_two_honest_players_gives_daifugo_and_heimin() -> None:
+    """Rules page, Cheating: the honest players take the titles of an (honest + 1)-player game
+    without its 大貧民; with 2 honest players that is a 3-player game: 大富豪 and 平民."""
+    state = after_game1(3, ("daifugo", "heimin", "daihinmin"), (0, 1, 2), games=2)
+    state, _ = GAME.apply(state, CHANCE, forced_deal(state, {}))
+    s, _ = GAME.apply(state, 2, Give(("3s", "3h", "3d")))  # wrong count
+    s, _ = GAME.apply_default(s, 0)
+    assert s.phase == "play" and s.cheaters == (2,)
+    while s.phase == "play":
+        s, _ = GAME.apply_default(s, s.turn)
+    r = s.results[-1]
+    assert sorted(r.titles) == ["daifugo", "daihinmin", "heimin"] and r.titles[2] == "daihinmin"
