@@ -35,3 +35,17 @@ def test_render_shows_suits_ranks_and_legal_plays() -> None:
     legal = GAME.describe_legal(GAME.legal_actions(s, 3))
     assert legal == "[0] play 2c JK (♣2 JOKER)  [1] play JK JK (JOKER JOKER)  [2] pass"
     assert "your hand" not in GAME.render(GAME.view(s, None))
+
+
+def test_editing_a_view_does_not_reach_the_state() -> None:
+    rng = random.Random(5)
+    s = GAME.new(DaifugoRules(), ["a", "b", "c"])
+    s, _ = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+    view = GAME.view(s, 0)
+    before = GAME.view(s, 0)
+    for entry in view["log"]:
+        for value in entry["data"].values():
+            if isinstance(value, list):
+                value.append("junk")
+    view["hand"].append("junk")
+    assert GAME.view(s, 0) == before

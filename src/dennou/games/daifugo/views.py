@@ -105,7 +105,10 @@ def _log(log: tuple[Event, ...], seat: Seat | None) -> list[JSON]:
 
 
 def _event_json(e: Event) -> JSON:
-    d: JSON = {"kind": e.kind, "text": e.text, "data": e.data}
+    # Event data holds only scalars and lists of scalars: copying the lists keeps a client that
+    # edits its view from reaching the state's events.
+    data = {k: list(v) if isinstance(v, list) else v for k, v in e.data.items()}
+    d: JSON = {"kind": e.kind, "text": e.text, "data": data}
     if e.audience is not None:
         d["audience"] = sorted(e.audience)
     return d
