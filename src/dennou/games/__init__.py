@@ -13,6 +13,7 @@ from dennou.core.registry import Registry
 REGISTRY = Registry(
     {
         "numeron": "dennou.games.numeron:GAME",
+        "daifugo": "dennou.games.daifugo:GAME",
         "smuggling": "dennou.games.smuggling:GAME",
     }
 )

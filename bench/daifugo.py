@@ -1,0 +1,203 @@
+"""Daifugo benchmarks: engine speed beside peers, playout speed, and bot strength.
+
+    python bench/daifugo.py                     # everything, default sizes
+    python bench/daifugo.py --only speed        # engine + peers + playouts
+    python bench/daifugo.py --only strength --deals 10 --mc-ms 200
+
+Tables:
+1. Full 5-player random games/s through the public checked API (``legal_actions`` + ``apply``,
+   one game = one ``games=1`` set, deal included), beside RLCard ``doudizhu`` and OpenSpiel
+   ``dou_dizhu`` random games/s measured in the same run (the closest public climbing games).
+2. Monte Carlo playouts/s (5 players, from fresh deals) of the Numba simulator.
+3. Strength with duplicate deals: each deal seed is played once per seat rotation of the hero, and
+   the hero's mean points per game (per deal, averaged over rotations) get a 95% CI.
+
+Speeds are per CPU second (``time.process_time``) so that a busy machine does not skew them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import numpy as np
+
+from dennou.arena.play import play
+from dennou.core.bot import Bot, RandomBot
+from dennou.core.game import CHANCE
+from dennou.games.daifugo import GAME, DaifugoRules
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
+
+
+def engine_games_per_s(seconds: float) -> tuple[float, int]:
+    rules = DaifugoRules(games=1)
+    rng = random.Random(0)
+    players = ["a", "b", "c", "d", "e"]
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        s = GAME.new(rules, players)
+        while True:
+            acting = GAME.to_act(s)
+            if not acting:
+                break
+            (seat,) = acting
+            if seat == CHANCE:
+                s, _ = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+                continue
+            legal = GAME.legal_actions(s, seat)
+            s, _ = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+        games += 1
+    return games / (time.process_time() - start), games
+
+
+def rlcard_games_per_s(seconds: float) -> str:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except Exception as exc:  # pragma: no cover - optional peer
+        return f"not installed ({type(exc).__name__})"
+    env = rlcard.make("doudizhu", config={"seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.run(is_training=False)
+        games += 1
+    return f"{games / (time.process_time() - start):,.0f}"
+
+
+def openspiel_games_per_s(seconds: float) -> str:
+    try:
+        import pyspiel
+    except Exception as exc:  # pragma: no cover - optional peer
+        return f"not installed ({type(exc).__name__})"
+    game = pyspiel.load_game("dou_dizhu")
+    rng = random.Random(0)
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        games += 1
+    return f"{games / (time.process_time() - start):,.0f}"
+
+
+def playouts_per_s(policy: int, seconds: float) -> float:
+    rng = random.Random(1)
+    rules = DaifugoRules(games=1)
+    done = 0
+    total = 0.0
+    warm = True
+    while total < seconds:
+        s = GAME.new(rules, ["a", "b", "c", "d", "e"])
+        s, _ = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+        sim = S.Sim(s)
+        hands = np.array([[S.mask_of(h) for h in s.hands]] * 500, dtype=np.int64)
+        moves = sim.legal_masks()[:4]
+        t = time.process_time()
+        S.playouts(sim, hands, moves, policy=policy, seed=rng.randrange(2**31))
+        if warm:  # the first call may compile
+            warm = False
+            continue
+        total += time.process_time() - t
+        done += 500 * len(moves)
+    return done / total
+
+
+def speed(seconds: float) -> None:
+    ours, n = engine_games_per_s(seconds)
+    print("\n## Full random games per CPU second (one core, same run)\n")
+    print("| engine | game | games/s |")
+    print("|---|---|---|")
+    print(f"| dennou daifugo (public checked API) | 5-player daifugo game | {ours:,.0f} |")
+    print(f"| RLCard 1.2 | doudizhu (3 players) | {rlcard_games_per_s(seconds)} |")
+    spiel = openspiel_games_per_s(seconds)
+    print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {spiel} |")
+    print(f"\n(dennou: {n} games measured; target 1,500 games/s)")
+    print("\n## Monte Carlo playouts per second (Numba simulator, 5 players, from a fresh deal)\n")
+    print("| default policy | playouts/s |")
+    print("|---|---|")
+    for policy, name in ((0, "uniform random"), (1, "ε-greedy (montecarlo's)")):
+        print(f"| {name} | {playouts_per_s(policy, seconds):,.0f} |")
+    print("\n(target 20,000 playouts/s)")
+
+
+def duplicate(
+    hero: Any, field: Any, deals: int, games: int, seed: int
+) -> tuple[float, float, float, int]:
+    """Mean points per game of ``hero()`` against 4 ``field()``, with a 95% CI."""
+    rules = DaifugoRules(games=games)
+    names = ["p0", "p1", "p2", "p3", "p4"]
+    per_deal: list[float] = []
+    for d in range(deals):
+        total = 0.0
+        for seat in range(5):
+            bots: list[Bot] = [hero() if i == seat else field() for i in range(5)]
+            record = play(GAME, rules, bots, seed + d, players=names)
+            assert record.outcome is not None
+            total += record.outcome["scores"][seat] / games
+        per_deal.append(total / 5)
+    mean = statistics.fmean(per_deal)
+    sd = statistics.stdev(per_deal) if len(per_deal) > 1 else float("nan")
+    half = 1.96 * sd / math.sqrt(len(per_deal))
+    return mean, mean - half, mean + half, len(per_deal)
+
+
+def strength(deals: int, games: int, mc_ms: float, mc_playouts: int) -> None:
+    mc_name = f"montecarlo:ms={mc_ms:g}" if mc_ms else f"montecarlo:playouts={mc_playouts}"
+    print("\n## Strength, duplicate deals (every deal replayed with the hero in each seat)\n")
+    print(f"{deals} deal seeds x 5 rotations; sets of {games} games; points per game\n")
+    print("| hero | field | mean points/game | 95% CI | deals |")
+    print("|---|---|---|---|---|")
+    rows = [
+        ("greedy", "4 x random", GreedyBot, RandomBot),
+        (
+            mc_name,
+            "4 x greedy",
+            lambda: MonteCarloBot(playouts=mc_playouts, ms=mc_ms),
+            GreedyBot,
+        ),
+    ]
+    for name, field_name, hero, field in rows:
+        t = time.perf_counter()
+        mean, lo, hi, k = duplicate(hero, field, deals, games, seed=1000)
+        print(
+            f"| {name} | {field_name} | {mean:+.3f} | [{lo:+.3f}, {hi:+.3f}] | {k} "
+            f"({time.perf_counter() - t:.0f} s) |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", choices=["speed", "strength"], default=None)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per speed measurement")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10, help="games per set in strength runs")
+    parser.add_argument("--mc-ms", type=float, default=0.0, help="montecarlo ms per decision")
+    parser.add_argument("--mc-playouts", type=int, default=1000)
+    args = parser.parse_args()
+    if args.only in (None, "speed"):
+        speed(args.seconds)
+    if args.only in (None, "strength"):
+        strength(args.deals, args.games, args.mc_ms, args.mc_playouts)
+
+
+if __name__ == "__main__":
+    main()

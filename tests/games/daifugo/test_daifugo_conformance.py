@@ -1,0 +1,47 @@
+"""The conformance harness on Daifugo (views, leaks, determinize, records, junk, defaults)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dennou.core.conformance import check_game
+from dennou.games import get
+from dennou.games.daifugo import GAME, DaifugoRules
+
+
+def test_registered() -> None:
+    assert get("daifugo") is GAME
+
+
+def test_conformance_short_sets_all_player_counts() -> None:
+    report = check_game(
+        GAME,
+        rules=GAME.conformance_rules()[:3],
+        games=7,
+        player_counts=[2, 3, 4, 5, 6, 8, 5],
+        leak_draws=1,
+        seed=3,
+    )
+    assert report.games == 7
+    assert report.steps > 200
+    assert report.leak_checks > 1000 and report.determinized_differs > 500
+    assert report.junk_rejected > 1000 and report.mutations_checked > 100
+    assert report.defaults_applied > 5
+
+
+def test_conformance_cheating_and_reject_options() -> None:
+    """Short 2- and 4-player sets (everybody exchanges) so cheating and void games happen."""
+    rules = [DaifugoRules(games=4), DaifugoRules(games=3, cheating="reject")]
+    report = check_game(
+        GAME, rules=rules, games=4, player_counts=[2, 4], leak_every=3, leak_draws=1, seed=11
+    )
+    assert report.games == 4 and report.steps > 100
+
+
+@pytest.mark.slow
+def test_conformance_full_length_set() -> None:
+    """One full set of 10 games (5 players), checking views every 4th step."""
+    report = check_game(
+        GAME, rules=[DaifugoRules()], games=1, player_counts=[5], leak_every=4, leak_draws=1
+    )
+    assert report.games == 1 and report.steps > 300
