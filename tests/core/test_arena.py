@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 import pytest
 
@@ -44,7 +45,7 @@ class Spy(Bot):
     """Checks it only ever receives views (dicts), never states."""
 
     name = "spy"
-    seen: list[object] = []
+    seen: ClassVar[list[object]] = []
 
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         Spy.seen.append(view)
