@@ -1,0 +1,10 @@
+"""Pandemic bots: ``random`` (uniform legal) and ``belief``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dennou.core.bot import RandomBot
+
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot}
