@@ -12,9 +12,7 @@ from dennou.games.pandemic.actions import Idle, Infect
 from dennou.games.pandemic.state import PandemicState
 
 
-def start(
-    infected: tuple[int, ...] = (0, 1), n: int = 12, **options: Any
-) -> PandemicState:
+def start(infected: tuple[int, ...] = (0, 1), n: int = 12, **options: Any) -> PandemicState:
     """A game of ``n`` players after the host's draw infected ``infected``."""
     rules = PandemicRules(**{"infected": len(infected), **options})
     state = GAME.new(rules, [f"p{i}" for i in range(n)])
@@ -22,9 +20,7 @@ def start(
     return state
 
 
-def with_status(
-    state: PandemicState, statuses: dict[int, tuple[bool, int]]
-) -> PandemicState:
+def with_status(state: PandemicState, statuses: dict[int, tuple[bool, int]]) -> PandemicState:
     """The state with some players' (infected, vaccines) set directly (for table tests)."""
     infected, vaccines = list(state.infected), list(state.vaccines)
     for s, (i, v) in statuses.items():
@@ -32,9 +28,7 @@ def with_status(
     return replace(state, infected=tuple(infected), vaccines=tuple(vaccines))
 
 
-def tick(
-    state: PandemicState, orders: dict[int, Action]
-) -> tuple[PandemicState, list[Event]]:
+def tick(state: PandemicState, orders: dict[int, Action]) -> tuple[PandemicState, list[Event]]:
     """Play one tick: ``orders`` by seat, everyone else idles; returns all events."""
     events: list[Event] = []
     for s in range(state.n):

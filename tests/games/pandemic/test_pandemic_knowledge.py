@@ -62,9 +62,7 @@ def _oracle(rules: PandemicRules, real_view: dict[str, object]) -> dict[tuple[bo
             return
         base = _orders(k)
         able = [
-            s
-            for s in range(1, 5)
-            if s not in base and state.infected[s] and state.vaccines[s] > 0
+            s for s in range(1, 5) if s not in base and state.infected[s] and state.vaccines[s] > 0
         ]
         for r in range(len(able) + 1):
             for chosen in combinations(able, r):
@@ -87,7 +85,9 @@ def _oracle(rules: PandemicRules, real_view: dict[str, object]) -> dict[tuple[bo
         ({"infected": 2, "rounds": 4, "ticks": 2, "pair_rule": "first_contact"}, (0, 4)),
     ],
 )
-def test_filter_matches_brute_force_oracle(options: dict[str, object], truth: tuple[int, ...]) -> None:
+def test_filter_matches_brute_force_oracle(
+    options: dict[str, object], truth: tuple[int, ...]
+) -> None:
     rules = PandemicRules(**options)  # type: ignore[arg-type]
     state = _start(rules, truth)
     for k in range(len(SCRIPT)):

@@ -80,7 +80,7 @@ def test_contact_table_normal_without_vaccine_meets_infected() -> None:
 
 
 def test_contact_table_normal_with_vaccines_meets_infected() -> None:
-    """Contact outcomes, row 3: normal with k >= 1 + infected: A loses 1 and is infected, B normal."""
+    """Contact outcomes, row 3: normal with k >= 1 + infected: A loses 1, is infected; B normal."""
     state = with_status(start((0, 1)), {2: (False, 3), 0: (True, 1)})
     state, _ = tick(state, {0: Contact(2), 2: Contact(0)})
     assert state.infected[2] and state.vaccines[2] == 2
@@ -399,7 +399,9 @@ def test_talk_public_and_private_pairs() -> None:
         (12, Idle(), NotYourTurnError),
     ],
 )
-def test_bad_input_raises_and_leaves_state_unchanged(seat: int, action: object, error: type) -> None:
+def test_bad_input_raises_and_leaves_state_unchanged(
+    seat: int, action: object, error: type
+) -> None:
     """Bad input raises the error that names the rule; the state is unchanged."""
     state = start((0, 1))
     before = copy.deepcopy(state)
@@ -428,7 +430,9 @@ def test_after_the_end_game_over() -> None:
         GAME.apply_default(state, 2)
 
 
-@pytest.mark.parametrize("text", ["contact", "contact x", "fly", "contact 1 2", '{"type":"cure","x":1}'])
+@pytest.mark.parametrize(
+    "text", ["contact", "contact x", "fly", "contact 1 2", '{"type":"cure","x":1}']
+)
 def test_malformed_actions(text: str) -> None:
     """Actions: malformed text or JSON is an InvalidActionError."""
     with pytest.raises(InvalidActionError):

@@ -30,7 +30,7 @@ from dennou.core.game import JSON
 from dennou.games.pandemic.rules import PandemicRules
 from dennou.games.pandemic.state import contact_result, uses_pair
 
-EPS = 1e-9
+EPS = 1e-12
 """Relative weight kept by a world that contradicts an observation."""
 
 DEFAULT_CAP = 4000
@@ -186,6 +186,8 @@ class WorldFilter:
         c = self.cure_prob
         rules = self.rules
         merged: dict[tuple[int, int, tuple[int, ...], int], World] = {}
+        prepared = []
+        branches = 0
         for w in self.worlds:
             inf, vac = w.infected, w.vaccines
             own: tuple[tuple[int, int], ...] = ()
@@ -193,16 +195,32 @@ class WorldFilter:
                 inf &= ~(1 << seat)
                 vac = _dec(vac, seat)
                 own = ((k, seat),)
-            able = [s for s in range(n) if inf >> s & 1 and vac[s] > 0 and not busy >> s & 1]
-            for chosen in _subsets(able):
+            able = [s for s in _bits(inf & ~busy) if vac[s] > 0]
+            branches += 1 << len(able)
+            prepared.append((w, inf, vac, own, able))
+        # Exact while the branches are few; else draw one cure pattern per world from the model
+        # (a particle filter step: the proposal is the prior, so weights stay as they are).
+        sampling = branches > 4 * self.cap
+        rng = random.Random(k * 7_919 + len(self.worlds)) if sampling else None
+        if sampling:
+            self.exact = False
+        for w, inf, vac, own, able in prepared:
+            if rng is not None:
+                patterns: Iterable[frozenset[int]] = (
+                    frozenset(s for s in able if rng.random() < c),
+                )
+            else:
+                patterns = _subsets(able)
+            for chosen in patterns:
                 weight = w.weight
                 i2, v2 = inf, vac
                 for s in able:
                     if s in chosen:
-                        weight *= c
+                        if rng is None:
+                            weight *= c
                         i2 &= ~(1 << s)
                         v2 = _dec(v2, s)
-                    else:
+                    elif rng is None:
                         weight *= 1 - c
                 if weight <= 0:
                     continue
@@ -226,7 +244,7 @@ class WorldFilter:
                         weight *= EPS
                 if obs.announced is not None and i2.bit_count() != obs.announced:
                     weight *= EPS
-                cures = w.cures + own + tuple((k, s) for s in chosen)
+                cures = w.cures + own + tuple((k, s) for s in sorted(chosen))
                 key = (w.start, i2, v2, used)
                 old = merged.get(key)
                 if old is None:
@@ -243,7 +261,8 @@ class WorldFilter:
         if total <= 0:  # pragma: no cover - EPS keeps weights positive
             raise ValueError("no world is left")
         top = max(w.weight for w in self.worlds)
-        floor = top * EPS * 1e-3
+        # Worlds that contradict an observation (weight * EPS) go as soon as one agrees with it.
+        floor = top * 1e-8
         kept = [w for w in self.worlds if w.weight >= floor]
         if len(kept) > self.cap:
             self.exact = False
@@ -291,6 +310,15 @@ class WorldFilter:
             if x < 0:
                 return w
         return self.worlds[-1]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _dec(vac: tuple[int, ...], s: int) -> tuple[int, ...]:
