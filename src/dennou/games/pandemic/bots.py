@@ -254,6 +254,16 @@ class BeliefBot(Bot):
                 totals[i] += weighted
                 g[i] += weighted
         best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        p_cure = sum(w.weight for w in f.worlds if w.infected >> me & 1 and w.vaccines[me] > 0)
+        if p_cure >= 0.9:
+            # It knows it is infected with a vaccine: cure, unless a partner who surely asks
+            # back would cure it for free (a vaccinated normal player; the seed's row 3).
+            sure = [1] + [
+                2 + i for i, j in enumerate(k for k in range(n) if k != me) if accept[j] >= 0.9
+            ]
+            best = max(sure, key=lambda i: (totals[i], -i))
+            self.last_scores = {str(a): t for a, t in zip(actions, totals, strict=True)}
+            return actions[best]
         voi = sum(max(g) for g in groups.values()) - totals[best]
         check_score = totals[0] + (self.check_weight * voi if left >= 1 else 0.0)
         self.last_scores = {str(a): t for a, t in zip(actions, totals, strict=True)}
