@@ -448,3 +448,29 @@ def test_text_forms() -> None:
     assert GAME.parse_action({"type": "contact", "player": 7}) == Contact(7)
     assert str(Infect((2, 7))) == "infect 2 7"
     assert GAME.parse_action("infect 2 7") == Infect((2, 7))
+
+
+def test_views_do_not_depend_on_hidden_facts() -> None:
+    """What each player sees: statuses, vaccines, sealed orders and others' private talk leave
+    a player's view (and a spectator's) unchanged."""
+    base = start((0, 1))
+    base, _ = tick(base, {2: Contact(3), 3: Contact(2), 6: Check()})
+    hidden = with_status(base, {0: (False, 4), 7: (True, 2)})
+    hidden, _ = GAME.apply(hidden, 3, Contact(8))
+    hidden, _ = GAME.talk(hidden, 7, "pair:7-8", "I am infected, do not tell")
+    plain, _ = GAME.apply(base, 3, Idle())
+    for seat in (5, 6, None):
+        assert GAME.view(hidden, seat) == GAME.view(plain, seat)
+    assert GAME.view(hidden, 3) != GAME.view(plain, 3)  # its own sealed action
+    assert GAME.view(hidden, 8) != GAME.view(plain, 8)  # the private line
+
+
+def test_render_and_describe_legal() -> None:
+    """The terminal text: contacts, checks, the tick, and how to type actions."""
+    state = start((0, 1))
+    state, _ = tick(state, {2: Contact(3), 3: Contact(2), 4: Check()})
+    text = GAME.render(GAME.view(state, 4))
+    assert "p2 <-> p3" in text and "your check" in text and "tick 2/8" in text
+    assert "contact <seat>" in GAME.describe_legal(GAME.legal_actions(state, 4))
+    end = run_ticks(start((0, 1), rounds=1, ticks=1, qualifiers=None), 1)
+    assert "QUALIFIED" in GAME.render(GAME.view(end, None))
