@@ -65,17 +65,26 @@ def qualify_chance(vaccines: int, others: Sequence[int], rules: PandemicRules) -
 
 
 def value(
-    infected: bool, vaccines: int, ticks_left: int, others: Sequence[int], rules: PandemicRules
+    infected: bool,
+    vaccines: int,
+    ticks_left: int,
+    others: Sequence[int],
+    rules: PandemicRules,
+    recover: float = 0.15,
 ) -> float:
-    """What a position is worth to its holder with ``ticks_left`` ticks still to play."""
+    """What a position is worth to its holder with ``ticks_left`` ticks still to play.
+
+    ``recover`` is the chance that an infected player without a vaccine is cured before the end
+    (by a contact with a vaccinated normal player).
+    """
     if not infected:
         return qualify_chance(vaccines, others, rules) + VACCINE_BONUS * vaccines
     if ticks_left >= 1 and vaccines >= 1:
         # It must learn it is infected and spend a vaccine (and a tick) to cure.
-        return 0.85 * value(False, vaccines - 1, ticks_left, others, rules)
+        return 0.85 * value(False, vaccines - 1, ticks_left, others, rules, recover)
     if ticks_left >= 2:
         # It may still meet a vaccinated normal player and be cured by the contact.
-        return 0.15 * value(False, 0, ticks_left, others, rules)
+        return recover * value(False, 0, ticks_left, others, rules, recover)
     return 0.0
 
 
@@ -88,6 +97,7 @@ class BeliefBot(Bot):
         cap: Distinct worlds the filter keeps before it resamples.
         talk: Whether to offer and answer contacts in pair channels.
         check_weight: Discount on the value of information of a check (used a tick later).
+        recover: The chance it gives an infected player without a vaccine of being cured later.
     """
 
     name = "belief"
@@ -98,11 +108,13 @@ class BeliefBot(Bot):
         cap: int = 2000,
         talk: bool = True,
         check_weight: float = 0.8,
+        recover: float = 0.15,
     ) -> None:
         self.cure_prob = cure_prob
         self.cap = cap
         self.talk = talk
         self.check_weight = check_weight
+        self.recover = recover
         self.seat: int | None = None
         self.filter: WorldFilter | None = None
         self.seen = 0
@@ -226,7 +238,7 @@ class BeliefBot(Bot):
 
             def val(i: bool, v: int, memo: dict[tuple[bool, int], float] = memo) -> float:
                 if (i, v) not in memo:
-                    memo[(i, v)] = value(i, v, left, others, rules)  # noqa: B023
+                    memo[(i, v)] = value(i, v, left, others, rules, self.recover)  # noqa: B023
                 return memo[(i, v)]
 
             stay = val(mine_i, mine_v)
