@@ -187,7 +187,7 @@ def test_resolution_order_cures_then_contacts_then_checks() -> None:
     and the check reports the state after the tick.
     """
     state = with_status(start((0, 1)), {0: (True, 2), 1: (True, 0), 2: (False, 1)})
-    state, events = tick(state, {0: Cure(), 1: Contact(2), 2: Contact(1), 1 + 2: Check()})
+    state, events = tick(state, {0: Cure(), 1: Contact(2), 2: Contact(1), 3: Check()})
     assert not state.infected[0] and state.vaccines[0] == 1
     assert not state.infected[1] and state.infected[2] and state.vaccines[2] == 0
     kinds = [e.kind for e in events if e.kind in ("contact", "check")]
