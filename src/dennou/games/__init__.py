@@ -15,6 +15,7 @@ REGISTRY = Registry(
         "numeron": "dennou.games.numeron:GAME",
         "daifugo": "dennou.games.daifugo:GAME",
         "smuggling": "dennou.games.smuggling:GAME",
+        "pandemic": "dennou.games.pandemic:GAME",
     }
 )
 """Every game, by name. Add a line here for a new game."""
