@@ -350,11 +350,11 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         return {}
 
     def conformance_rules(self) -> list[Stud10Rules]:
-        """One hand with odds in views, sessions with small stacks (players sit out)."""
+        """One hand with odds in views; sessions with small stacks, so that players sit out."""
         return [
             Stud10Rules(odds_samples=2_000, odds_exact_limit=20_000),
             Stud10Rules(hands=3, stack=2, ante=1, view_odds=False),
-            Stud10Rules(hands=0, stack=2, ante=1, view_odds=False),
+            Stud10Rules(hands=0, stack=1, ante=1, view_odds=False),
             Stud10Rules(hands=2, stack=5, ante=2, odds_samples=500, odds_exact_limit=2_000),
         ]
 

@@ -224,9 +224,8 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
         raise ValueError(f"card codes must be integers, got {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() > 51):
         raise ValueError("card codes must be in 0..51")
-    if arr.dtype not in (np.int8, np.uint8, np.int16, np.int32, np.int64):
-        arr = arr.astype(np.int64)
-    return _batch(np.ascontiguousarray(arr))
+    # One compiled specialisation: int8 codes (the natural dtype of card arrays).
+    return _batch(np.ascontiguousarray(arr, dtype=np.int8))
 
 
 def evaluate_masks(masks: npt.ArrayLike) -> npt.NDArray[np.int32]:
