@@ -85,7 +85,10 @@ def test_weakest_current_strength_reveals() -> None:
     new, events = GAME.apply(state, CHANCE, Reveal(("Td",)))
     assert DECK.index("Td") in new.up[2] and DECK.index("Td") not in new.hole[2]
     assert [e.kind for e in events] == ["reveal"]
-    # p2's pair of tens now beats p3's pair of nines, so p3 is the weakest.
+    # p2 shows ten high now, still the weakest: p2 reveals again.
+    assert new.revealing() == (2,)
+    new, _ = GAME.apply(new, CHANCE, Reveal(("Tc",)))
+    # A pair of tens beats p3's pair of nines: p3 is the weakest now.
     assert new.revealing() == (3,)
 
 
