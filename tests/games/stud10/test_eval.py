@@ -60,7 +60,7 @@ def test_five_card_hands_give_7462_classes_in_standard_order(five_scores: np.nda
 
 def test_five_card_order_equals_phevaluator(all_fives: np.ndarray, five_scores: np.ndarray) -> None:
     """One hand per class: our order of the 7462 classes is phevaluator's (1 = best)."""
-    distinct, first = np.unique(five_scores, return_index=True)
+    _distinct, first = np.unique(five_scores, return_index=True)
     phe = np.array([_pheval.evaluate_5cards(*map(int, all_fives[i])) for i in first])
     # ascending our score = descending strength in phevaluator's ranks 7462..1
     assert (phe == np.arange(7462, 0, -1)).all()
@@ -138,13 +138,13 @@ def test_random_hands_agree_with_phevaluator_brute_force(k: int, phe_table: dict
 def test_random_hands_agree_with_reference() -> None:
     rng = np.random.default_rng(7)
     for k in range(5, 11):
-        hands = np.argsort(rng.random((300, 52)), axis=1)[:, :k]
+        hands = np.argsort(rng.random((120, 52)), axis=1)[:, :k]
         ours = evaluate_batch(hands)
         for hand, score in zip(hands.tolist(), ours.tolist(), strict=True):
             assert score == reference(hand), hand
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=10, unique=True))
 def test_property_scalar_batch_mask_and_reference_agree(cards: list[int]) -> None:
     score = evaluate(cards)
@@ -223,7 +223,12 @@ def test_full_house_kings_over_sevens() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [["As", "Kd", "Qh", "Jc"], ["As"] * 5, "As Kd Qh Jc 9s 8s 7s 6s 5s 4s 3s".split(), ["Xx"] * 5],
+    [
+        ["As", "Kd", "Qh", "Jc"],
+        ["As"] * 5,
+        "As Kd Qh Jc 9s 8s 7s 6s 5s 4s 3s".split(),  # noqa: SIM905 - eleven cards
+        ["Xx"] * 5,
+    ],
 )
 def test_bad_input_raises(bad: list[str]) -> None:
     with pytest.raises(ValueError):

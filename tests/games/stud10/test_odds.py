@@ -11,11 +11,11 @@ from dennou.games.stud10.odds import completions
 
 # Late in a hand: few hole cards left, so exact enumeration is cheap.
 LATE = [
-    "As Kd Qh Jc 9s 2s 3s 4d 5d".split(),
-    "2c 2d 7h 8s 9d 6h 6c 6d 8c".split(),
-    "Ah Ad 3c 4c 5c Jh Qc 8d 7c".split(),
-    "Ks Kh Kc 6s Js Qs Ts 9c 8h".split(),
-    "Tc Td Th 3h 4h 5h 7s 7d".split(),
+    ["As", "Kd", "Qh", "Jc", "9s", "2s", "3s", "4d", "5d"],
+    ["2c", "2d", "7h", "8s", "9d", "6h", "6c", "6d", "8c"],
+    ["Ah", "Ad", "3c", "4c", "5c", "Jh", "Qc", "8d", "7c"],
+    ["Ks", "Kh", "Kc", "6s", "Js", "Qs", "Ts", "9c", "8h"],
+    ["Tc", "Td", "Th", "3h", "4h", "5h", "7s", "7d"],
 ]
 
 
@@ -77,8 +77,8 @@ def test_exact_and_monte_carlo_agree_mid_hand() -> None:
 def test_hand_checked_positions() -> None:
     # Everything up: the best hand wins for sure.
     final = [
-        "As Ks Qs Js Ts 2c 3c 4c 5c 7d".split(),
-        "Ah Kh Qh Jh 9h 2d 3d 4d 5d 7c".split(),
+        ["As", "Ks", "Qs", "Js", "Ts", "2c", "3c", "4c", "5c", "7d"],
+        ["Ah", "Kh", "Qh", "Jh", "9h", "2d", "3d", "4d", "5d", "7c"],
     ]
     assert odds(final).win == (1.0, 0.0)
     # A royal flush face up cannot lose and can only tie another royal flush: here impossible
@@ -86,8 +86,8 @@ def test_hand_checked_positions() -> None:
     # except in clubs and player 1 has 5 hole cards...). One hole card each, hand checked:
     # player 1 shows four hearts to the king and needs the Ah among the 3 unseen cards to tie.
     pos = [
-        "As Ks Qs Js Ts 2c 3c 4c 5c".split(),
-        "Kh Qh Jh Th 2d 3d 4d 5d 7c".split(),
+        ["As", "Ks", "Qs", "Js", "Ts", "2c", "3c", "4c", "5c"],
+        ["Kh", "Qh", "Jh", "Th", "2d", "3d", "4d", "5d", "7c"],
     ]
     # unseen: 52 - 18 = 34 cards; player 1 ties only with the Ah (a royal): P = 1/34, half pot.
     got = odds(pos)
@@ -98,11 +98,11 @@ def test_hand_checked_positions() -> None:
 
 def test_opening_position_monte_carlo() -> None:
     opening = [
-        "As Kd Qh Jc 9s".split(),
-        "2c 2d 7h 8s 9d".split(),
-        "Ah Ad 3c 4c 5c".split(),
-        "Ks Kh Kc 6d 6s".split(),
-        "Tc Td Th 3s 4s".split(),
+        ["As", "Kd", "Qh", "Jc", "9s"],
+        ["2c", "2d", "7h", "8s", "9d"],
+        ["Ah", "Ad", "3c", "4c", "5c"],
+        ["Ks", "Kh", "Kc", "6d", "6s"],
+        ["Tc", "Td", "Th", "3s", "4s"],
     ]
     got = odds(opening, samples=20_000, seed=1)
     assert got.method == "monte_carlo" and got.samples == 20_000

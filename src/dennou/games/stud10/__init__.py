@@ -1,4 +1,4 @@
-"""10-card stud (10カードスタッド): see ``engine``, ``eval``, ``odds`` and ``docs/games/stud10.md``."""
+"""10-card stud (10カードスタッド): engine, evaluator, odds; see ``docs/games/stud10.md``."""
 
 from dennou.games.stud10.engine import GAME, Stud10, split_pot
 from dennou.games.stud10.eval import describe, evaluate, evaluate_batch

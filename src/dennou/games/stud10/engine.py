@@ -165,9 +165,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         n = len(state.players)
         seated = tuple(s for s in range(n) if state.stacks[s] >= rules.ante)
         hand = state.hand + 1
-        stacks = tuple(
-            st - rules.ante if s in seated else st for s, st in enumerate(state.stacks)
-        )
+        stacks = tuple(st - rules.ante if s in seated else st for s, st in enumerate(state.stacks))
         pot = rules.ante * len(seated)
         up: list[tuple[int, ...]] = [()] * n
         hole: list[tuple[int, ...]] = [()] * n

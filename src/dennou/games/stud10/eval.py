@@ -21,6 +21,7 @@ the pair and three kickers. There are exactly 7,462 distinct scores.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -98,11 +99,14 @@ _LANE = 0x1FFF
 
 
 @nb.njit(cache=True, inline="always")
-def score_mask(h: np.int64) -> np.int64:
+def score_mask(h: int | np.integer[Any]) -> Any:
     """Score of a hand given as a mask of card bits (5 to 10 cards; more also works).
 
     Args:
         h: OR of :data:`CARD_BIT` of the cards.
+
+    Returns:
+        The score, an integer (typed ``Any``: Numba returns a NumPy integer from Python).
     """
     s0 = h & _LANE
     s1 = (h >> 16) & _LANE
@@ -113,10 +117,7 @@ def score_mask(h: np.int64) -> np.int64:
     for s in (s0, s1, s2, s3):
         if POP[s] >= 5:
             st = STRAIGHT_TOP[s]
-            if st:
-                cand = (STRAIGHT_FLUSH << SHIFT) | (st - 1)
-            else:
-                cand = (FLUSH << SHIFT) | TOP5[s]
+            cand = STRAIGHT_FLUSH << SHIFT | st - 1 if st else FLUSH << SHIFT | TOP5[s]
             if cand > best:
                 best = cand
     if best >= (STRAIGHT_FLUSH << SHIFT):
@@ -206,7 +207,7 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
     h = 0
     for c in codes:
         h |= int(CARD_BIT[c])
-    return int(score_mask(np.int64(h)))
+    return int(score_mask(h))
 
 
 def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
@@ -305,14 +306,14 @@ def describe(score: int) -> str:
     if cat == STRAIGHT:
         return f"straight, {_SINGULAR[payload]} high" + (" (wheel)" if payload == 3 else "")
     if cat == TRIPS:
-        t, *k = _nibbles(payload, 3)
-        return f"three of a kind, {_PLURAL[t]} ({short(k)} kickers)"
+        t, *kickers = _nibbles(payload, 3)
+        return f"three of a kind, {_PLURAL[t]} ({short(kickers)} kickers)"
     if cat == TWO_PAIR:
         a, b, k = _nibbles(payload, 3)
         return f"two pair, {_PLURAL[a]} and {_PLURAL[b]}, {_SINGULAR[k]} kicker"
     if cat == PAIR:
-        p, *k = _nibbles(payload, 4)
-        return f"one pair, {_PLURAL[p]} ({short(k)} kickers)"
+        p, *kickers = _nibbles(payload, 4)
+        return f"one pair, {_PLURAL[p]} ({short(kickers)} kickers)"
     ranks = _nibbles(payload, 5)
     return f"high card, {_SINGULAR[ranks[0]]} ({short(ranks)})"
 

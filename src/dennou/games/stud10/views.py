@@ -165,9 +165,7 @@ def render(view: JSON) -> str:
         down = "▒" * info["holes"]
         mark = "▶" if s in view["revealing"] else " "
         pct = _pct(odds["win"][s], odds["se"][s], odds["method"]) if odds else ""
-        lines.append(
-            f"{mark} {s} {name} {stack}  {cards} {down:<5}  {pct:<15} {info['showing']}"
-        )
+        lines.append(f"{mark} {s} {name} {stack}  {cards} {down:<5}  {pct:<15} {info['showing']}")
     if odds:
         how = (
             f"exact over {odds['samples']:,} completions"
