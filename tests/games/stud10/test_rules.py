@@ -7,6 +7,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE
@@ -314,3 +316,44 @@ def test_render_shows_hand_and_odds() -> None:
     text = GAME.render(GAME.view(state, None))
     assert "p2" in text and "next to reveal: p2" in text and "%" in text
     assert "Monte Carlo" in text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(DECK), st.integers(0, 2**32))
+def test_property_any_deal_plays_out(deck: list[str], seed: int) -> None:
+    """Reveal loop and Showdown: whatever the deal, the loop reveals exactly the weakest players
+    with hole cards, ends with all cards up, and pays the whole pot to the best final hands."""
+    state = dealt(Deal(tuple(deck)))
+    rng = random.Random(seed)
+    while state.phase == "reveal":
+        live = [s for s in range(5) if state.hole[s]]
+        low = min(evaluate(list(state.up[s])) for s in live)
+        assert state.revealing() == tuple(s for s in live if evaluate(list(state.up[s])) == low)
+        action = GAME.sample_chance(state, rng)
+        assert action in GAME.legal_actions(state, CHANCE)
+        state, _ = GAME.apply(state, CHANCE, action)
+    finals = [evaluate(list(state.up[s])) for s in range(5)]
+    winners = [s for s in range(5) if finals[s] == max(finals)]
+    assert sum(state.stacks) == 500
+    assert all(state.stacks[s] > 99 for s in winners)
+    assert all(state.stacks[s] == 99 for s in range(5) if s not in winners)
+    assert state.stacks[min(winners)] == 99 + 5 // len(winners) + 5 % len(winners)
+
+
+def test_rejected_reveal_leaves_state_unchanged() -> None:
+    """Reveal loop: a reveal of someone else's card, or of too many cards, changes nothing."""
+    state = dealt(deal_of(*WEAK_2))
+    snapshot = copy.deepcopy(state)
+    for bad in (Reveal(("Kh",)), Reveal(("Td", "Tc")), Reveal(()), Reveal(("T",)), Reveal(("td",))):
+        assert bad not in GAME.legal_actions(state, CHANCE)
+        with pytest.raises(IllegalActionError):
+            GAME.apply(state, CHANCE, bad)
+        assert state == snapshot
+
+
+def test_every_seat_sees_the_same() -> None:
+    """Deal: nobody, the owner included, knows a hole card, so all views agree but for `seat`."""
+    state = dealt(deal_of(*WEAK_2), Stud10Rules(odds_samples=300, odds_exact_limit=0))
+    spectator = GAME.view(state, None)
+    for seat in range(5):
+        assert {**GAME.view(state, seat), "seat": None} == spectator

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from dennou.core.game import Event
@@ -12,14 +13,19 @@ from dennou.games.stud10.rules import Stud10Rules
 Phase = Literal["deal", "reveal", "over"]
 
 
+_BITS = [int(b) for b in CARD_BIT]
+
+
 def mask_of(cards: tuple[int, ...]) -> int:
     """The hand mask of card codes."""
     h = 0
     for c in cards:
-        h |= int(CARD_BIT[c])
+        h |= _BITS[c]
     return h
 
 
+# Views, legal actions and apply all ask for the same few strengths: keep them.
+@lru_cache(maxsize=1 << 16)
 def strength(cards: tuple[int, ...]) -> int:
     """The score of the best five of ``cards`` (5 to 10 card codes)."""
     return int(score_mask(mask_of(cards)))
