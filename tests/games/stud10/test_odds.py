@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dennou.games.stud10 import evaluate, odds, odds_command
 from dennou.games.stud10.odds import completions
@@ -132,3 +134,26 @@ def test_odds_command_text() -> None:
 def test_bad_positions_raise(face_up: list[list[str]]) -> None:
     with pytest.raises(ValueError):
         odds(face_up)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(list(range(52))), st.lists(st.integers(0, 1), min_size=5, max_size=5))
+def test_property_exact_equals_brute_force_late(deck: list[int], holes: list[int]) -> None:
+    """Odds: exact enumeration is every placement of the unseen cards, ties as shares."""
+    cards = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    face_up = [[cards[c] for c in deck[10 * i : 10 * i + 10 - holes[i]]] for i in range(5)]
+    got = odds(face_up)
+    assert got.method == "exact"
+    assert sum(got.win) == pytest.approx(1.0)
+    assert got.win == pytest.approx(brute_force(face_up))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.permutations(list(range(52))), st.integers(2, 5), st.integers(0, 1000))
+def test_property_monte_carlo_sums_to_one(deck: list[int], players: int, seed: int) -> None:
+    cards = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    face_up = [[cards[c] for c in deck[10 * i : 10 * i + 5]] for i in range(players)]
+    got = odds(face_up, samples=500, exact_limit=0, seed=seed)
+    assert got.method == "monte_carlo" and got.samples == 500
+    assert sum(got.win) == pytest.approx(1.0)
+    assert all(0 <= w <= 1 for w in got.win) and all(se >= 0 for se in got.se)
