@@ -174,7 +174,11 @@ def _batch(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
     for i in range(n):
         h = np.int64(0)
         for j in range(k):
-            h |= CARD_BIT[cards[i, j]]
+            c = cards[i, j]
+            # Checked here rather than with min()/max() first: one pass over the data.
+            if c < 0 or c > 51:
+                raise ValueError("card codes must be in 0..51")
+            h |= CARD_BIT[c]
         out[i] = score_mask(h)
     return out
 
@@ -223,10 +227,12 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
         raise ValueError(f"evaluate_batch wants an (n, k) array with 5 <= k <= 10, got {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"card codes must be integers, got {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise ValueError("card codes must be in 0..51")
-    # One compiled specialisation: int8 codes (the natural dtype of card arrays).
-    return _batch(np.ascontiguousarray(arr, dtype=np.int8))
+    if arr.dtype != np.int8:
+        # One compiled specialisation: int8 codes. Out-of-range values must not wrap around.
+        if arr.size and (arr.min() < 0 or arr.max() > 51):
+            raise ValueError("card codes must be in 0..51")
+        arr = arr.astype(np.int8)
+    return _batch(np.ascontiguousarray(arr))
 
 
 def evaluate_masks(masks: npt.ArrayLike) -> npt.NDArray[np.int32]:
