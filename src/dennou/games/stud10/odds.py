@@ -154,14 +154,15 @@ def _exact(
         comb[0, j] = j
     count = 0
     lv = 0
+    last = levels[nl - 1]
     while True:
         player = levels[lv]
         k = holes[player]
-        h = up[player]
-        for j in range(k):
-            h |= CARD_BIT[rem[lv, comb[lv, j]]]
-        scores[player] = score_mask(h)
         if lv < nl - 1:
+            h = up[player]
+            for j in range(k):
+                h |= CARD_BIT[rem[lv, comb[lv, j]]]
+            scores[player] = score_mask(h)
             # Descend: the next level draws from what this level left.
             m = 0
             j = 0
@@ -176,8 +177,39 @@ def _exact(
             for j in range(holes[levels[lv]]):
                 comb[lv, j] = j
             continue
-        _share(scores, acc, False)
-        count += 1
+        # The last level: everyone else's score is fixed here, so only count how often the
+        # last player beats, ties or loses to the best of the others, then share once.
+        best = np.int64(-1)
+        tied = 0
+        for i in range(n):
+            if i != last:
+                if scores[i] > best:
+                    best = scores[i]
+                    tied = 1
+                elif scores[i] == best:
+                    tied += 1
+        wins = 0
+        ties = 0
+        losses = 0
+        while True:
+            h = up[last]
+            for j in range(k):
+                h |= CARD_BIT[rem[lv, comb[lv, j]]]
+            sc = score_mask(h)
+            if sc > best:
+                wins += 1
+            elif sc == best:
+                ties += 1
+            else:
+                losses += 1
+            if not _next_combination(comb[lv], k, remn[lv]):
+                break
+        count += wins + ties + losses
+        acc[last] += wins + ties / (tied + 1)
+        for i in range(n):
+            if i != last and scores[i] == best:
+                acc[i] += ties / (tied + 1) + losses / tied
+        lv -= 1
         while lv >= 0 and not _next_combination(comb[lv], holes[levels[lv]], remn[lv]):
             lv -= 1
         if lv < 0:
