@@ -18,6 +18,9 @@ SUITS = "cdhs"
 DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 """Every card's text, indexed by code."""
 
+CODE: dict[str, int] = {text: i for i, text in enumerate(DECK)}
+"""Canonical text (``As``) -> code; actions and views use exactly these texts."""
+
 _CODE: dict[str, int] = {}
 for _i, _c in enumerate(DECK):
     _CODE[_c] = _i

@@ -25,6 +25,7 @@ from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.stud10.actions import CODEC, Deal, Reveal
+from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
 from dennou.games.stud10.eval import describe
 from dennou.games.stud10.rules import Stud10Rules
@@ -35,7 +36,6 @@ PLAYERS = 5
 DOOR = 5
 HOLE = 5
 
-_CODE = {text: i for i, text in enumerate(DECK)}
 
 State = Stud10State
 
@@ -101,8 +101,9 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         if seat != CHANCE or state.phase != "reveal":
             return []
         options = [state.hole[s] for s in state.revealing()]
-        sizes = [len(o) for o in options]
-        total = math.prod(sizes)
+        total = math.prod(len(o) for o in options)
+        if total <= 64:
+            return all_reveals(state)
 
         def item(i: int) -> Reveal:
             picks: list[str] = []
@@ -114,8 +115,6 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         def contains(a: object) -> bool:
             return isinstance(a, Reveal) and self._reveal_error(state, a) is None
 
-        if total <= 64:
-            return [item(i) for i in range(total)]
         return LazyActions(total, item, contains, {"form": "reveal <card per revealing seat>"})
 
     # --- transitions ------------------------------------------------------------------------

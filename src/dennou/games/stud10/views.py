@@ -17,6 +17,7 @@ import msgspec
 from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
 from dennou.core.rng import derive_seed
+from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
 from dennou.games.stud10.eval import describe
 from dennou.games.stud10.odds import odds_masks
@@ -25,8 +26,6 @@ from dennou.games.stud10.state import Stud10State, mask_of, strength
 
 if TYPE_CHECKING:
     from dennou.games.stud10.engine import Stud10
-
-_CODE = {text: i for i, text in enumerate(DECK)}
 
 
 def live_odds(state: Stud10State) -> JSON | None:
