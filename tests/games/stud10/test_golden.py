@@ -27,3 +27,6 @@ def test_golden_session_replays() -> None:
     assert len(deals) == 3
     # Third hand: only the players who still had a chip were dealt in.
     assert deals[2].state.in_hand == (1, 3)
+    # The odds after every deal and reveal that does not end a hand are in the log.
+    kinds = [e["kind"] for e in expected["view"]["log"]]
+    assert kinds.count("odds") == kinds.count("deal") + kinds.count("reveal") - 3

@@ -149,7 +149,20 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             if error is not None:
                 raise IllegalActionError(error, phase=state.phase, rule="reveal")
             new = self._reveal(state, action, events)
+        if new.phase == "reveal" and new.rules.view_odds:
+            events.append(self._odds_event(new))
         return replace(new, log=state.log + tuple(events)), events
+
+    def _odds_event(self, state: State) -> Event:
+        # The odds of the position after each deal and reveal, as a line anyone following the
+        # events (a terminal, a log) sees; the same numbers as the views' `odds` (cached).
+        from dennou.games.stud10.views import live_odds
+
+        odds = live_odds(state)
+        assert odds is not None
+        how = "exact" if odds["method"] == "exact" else f"Monte Carlo, {odds['samples']:,} deals"
+        parts = [f"{state.players[s]} {100 * odds['win'][s]:.1f}%" for s in state.in_hand]
+        return Event("odds", f"odds ({how}): " + " · ".join(parts), odds)
 
     def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
         cards = action.cards

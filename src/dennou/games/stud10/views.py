@@ -176,6 +176,7 @@ def render(view: JSON) -> str:
         who = ", ".join(players[s] for s in view["revealing"])
         tied = " (tied weakest: all reveal)" if len(view["revealing"]) > 1 else ""
         lines.append(f"  next to reveal: {who}{tied}")
-    for entry in view["log"][-6:]:
+    # The table already shows the odds: the tail of the log without the odds lines.
+    for entry in [e for e in view["log"] if e["kind"] != "odds"][-6:]:
         lines.append("  · " + entry["text"])
     return "\n".join(lines)
