@@ -9,8 +9,9 @@ How it is fast: a hand is a 64-bit mask with one 16-bit lane per suit (bit ``16 
 so adding a card is an OR and no 5-card subset is ever enumerated. From the four suit lanes,
 rank masks "held at least once / twice / three times / four times" are a few ANDs and ORs; a
 flush is a lane with five bits; straights, the highest rank and the top five ranks of any
-13-bit rank mask come from 8192-entry tables. Two flush suits in one 10-card hand are both
-tried, so the straight flush (or the better flush) wins.
+13-bit rank mask come from 8192-entry tables, and so does each suit's own flush or straight
+flush score: the best of the four suits is taken, so when a 10-card hand holds two flushes the
+straight flush (or the better flush) wins.
 
 Score layout: ``category << 20 | payload``; the payload packs the deciding ranks (0 = deuce ..
 12 = ace) in 4-bit nibbles, most significant first: the straight's top card, the quad and
@@ -92,6 +93,21 @@ POP, HI, TOP5, STRAIGHT_TOP = _build_tables()
 """Per 13-bit rank mask: bit count, highest rank (-1 if empty), top five ranks packed
 left-aligned in nibbles, and 1 + the top rank of its best straight (0: none)."""
 
+
+def _flush_scores() -> npt.NDArray[np.int32]:
+    out = np.full(8192, -1, dtype=np.int32)
+    for m in range(8192):
+        if POP[m] >= 5:
+            top = int(STRAIGHT_TOP[m])
+            out[m] = (
+                (STRAIGHT_FLUSH << SHIFT | (top - 1)) if top else (FLUSH << SHIFT | int(TOP5[m]))
+            )
+    return out
+
+
+FLUSH_SCORE = _flush_scores()
+"""Per 13-bit mask of one suit's ranks: its straight flush or flush score, -1 if under 5 cards."""
+
 CARD_BIT = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 """Per card code, its bit in a hand mask."""
 
@@ -112,14 +128,8 @@ def score_mask(h: int | np.integer[Any]) -> Any:
     s1 = (h >> 16) & _LANE
     s2 = (h >> 32) & _LANE
     s3 = (h >> 48) & _LANE
-    best = -1
-    # Flushes, trying every suit with five cards (a 10-card hand may hold two).
-    for s in (s0, s1, s2, s3):
-        if POP[s] >= 5:
-            st = STRAIGHT_TOP[s]
-            cand = STRAIGHT_FLUSH << SHIFT | st - 1 if st else FLUSH << SHIFT | TOP5[s]
-            if cand > best:
-                best = cand
+    # Flushes: every suit's own score (a 10-card hand may hold two flushes), branch-free.
+    best = max(max(FLUSH_SCORE[s0], FLUSH_SCORE[s1]), max(FLUSH_SCORE[s2], FLUSH_SCORE[s3]))
     if best >= (STRAIGHT_FLUSH << SHIFT):
         return best
     m1 = s0 | s1 | s2 | s3
