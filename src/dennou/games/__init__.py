@@ -14,6 +14,7 @@ REGISTRY = Registry(
     {
         "numeron": "dennou.games.numeron:GAME",
         "daifugo": "dennou.games.daifugo:GAME",
+        "stud10": "dennou.games.stud10:GAME",
         "smuggling": "dennou.games.smuggling:GAME",
         "pandemic": "dennou.games.pandemic:GAME",
     }
