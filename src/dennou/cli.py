@@ -317,7 +317,7 @@ def play_command(
     specs = [s.strip() for s in vs.split(",") if s.strip()]
     if not specs:
         raise ConfigError("--vs needs at least one bot")
-    total = players if players is not None else len(specs) + 1
+    total = players if players is not None else max(len(specs) + 1, game.spec.min_players)
     if total - 1 > len(specs):
         specs += [specs[-1]] * (total - 1 - len(specs))
     specs = specs[: total - 1]
@@ -342,6 +342,27 @@ def play_command(
     if out is not None:
         records.write(out, [rec])
         console.print(f"record written to {out}")
+
+
+@app.command("odds")
+def odds_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="stud10")],
+    players: Annotated[
+        str, typer.Option(help='face-up cards per player, "|" between players: "As Kd|7c 7d"')
+    ],
+    samples: Annotated[int, typer.Option(min=1, help="Monte Carlo deals if not exact")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Monte Carlo seed")] = 0,
+) -> None:
+    """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo)."""
+    if game_name != "stud10":
+        raise ConfigError(f"odds are computed for stud10 only, not {game_name!r}")
+    from dennou.games.stud10.odds import odds_command as compute  # noqa: PLC0415
+
+    try:
+        text = compute(players, samples, seed)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    console.print(text, highlight=False)
 
 
 def _read_line(prompt: str) -> str:
