@@ -78,6 +78,24 @@ ACTION_IDS: dict[str, str] = {
 }
 """The rules page's section for each action kind."""
 
+
+def turn_action(kind: str, x: int, direction: Direction) -> Action:
+    """The action of ``kind`` (``guess``, ``check``...), taking ``x`` and ``direction`` if used."""
+    if kind == "guess":
+        return Guess(x, direction)
+    if kind == "check":
+        return Check(x)
+    if kind == "secret_guess_3":
+        return SecretGuess3(x, direction)
+    if kind == "secret_guess_2":
+        return SecretGuess2(x, direction)
+    if kind == "random_guess":
+        return RandomGuess()
+    if kind == "random_check":
+        return RandomCheck()
+    raise ValueError(f"no action kind {kind!r}")
+
+
 CODEC = ActionCodec(
     Guess, RandomGuess, Pick, Check, RandomCheck, SecretGuess3, SecretGuess2, Target, Draw
 )

@@ -37,6 +37,7 @@ from dennou.games.hilo.actions import (
     SecretGuess2,
     SecretGuess3,
     Target,
+    turn_action,
 )
 from dennou.games.hilo.knowledge import is_right, public_belief
 from dennou.games.hilo.rules import HiloRules
@@ -237,7 +238,7 @@ class Hilo(Game[HiloState, HiloRules]):
         r = state.rules
         hit = x == state.target
         delta = 0 if hit else r.random_check_miss
-        points = _add(r, state.points[actor], delta)
+        points = add_points(r, state.points[actor], delta)
         ev.append(
             Event(
                 "random_check",
@@ -299,7 +300,7 @@ class Hilo(Game[HiloState, HiloRules]):
         assert state.target is not None
         r = state.rules
         hit = x == state.target
-        points = _add(r, state.points[seat], 0 if hit else r.check_miss)
+        points = add_points(r, state.points[seat], 0 if hit else r.check_miss)
         ev.append(
             Event(
                 "check",
@@ -330,7 +331,7 @@ class Hilo(Game[HiloState, HiloRules]):
         assert state.target is not None
         r = state.rules
         cost = r.secret_guess_3_cost if kind == "secret_guess_3" else r.secret_guess_2_cost
-        points = _add(r, state.points[seat], -cost)
+        points = add_points(r, state.points[seat], -cost)
         right = is_right("guess", x, direction, state.target)
         name = state.players[seat]
         aid = ACTION_IDS[kind]
@@ -367,7 +368,7 @@ class Hilo(Game[HiloState, HiloRules]):
         delta: int,
         ev: list[Event],
     ) -> State:
-        points = _add(state.rules, state.points[seat], delta)
+        points = add_points(state.rules, state.points[seat], delta)
         real = points - state.points[seat]
         ev.append(
             Event(
@@ -393,7 +394,7 @@ class Hilo(Game[HiloState, HiloRules]):
         r = state.rules
         points = state.points[seat]
         if points > r.fee_above and r.fee:
-            paid = _add(r, points, -r.fee)
+            paid = add_points(r, points, -r.fee)
             ev.append(
                 Event(
                     "fee",
@@ -613,18 +614,7 @@ class Hilo(Game[HiloState, HiloRules]):
             if target < top:
                 return Guess(rng.randint(target, top), "low")
             return Guess(rng.randint(0, target - 1), "high")
-        kind = rng.choice(kinds)
-        x = rng.randint(0, top)
-        direction = rng.choice(DIRECTIONS)
-        action: Action = {
-            "guess": Guess(x, direction),
-            "random_guess": RandomGuess(),
-            "check": Check(x),
-            "random_check": RandomCheck(),
-            "secret_guess_3": SecretGuess3(x, direction),
-            "secret_guess_2": SecretGuess2(x, direction),
-        }[kind]
-        return action
+        return turn_action(rng.choice(kinds), rng.randint(0, top), rng.choice(DIRECTIONS))
 
 
 def available(rules: HiloRules, points: int) -> list[str]:
@@ -664,7 +654,7 @@ def _commit(old: HiloState, new: HiloState, events: list[Event]) -> HiloState:
     return replace(new, log=log)
 
 
-def _add(rules: HiloRules, points: int, delta: int) -> int:
+def add_points(rules: HiloRules, points: int, delta: int) -> int:
     """``points + delta``; a loss never takes points below the floor (rules: Objects)."""
     new = points + delta
     if delta < 0 and new < rules.floor:
