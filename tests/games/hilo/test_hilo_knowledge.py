@@ -21,7 +21,7 @@ result = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.integers(0, TOP), st.lists(result, max_size=8))
 def test_belief_is_exactly_the_consistent_targets(
     target: int, results: list[tuple[str, int, str | None]]

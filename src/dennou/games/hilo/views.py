@@ -27,11 +27,11 @@ if TYPE_CHECKING:
 
 def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator)."""
-    from dennou.games.hilo.engine import available, standings_rows
+    from dennou.games.hilo.engine import standings_rows
 
     over = state.phase == "over"
     acting = state.phase in ("turn", "pick", "draw")
-    log = [to_json(e) for e in state.log if e.visible_to(seat)]
+    log: list[JSON] = to_json([e for e in state.log if e.visible_to(seat)])
     out: JSON = {
         "game": "hilo",
         "rules": to_json(state.rules),
@@ -49,12 +49,10 @@ def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
         "stars": list(state.stars),
         "pending": state.pending,
         "x": state.x,
-        "actions": available(state.rules, state.points[state.turn])
-        if state.phase == "turn"
-        else [],
+        "actions": _actions(state),
         "log": log,
-        "games": [to_json(g) for g in state.history],
-        "standings": [to_json(s.__dict__) for s in standings_rows(state)],
+        "games": to_json(state.history),
+        "standings": [dict(s.__dict__) for s in standings_rows(state)],
         "target": state.target if over else None,
     }
     if seat is not None:
@@ -64,6 +62,15 @@ def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
             if e["kind"] == "secret_result" and e["data"]["seat"] == seat
         ]
     return out
+
+
+def _actions(state: HiloState) -> list[str]:
+    """The action kinds open to the player to act (public: they follow from the points)."""
+    from dennou.games.hilo.engine import available
+
+    if state.phase == "turn":
+        return available(state.rules, state.points[state.turn])
+    return ["pick"] if state.phase == "pick" else []
 
 
 def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> HiloState:
