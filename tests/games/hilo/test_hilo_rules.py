@@ -30,6 +30,7 @@ from dennou.games.hilo.actions import (
     Target,
 )
 from dennou.games.hilo.rules import MAX_NUMBER
+from dennou.games.hilo.state import HiloState
 
 T = 1_000  # the target of most tests
 
@@ -80,7 +81,7 @@ def test_2_1_guess_right_is_plus_2_wrong_is_minus_1() -> None:
 def test_2_1_x_equal_to_the_target_is_wrong() -> None:
     """rules: A turn, 2.1 — X == target counts as wrong, whichever direction."""
     for direction in ("high", "low"):
-        state, events = act(start(), Guess(T, direction))  # type: ignore[arg-type]
+        state, events = act(start(), Guess(T, direction))
         assert state.points[0] == 4
         assert events[0].data["right"] is False
 
@@ -126,7 +127,7 @@ def test_2_2_x_equal_to_the_target_is_right() -> None:
     state, _ = act(start(), RandomGuess())
     state, _ = GAME.apply(state, CHANCE, Draw(T))
     for direction in ("high", "low"):
-        after, events = act(state, Pick(direction))  # type: ignore[arg-type]
+        after, events = act(state, Pick(direction))
         assert events[0].data["right"] is True and after.points[0] == 6
 
 
@@ -308,10 +309,8 @@ def test_max_rounds_extension_ends_a_game_without_a_star() -> None:
 
 
 # --- end of the series -------------------------------------------------------------------------
-def _win_game(state: object, seat: int, target: int = T) -> object:
-    from dennou.games.hilo.state import HiloState
-
-    assert isinstance(state, HiloState)
+def _win_game(state: HiloState, seat: int, target: int = T) -> HiloState:
+    """Draw ``target``, play sure guesses until ``seat``'s turn, and let it check the target."""
     state, _ = GAME.apply(state, CHANCE, Target(target))
     while GAME.to_act(state) != {seat}:
         state, _ = act(state, Guess(0, "high"))
@@ -322,36 +321,36 @@ def _win_game(state: object, seat: int, target: int = T) -> object:
 
 def test_series_ends_after_the_game_in_which_someone_reaches_3_game_stars() -> None:
     """rules: End of the series and ranking (5) — the series ends at 3 game stars."""
-    state: object = GAME.new(HiloRules(), ["a", "b"])
+    state = GAME.new(HiloRules(), ["a", "b"])
     for game, seat in enumerate((0, 1, 0, 1), 1):
         state = _win_game(state, seat)
-        assert state.phase == "target"  # type: ignore[attr-defined]
-        assert state.game_no == game + 1  # type: ignore[attr-defined]
+        assert state.phase == "target"
+        assert state.game_no == game + 1
     state = _win_game(state, 0)
-    assert state.phase == "over" and state.stars == (3, 2)  # type: ignore[attr-defined]
-    assert GAME.to_act(state) == frozenset()  # type: ignore[arg-type]
-    outcome = GAME.outcome(state)  # type: ignore[arg-type]
+    assert state.phase == "over" and state.stars == (3, 2)
+    assert GAME.to_act(state) == frozenset()
+    outcome = GAME.outcome(state)
     assert outcome.ranks == (1, 2) and outcome.result(0) == "win"
     with pytest.raises(GameOverError):
-        GAME.apply(state, 0, Guess(0, "high"))  # type: ignore[arg-type]
+        GAME.apply(state, 0, Guess(0, "high"))
 
 
 def test_series_ends_after_max_games() -> None:
     """rules: End of the series and ranking (5) — a configured maximum number of games."""
-    state: object = GAME.new(HiloRules(max_games=2), ["a", "b", "c"])
+    state = GAME.new(HiloRules(max_games=2), ["a", "b", "c"])
     state = _win_game(state, 2)
-    assert state.phase == "target"  # type: ignore[attr-defined]
+    assert state.phase == "target"
     state = _win_game(state, 2)
-    assert state.phase == "over"  # type: ignore[attr-defined]
-    assert GAME.outcome(state).ranks[2] == 1  # type: ignore[arg-type]
+    assert state.phase == "over"
+    assert GAME.outcome(state).ranks[2] == 1
 
 
 def test_first_seat_rotates_each_game() -> None:
     """rules: End of a game (3, 4) — the next game starts with the seat after the last first."""
-    state: object = GAME.new(HiloRules(), ["a", "b", "c"])
+    state = GAME.new(HiloRules(), ["a", "b", "c"])
     firsts = []
     for _ in range(4):
-        firsts.append(state.first)  # type: ignore[attr-defined]
+        firsts.append(state.first)
         state = _win_game(state, (firsts[-1] + 1) % 3, target=7)
     assert firsts == [0, 1, 2, 0]
 
@@ -402,8 +401,8 @@ def test_malformed_actions_raise_invalid_action(text: str) -> None:
     [
         Guess(-1, "high"),
         Guess(MAX_NUMBER + 1, "low"),
-        Guess(True, "high"),  # type: ignore[arg-type]
-        Guess(5, "up"),  # type: ignore[arg-type]
+        Guess(True, "high"),
+        Guess(5, "up"),
         SecretGuess2(-5, "low"),
         SecretGuess3(10**12, "low"),
     ],
@@ -411,7 +410,7 @@ def test_malformed_actions_raise_invalid_action(text: str) -> None:
 def test_out_of_range_or_bad_numbers_raise_and_leave_the_state(action: object) -> None:
     """rules: A turn — X out of 0..3,276,732,767 is illegal; the player keeps the turn."""
     state = start()
-    message = rejected(state, action, IllegalActionError)  # type: ignore[arg-type]
+    message = rejected(state, action, IllegalActionError)
     assert "3,276,732,767" in message or "direction" in message
     assert GAME.to_act(state) == {0}
 
@@ -461,7 +460,7 @@ def test_text_and_json_forms(text: str, action: object) -> None:
     """docs/games/hilo.md — the text form is the tag then the fields, and round-trips."""
     assert GAME.parse_action(text) == action
     assert GAME.parse_action(str(action)) == action
-    assert GAME.parse_action(GAME.dump_action(action)) == action  # type: ignore[arg-type]
+    assert GAME.parse_action(GAME.dump_action(action)) == action
 
 
 def test_default_is_a_random_guess_and_the_likelier_public_side() -> None:
