@@ -28,7 +28,7 @@ rules_strategy = st.builds(
     secret_guess_2_cost=st.integers(0, 4),
     stars_to_win=st.integers(1, 3),
     max_games=st.integers(1, 4),
-    max_rounds=st.one_of(st.none(), st.integers(1, 12)),
+    max_rounds=st.integers(1, 12),  # so that every game ends whatever the other options
 )
 
 
@@ -39,7 +39,7 @@ def test_series_invariants(rules: HiloRules, n: int, seed: int) -> None:
     rng = random.Random(seed)
     state = GAME.new(rules, [f"p{i}" for i in range(n)])
     steps = 0
-    while GAME.to_act(state) and steps < 3_000:
+    while GAME.to_act(state) and steps < 2_000:
         (seat,) = GAME.to_act(state)
         if seat == CHANCE:
             action = GAME.sample_chance(state, rng)
