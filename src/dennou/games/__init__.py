@@ -15,6 +15,7 @@ REGISTRY = Registry(
         "numeron": "dennou.games.numeron:GAME",
         "daifugo": "dennou.games.daifugo:GAME",
         "stud10": "dennou.games.stud10:GAME",
+        "hilo": "dennou.games.hilo:GAME",
         "smuggling": "dennou.games.smuggling:GAME",
         "pandemic": "dennou.games.pandemic:GAME",
     }

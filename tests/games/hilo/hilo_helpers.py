@@ -1,0 +1,63 @@
+"""Helpers for the Star Hi-Lo tests: states built to order."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from dennou.core.actions import Action
+from dennou.core.errors import DennouError
+from dennou.core.game import CHANCE, Event
+from dennou.games.hilo import GAME, HiloRules
+from dennou.games.hilo.actions import Target
+from dennou.games.hilo.state import HiloState
+
+PLAYERS = ("ann", "bob", "cid")
+
+
+def start(
+    n: int = 2, *, target: int = 1_000, points: tuple[int, ...] | None = None, **options: Any
+) -> HiloState:
+    """A series with ``n`` players whose first target is drawn; optionally set the points.
+
+    Setting the points here bypasses the first turn's fee (it was paid on the old points).
+    """
+    rules = HiloRules(**options)
+    state = GAME.new(rules, [*PLAYERS, "dee", "eve", "fay", "gus", "hal"][:n])
+    state, _ = GAME.apply(state, CHANCE, Target(target))
+    if points is not None:
+        state = replace(state, points=points)
+    return state
+
+
+def act(
+    state: HiloState, action: Action | str, seat: int | None = None
+) -> tuple[HiloState, list[Event]]:
+    """Apply ``action`` (or its text form) for ``seat`` (default: whoever is to act)."""
+    if isinstance(action, str):
+        action = GAME.parse_action(action)
+    if seat is None:
+        (seat,) = GAME.to_act(state)
+    return GAME.apply(state, seat, action)
+
+
+def rejected(
+    state: HiloState, action: Action | str, error: type[DennouError], seat: int | None = None
+) -> str:
+    """Assert ``action`` raises ``error`` and leaves ``state`` as it was; return the message."""
+    before = copy.deepcopy(state)
+    with pytest.raises(error) as info:
+        act(state, action, seat)
+    assert state == before
+    if not isinstance(action, str) and seat is None:
+        (who,) = GAME.to_act(state)
+        assert action not in GAME.legal_actions(state, who)
+    return str(info.value)
+
+
+def kinds(events: list[Event]) -> list[str]:
+    """The kinds of some events, in order."""
+    return [e.kind for e in events]
