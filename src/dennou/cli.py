@@ -356,7 +356,7 @@ def odds_command(
     """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo)."""
     if game_name != "stud10":
         raise ConfigError(f"odds are computed for stud10 only, not {game_name!r}")
-    from dennou.games.stud10.odds import odds_command as compute  # noqa: PLC0415
+    from dennou.games.stud10.odds import odds_command as compute
 
     try:
         text = compute(players, samples, seed)

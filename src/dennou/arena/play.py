@@ -102,7 +102,7 @@ def play(
         seat = min(acting)
         bot, rng = bots[seat], rngs[seat]
         channels = game.talk_channels(state, seat)
-        if channels:
+        if channels and type(bot).chat is not Bot.chat:  # views cost; skip bots that never talk
             _chat(game, state, seat, bot, rng, channels, names[seat], commit)
         view = game.view(state, seat)
         legal = game.legal_actions(state, seat)
