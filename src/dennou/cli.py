@@ -317,7 +317,7 @@ def play_command(
     specs = [s.strip() for s in vs.split(",") if s.strip()]
     if not specs:
         raise ConfigError("--vs needs at least one bot")
-    total = players if players is not None else max(len(specs) + 1, game.spec.min_players)
+    total = players if players is not None else max(len(specs) + 1, game.default_players(config))
     if total - 1 > len(specs):
         specs += [specs[-1]] * (total - 1 - len(specs))
     specs = specs[: total - 1]

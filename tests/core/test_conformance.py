@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dennou.core.conformance import ConformanceError, check_game
+from dennou.games import REGISTRY, get
 from tests.core.toygame import (
     ForgetfulToy,
     JunkEatingToy,
@@ -46,3 +47,13 @@ def test_harness_catches_broken_games(game: Toy, message: str) -> None:
 def test_harness_catches_games_that_never_end() -> None:
     with pytest.raises(ConformanceError, match="no end"):
         check_game(NeverEndingToy(), games=1, max_steps=200, default_rate=0.0)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_registered_game_passes_the_harness(name: str) -> None:
+    """A smoke run over the whole registry (each game's own tests run the harness in depth)."""
+    game = get(name)
+    report = check_game(game, games=2, seed=99, leak_every=7, player_counts=[game.spec.min_players])
+    assert report.games == 2 and report.steps > 0
+    if game.spec.hidden_information:
+        assert report.leak_checks > 0

@@ -102,11 +102,11 @@ def play(
         seat = min(acting)
         bot, rng = bots[seat], rngs[seat]
         channels = game.talk_channels(state, seat)
+        started = time.perf_counter()  # a decision's time includes what the bot said first
         if channels and type(bot).chat is not Bot.chat:  # views cost; skip bots that never talk
             _chat(game, state, seat, bot, rng, channels, names[seat], commit)
         view = game.view(state, seat)
         legal = game.legal_actions(state, seat)
-        started = time.perf_counter()
         try:
             action = bot.act(view, legal, rng)
         except Exception as exc:

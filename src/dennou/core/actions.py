@@ -9,6 +9,7 @@ validates a whole tagged union in one step and writes its JSON Schema for the pr
 from __future__ import annotations
 
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
@@ -122,9 +123,12 @@ class ActionCodec:
         for i, name in enumerate(fields):
             if _is_sequence(hints[name]):
                 args[name] = rest[i:]
+                for word in rest[i:]:
+                    _check_int_word(hints[name], word, words[0], name)
                 break
             if i < len(rest):
                 args[name] = rest[i]
+                _check_int_word(hints[name], rest[i], words[0], name)
         else:
             if len(rest) > len(fields):
                 raise InvalidActionError(
@@ -145,6 +149,25 @@ class ActionCodec:
     def schema(self) -> dict[str, Any]:
         """Return the JSON Schema of this game's actions."""
         return msgspec.json.schema(self.union)
+
+
+_INT_WORD = re.compile(r"[+-]?[0-9]+")
+
+
+def _check_int_word(tp: Any, word: str, tag: str, field: str) -> None:
+    """Refuse ``1e3``, ``12.0`` and the like where a whole number is wanted."""
+    if _base(tp) is int and not _INT_WORD.fullmatch(word):
+        raise InvalidActionError(f"{tag}: {field} must be a whole number, got {word!r}")
+
+
+def _base(tp: Any) -> Any:
+    """``int`` for ``int``, ``int | None``, ``tuple[int, ...]``; the type itself otherwise."""
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    args = [a for a in typing.get_args(tp) if a is not type(None) and a is not Ellipsis]
+    if typing.get_origin(tp) in (typing.Union, types.UnionType, tuple, list) and len(args) == 1:
+        return _base(args[0])
+    return tp
 
 
 def _is_sequence(tp: Any) -> bool:

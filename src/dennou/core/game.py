@@ -183,6 +183,10 @@ class Game(ABC, Generic[S, R]):
         """
         return typing.cast(R, parse_rules(self.rules_type, options or {}))
 
+    def default_players(self, rules: R) -> int:
+        """How many players a game of these rules seats when nobody says (``dennou play``)."""
+        return self.spec.min_players
+
     def check_players(self, players: Sequence[str]) -> None:
         """Raise :class:`ConfigError` unless the player count and names are acceptable."""
         lo, hi = self.spec.min_players, self.spec.max_players

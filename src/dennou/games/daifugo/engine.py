@@ -67,6 +67,10 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     codec = CODEC
 
     # --- setup ------------------------------------------------------------------------------
+    def default_players(self, rules: DaifugoRules) -> int:
+        """Five players, as the AI contest played."""
+        return 5
+
     def new(self, rules: DaifugoRules, players: Sequence[str]) -> DaifugoState:
         """Start a set: game 1's turn order is the players' ids in lexicographic order."""
         self.check_players(players)

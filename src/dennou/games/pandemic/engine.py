@@ -111,6 +111,10 @@ class Pandemic(Game[PandemicState, PandemicRules]):
     codec = CODEC
 
     # --- setup ------------------------------------------------------------------------------
+    def default_players(self, rules: PandemicRules) -> int:
+        """The seed's 12 players."""
+        return 12
+
     def new(self, rules: PandemicRules, players: Sequence[str]) -> PandemicState:
         """Start a game: the host draws who is infected (a chance step)."""
         self.check_players(players)

@@ -99,6 +99,10 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
     codec = CODEC
 
     # --- setup ------------------------------------------------------------------------------
+    def default_players(self, rules: SmugglingRules) -> int:
+        """Two full teams (9 v 9 by default)."""
+        return 2 * rules.team_size
+
     def new(self, rules: SmugglingRules, players: Sequence[str]) -> SmugglingState:
         """Start a game; the first small game opens with nominations (or the rotation's pick).
 
