@@ -13,6 +13,7 @@ from dennou.core.registry import Registry
 REGISTRY = Registry(
     {
         "numeron": "dennou.games.numeron:GAME",
+        "chairs": "dennou.games.chairs:GAME",
     }
 )
 """Every game, by name. Add a line here for a new game."""
