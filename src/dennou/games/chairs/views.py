@@ -40,10 +40,6 @@ def hears(channel: str, seat: Seat | None) -> bool:
     return str(seat) in (a, b)
 
 
-def _sees_gift(state: ChairsState, gift: GiftNote, seat: Seat | None) -> bool:
-    return state.rules.public_gifts or seat in (gift.giver, gift.to)
-
-
 def view(game: Chairs, state: ChairsState, seat: Seat | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator)."""
     over = state.phase == "over"
@@ -66,9 +62,13 @@ def view(game: Chairs, state: ChairsState, seat: Seat | None) -> JSON:
         "sealed_order": [o is not None for o in state.orders],
         "sealed_block": [b is not None for b in state.blocks],
         "voted": [v is not None for v in state.votes],
-        "history": [to_json(h) for h in state.history],
-        "gifts": [to_json(g) for g in state.gifts if over or _sees_gift(state, g, seat)],
-        "talk": [to_json(t) for t in state.talk if over or hears(t.channel, seat)],
+        "history": to_json(state.history),
+        "gifts": to_json(
+            state.gifts
+            if over or state.rules.public_gifts
+            else [g for g in state.gifts if g.giver == seat or g.to == seat]
+        ),
+        "talk": to_json([t for t in state.talk if over or hears(t.channel, seat)]),
         "winner": state.winner,
         "end": state.end,
     }
