@@ -96,13 +96,14 @@ def resolve_race(
             heapq.heappush(heap, (arrive, 0, seat, target))
             continue
         where[seat] = positions[chair]
+        shown = round(t, 3)  # the record shows milliseconds; the race itself runs on exact times
         if chair in blocked:
-            legs[seat].append(Leg(chair, t, "blocked"))
+            legs[seat].append(Leg(chair, shown, "blocked"))
         elif chair in taken:
-            legs[seat].append(Leg(chair, t, "taken"))
+            legs[seat].append(Leg(chair, shown, "taken"))
         else:
             taken[chair] = seat
-            legs[seat].append(Leg(chair, t, "seated"))
+            legs[seat].append(Leg(chair, shown, "seated"))
             continue
         heapq.heappush(heap, (t, 1, seat, 0))
     seat_of = {s: c for c, s in taken.items()}

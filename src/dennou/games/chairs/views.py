@@ -254,9 +254,13 @@ def _short(value: Any) -> str:
 
 def _period_lines(log: JSON, players: list[str]) -> list[str]:
     out = [f"period {log['period']}:"]
-    for b in log["blocks"]:
-        what = f"chair {b['chair']}" if b.get("chair") is not None else players[b["player"]]
-        out.append(f"  {players[b['by']]} blocked {what}")
+    blocks = [
+        f"{players[b['by']]}>"
+        + (f"chair {b['chair']}" if b.get("chair") is not None else players[b["player"]])
+        for b in log["blocks"]
+    ]
+    if blocks:
+        out.append("  blocks: " + ", ".join(blocks))
     for run in log["race"]:
         path = " ".join(
             f"{leg['chair']}{'' if leg['result'] == 'seated' else 'x'}" for leg in run["legs"]
