@@ -22,6 +22,7 @@ GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 CASES = {
     # name: (people, rules options, bot specs cycled over the seats, seed)
     "chairs_8_random": (8, {"chairs": 7}, ["random"], 11),
+    "chairs_12_mixed": (12, {}, ["heuristic", "random", "random"], 5),
 }
 
 
