@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from dennou.core.actions import Action, Concat
+from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine
 from dennou.core.jsondata import to_json
@@ -708,21 +708,31 @@ class Chairs(Game[ChairsState, ChairsRules]):
         return render(view)
 
     def describe_legal(self, legal: Sequence[Action]) -> str:
-        """Summarise big spaces (orders, gifts) by how to type them."""
-        if len(legal) <= 40:
+        """Group the actions by kind (``block_chair {1,2,5}``); big spaces say how to type them."""
+        if len(legal) <= 12:
             return super().describe_legal(legal)
-        kinds: dict[str, Action] = {}
+        kinds: dict[str, list[str] | None] = {}
         for part in getattr(legal, "parts", (legal,)):
-            if len(part):
-                a = part[0] if len(part) < 2 else part[len(part) - 1]
-                kinds.setdefault(str(a).split()[0], a)
+            if isinstance(part, LazyActions):
+                if len(part):
+                    kinds[str(part[0]).split()[0]] = None
+                continue
+            for action in part:
+                tag, *args = str(action).split()
+                group = kinds.setdefault(tag, [])
+                if group is not None and args:
+                    group.append(" ".join(args))
         hints = {
-            "order": "order <chair> <chair> ... (first choice first)",
+            "order": "order <chair> <chair> ... (first choice first; allowed: see the view)",
             "gift": "gift <to seat> <name seat> <count>",
-            "block_chair": "block_chair <chair> | block_player <seat> | no_block",
-            "ready": "ready",
         }
-        return "  |  ".join(hints.get(k, f"{k} (e.g. {a})") for k, a in kinds.items())
+        shown = []
+        for tag, args in kinds.items():
+            if args is None:
+                shown.append(hints.get(tag, tag))
+            else:
+                shown.append(f"{tag} {{{','.join(args)}}}" if args else tag)
+        return "  |  ".join(shown)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """``random`` and ``heuristic``."""
