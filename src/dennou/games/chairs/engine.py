@@ -727,11 +727,11 @@ class Chairs(Game[ChairsState, ChairsRules]):
             "gift": "gift <to seat> <name seat> <count>",
         }
         shown = []
-        for tag, args in kinds.items():
-            if args is None:
+        for tag, found in kinds.items():
+            if found is None:
                 shown.append(hints.get(tag, tag))
             else:
-                shown.append(f"{tag} {{{','.join(args)}}}" if args else tag)
+                shown.append(f"{tag} {{{','.join(found)}}}" if found else tag)
         return "  |  ".join(shown)
 
     def bots(self) -> Mapping[str, Callable[..., Any]]:
