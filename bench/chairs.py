@@ -5,7 +5,10 @@ Each game seats one bot under test at a player seat (rotating over the starting 
 the same seeds. Win = the seat is the last player left. Intervals are 95% Wilson intervals (win
 rate) and normal intervals (mean payout, in units of 100M). Usage::
 
-    PYTHONPATH=src python bench/chairs.py [games] [people]
+    PYTHONPATH=src python bench/chairs.py [games] [people] [bot spec ...]
+
+The default rows are ``random`` (the baseline), ``heuristic``, and ``heuristic:helper_weight=0``
+(the same bot without medal buying, to show what the gifts are worth against ``random``).
 """
 
 from __future__ import annotations
@@ -69,12 +72,13 @@ def main() -> None:
         f"players, {games} games (same seeds per row)"
     )
     head = ("bot", "win rate", "95% CI", "payout x100M", "nobody won", "s/game")
-    print(f"{head[0]:<12}{head[1]:>10}{head[2]:>18}{head[3]:>16}{head[4]:>12}{head[5]:>8}")
-    for spec in ("random", "heuristic"):
+    print(f"{head[0]:<28}{head[1]:>10}{head[2]:>18}{head[3]:>16}{head[4]:>12}{head[5]:>8}")
+    specs = sys.argv[3:] or ["random", "heuristic", "heuristic:helper_weight=0"]
+    for spec in specs:
         r = run(spec, games, people)
         ci = f"[{r['lo']:.3f}, {r['hi']:.3f}]"
         pay = f"{r['pay']:.2f} ± {r['pay_half']:.2f}"
-        print(f"{spec:<12}{r['win']:>10.3f}{ci:>18}{pay:>16}{r['nobody']:>12.3f}{r['sec']:>8.2f}")
+        print(f"{spec:<28}{r['win']:>10.3f}{ci:>18}{pay:>16}{r['nobody']:>12.3f}{r['sec']:>8.2f}")
 
 
 if __name__ == "__main__":
