@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from chairs_helpers import act, all_ready, period, start
+from chairs_helpers import act, all_ready, period, start, vote
 
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
@@ -83,3 +83,17 @@ def test_heuristic_parent_removes_a_chair_it_will_not_use():
         s = act(s, seat, Vote(0))
     choice = HeuristicBot().act(GAME.view(s, 0), GAME.legal_actions(s, 0), random.Random(0))
     assert choice == Remove(1)  # its own chair: nearest the totem and forbidden to it next
+
+
+def _bought_and_voted(loyal: bool):
+    s = start(people=6, starting_players=2, medals=5)
+    s = act(act(s, 0, Gift(2, 0, 1)), 0, Gift(3, 0, 1))
+    s = period(s, {0: [1], 1: [2]})
+    ballots = {0: 0, 1: 1, 2: 0, 3: 0} if loyal else {0: 0, 1: 1, 2: 1, 3: 1}
+    return vote(s, ballots)
+
+
+def test_heuristic_measures_whether_bought_votes_show_up():
+    assert HeuristicBot.response(GAME.view(start(), 0)) == 1.0  # no evidence yet
+    assert HeuristicBot.response(GAME.view(_bought_and_voted(True), 0)) == 1.0  # 3 - 1 over 2
+    assert HeuristicBot.response(GAME.view(_bought_and_voted(False), 0)) == 0.0  # 1 - 3

@@ -17,7 +17,9 @@
   left and ``h`` helpers (gaya it gave medals to: by its own vote rule such a gaya votes for it and
   blocks its rivals). It gives one medal of its own name to a new gaya while
   ``P(h + 1) x (m - 1) > P(h) x m`` (``m`` own medals held): only when that raises its expected
-  payout.
+  payout. ``h`` is discounted by how well bought votes have shown up so far: after each vote it
+  compares its own total with the other players' average, per helper (at most 1); when the
+  voters do not respond (``random`` does not) it soon stops buying.
 """
 
 from __future__ import annotations
@@ -110,10 +112,33 @@ class HeuristicBot(Bot):
             here = pos[nxt - 1]
         return out
 
-    def win_chance(self, players: int, helpers: int) -> float:
+    def win_chance(self, players: int, helpers: float) -> float:
         """The bot's model of its chance to win with ``helpers`` bought helpers."""
         h = self.helper_weight * helpers
         return (1 + h) / (players + h)
+
+    @staticmethod
+    def response(view: JSON) -> float:
+        """How many extra votes per helper the past votes showed (0..1; 1 before any evidence)."""
+        me = view["seat"]
+        samples: list[float] = []
+        for log in view["history"]:
+            if log["votes"] is None:
+                continue
+            helpers = {
+                g["to"]
+                for g in view["gifts"]
+                if g["giver"] == me and g["name"] == me and g["period"] <= log["period"]
+            }
+            players = [r["seat"] for r in log["race"] if r["chair"] is not None]
+            others = [log["votes"][p] for p in players if p != me]
+            if not helpers or me not in players or not others:
+                continue
+            excess = log["votes"][me] - sum(others) / len(others)
+            samples.append(excess / len(helpers))
+        if not samples:
+            return 1.0
+        return min(1.0, max(0.0, sum(samples) / len(samples)))
 
     # --- decisions ------------------------------------------------------------------------
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -145,8 +170,9 @@ class HeuristicBot(Bot):
         gaya = [p for p, on in enumerate(view["playing"]) if not on and p not in helped]
         if not gaya or mine < 2:
             return Ready()
-        h = len(helped)
-        if self.win_chance(k, h + 1) * (mine - 1) <= self.win_chance(k, h) * mine:
+        r = self.response(view)
+        h = len(helped) * r
+        if self.win_chance(k, h + r) * (mine - 1) <= self.win_chance(k, h) * mine:
             return Ready()
         return Gift(rng.choice(gaya), me, 1)
 
