@@ -5,10 +5,12 @@ Each game seats one bot under test at a player seat (rotating over the starting 
 the same seeds. Win = the seat is the last player left. Intervals are 95% Wilson intervals (win
 rate) and normal intervals (mean payout, in units of 100M). Usage::
 
-    PYTHONPATH=src python bench/chairs.py [games] [people] [bot spec ...]
+    PYTHONPATH=src python bench/chairs.py [games] [people] [bot spec ...] [--gaya SPEC]
 
 The default rows are ``random`` (the baseline), ``heuristic``, and ``heuristic:helper_weight=0``
 (the same bot without medal buying, to show what the gifts are worth against ``random``).
+``--gaya heuristic`` seats that bot in the gaya seats instead of ``random`` (voters who reward
+the medals they are given), the other players staying ``random``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run(spec: str, games: int, people: int) -> dict[str, float]:
+def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, float]:
     game = get("chairs")
     rules = game.make_rules()
     k = rules.n_players(people)
@@ -42,7 +44,10 @@ def run(spec: str, games: int, people: int) -> dict[str, float]:
     started = time.perf_counter()
     for g in range(games):
         seat = g % k
-        bots = [make_bot(game, spec if i == seat else "random") for i in range(people)]
+        bots = [
+            make_bot(game, spec if i == seat else "random" if i < k else gaya)
+            for i in range(people)
+        ]
         record = play(game, rules, bots, seed=10_000 + g)
         assert record.outcome is not None
         detail = record.outcome["detail"]
@@ -64,18 +69,24 @@ def run(spec: str, games: int, people: int) -> dict[str, float]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    people = int(sys.argv[2]) if len(sys.argv) > 2 else 24
+    args = sys.argv[1:]
+    gaya = "random"
+    if "--gaya" in args:
+        i = args.index("--gaya")
+        gaya = args[i + 1]
+        del args[i : i + 2]
+    games = int(args[0]) if args else 200
+    people = int(args[1]) if len(args) > 1 else 24
     k = get("chairs").make_rules().n_players(people)
     print(
-        f"Musical Chairs: one bot at a player seat, random elsewhere; {people} people, {k} "
-        f"players, {games} games (same seeds per row)"
+        f"Musical Chairs: one bot at a player seat, random players, {gaya} gaya; {people} people, "
+        f"{k} players, {games} games (same seeds per row)"
     )
     head = ("bot", "win rate", "95% CI", "payout x100M", "nobody won", "s/game")
     print(f"{head[0]:<28}{head[1]:>10}{head[2]:>18}{head[3]:>16}{head[4]:>12}{head[5]:>8}")
-    specs = sys.argv[3:] or ["random", "heuristic", "heuristic:helper_weight=0"]
+    specs = args[2:] or ["random", "heuristic", "heuristic:helper_weight=0"]
     for spec in specs:
-        r = run(spec, games, people)
+        r = run(spec, games, people, gaya)
         ci = f"[{r['lo']:.3f}, {r['hi']:.3f}]"
         pay = f"{r['pay']:.2f} ± {r['pay_half']:.2f}"
         print(f"{spec:<28}{r['win']:>10.3f}{ci:>18}{pay:>16}{r['nobody']:>12.3f}{r['sec']:>8.2f}")
