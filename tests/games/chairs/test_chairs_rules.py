@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
+import random
 
 import pytest
 from chairs_helpers import SPOTS, act, all_ready, go, period, race, rules, start, vote
@@ -185,8 +187,6 @@ def test_vote_tie_is_a_seeded_draw_among_the_tied():
     assert s.phase == "tiebreak" and GAME.to_act(s) == {CHANCE}
     assert GAME.legal_actions(s, CHANCE) == [Tiebreak(0), Tiebreak(1)]
     rejects(s, CHANCE, Tiebreak(2), "tied")
-    import random
-
     drawn = {GAME.sample_chance(s, random.Random(i)).parent for i in range(30)}
     assert drawn == {0, 1}
     s = act(s, CHANCE, Tiebreak(1))
@@ -323,8 +323,6 @@ def test_map_is_a_checked_chance_action():
     rejects(s, CHANCE, Map((1, 1, 5000, 0)), "not on the island")
     rejects(s, CHANCE, Map((1, 1, 1, 1)), "same spot")
     rejects(s, CHANCE, Map((0, 0, 1, 1)), "not on the island")
-    import random
-
     drawn = GAME.sample_chance(s, random.Random(3))
     assert drawn == GAME.sample_chance(s, random.Random(3))
     s = act(s, CHANCE, drawn)
@@ -335,8 +333,6 @@ def test_default_counts_follow_the_rules_page():
     """chairs.md, People, chairs, medals: 24 people, 12 players, 25 chairs, 23 medals each."""
     s = GAME.new(GAME.make_rules(), [f"p{i}" for i in range(24)])
     assert sum(s.playing) == 12 and s.holdings[5][5] == 23
-    import random
-
     s = act(s, CHANCE, GAME.sample_chance(s, random.Random(0)))
     assert len(s.in_play) == 25 and GAME.view(s, 0)["periods"] == 24
 
@@ -355,3 +351,22 @@ def test_impossible_configs_are_refused():
 
 def test_spots_helper_distances():
     assert [math.hypot(*p) / 5 for p in SPOTS] == [20, 40, 60, 80]
+
+
+def test_determinize_samples_what_a_seat_cannot_see():
+    """chairs.md, What each person sees: sealed orders, others' gifts and pair talk stay hidden."""
+    s = start(people=5, starting_players=2)
+    s = act(s, 0, Gift(2, 0, 2))
+    s, _ = GAME.talk(s, 0, "pair:0-2", "deal?")
+    s = act(all_ready(s), 0, Order((3, 1)))
+    s = act(s, 2, BlockPlayer(1))
+    view = GAME.view(s, 1)
+    orders, truths = set(), 0
+    for i in range(40):
+        det = GAME.determinize(json.loads(json.dumps(view)), 1, random.Random(i))
+        assert GAME.view(det, 1) == view
+        assert det.talk == () and det.gifts == ()
+        assert det.holdings[0][0] == 3 and det.holdings[2][0] == 0  # the gift is not known
+        orders.add(det.orders[0])
+        truths += det.blocks[2] == BlockPlayer(1)
+    assert len(orders) > 5 and truths < 40
