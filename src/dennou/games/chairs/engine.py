@@ -183,7 +183,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         if phase == "go":
             parts: list[Sequence[Action]] = []
             if state.blocks[seat] is None:
-                parts.append(self._block_space(state, seat))
+                parts.append(self.block_space(state, seat))
             if state.playing[seat] and state.orders[seat] is None:
                 parts.append(order_space(state.allowed_chairs(seat), state.rules.max_choices))
             return Concat[Action](*parts)
@@ -191,7 +191,8 @@ class Chairs(Game[ChairsState, ChairsRules]):
             return [Abstain(), *(Vote(p) for p in state.remaining())]
         return [Remove(c) for c in sorted(state.in_play)]
 
-    def _block_space(self, state: ChairsState, seat: Seat) -> list[Action]:
+    def block_space(self, state: ChairsState, seat: Seat) -> list[Action]:
+        """Every block ``seat`` may seal now: none, any chair in play, any other player."""
         return [
             NoBlock(),
             *(BlockChair(c) for c in sorted(state.in_play)),

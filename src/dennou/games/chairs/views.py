@@ -141,7 +141,7 @@ def determinize(game: Chairs, view: JSON, seat: Seat | None, rng: random.Random)
             assert isinstance(drawn, Order)
             orders[p] = drawn
         if view["sealed_block"][p]:
-            options = game._block_space(state, p)
+            options = game.block_space(state, p)
             blocks[p] = options[rng.randrange(len(options))]
         if view["voted"][p]:
             ballots: list[Action] = [Abstain(), *(Vote(c) for c in state.remaining())]
