@@ -18,6 +18,7 @@ REGISTRY = Registry(
         "hilo": "dennou.games.hilo:GAME",
         "smuggling": "dennou.games.smuggling:GAME",
         "pandemic": "dennou.games.pandemic:GAME",
+        "chairs": "dennou.games.chairs:GAME",
     }
 )
 """Every game, by name. Add a line here for a new game."""

@@ -1,0 +1,96 @@
+"""Musical Chairs benchmark: the ``heuristic`` bot's win rate and payout against ``random``.
+
+Each game seats one bot under test at a player seat (rotating over the starting players) and
+``random`` everywhere else (players and gaya); the baseline is ``random`` in that same seat over
+the same seeds. Win = the seat is the last player left. Intervals are 95% Wilson intervals (win
+rate) and normal intervals (mean payout, in units of 100M). Usage::
+
+    PYTHONPATH=src python bench/chairs.py [games] [people] [bot spec ...] [--gaya SPEC]
+
+The default rows are ``random`` (the baseline), ``heuristic``, and ``heuristic:helper_weight=0``
+(the same bot without medal buying, to show what the gifts are worth against ``random``).
+``--gaya heuristic`` seats that bot in the gaya seats instead of ``random`` (voters who reward
+the medals they are given), the other players staying ``random``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+
+from dennou.arena.bots import make_bot
+from dennou.arena.play import play
+from dennou.games import get
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, float]:
+    game = get("chairs")
+    rules = game.make_rules()
+    k = rules.n_players(people)
+    wins = 0
+    payouts: list[float] = []
+    nobody = 0
+    started = time.perf_counter()
+    for g in range(games):
+        seat = g % k
+        bots = [
+            make_bot(game, spec if i == seat else "random" if i < k else gaya)
+            for i in range(people)
+        ]
+        record = play(game, rules, bots, seed=10_000 + g)
+        assert record.outcome is not None
+        detail = record.outcome["detail"]
+        wins += detail["winner"] == seat
+        nobody += detail["winner"] is None
+        payouts.append(record.outcome["scores"][seat] / rules.medal_value)
+    lo, hi = wilson(wins, games)
+    mean = statistics.fmean(payouts)
+    half = 1.96 * statistics.stdev(payouts) / math.sqrt(games) if games > 1 else 0.0
+    return {
+        "win": wins / games,
+        "lo": lo,
+        "hi": hi,
+        "pay": mean,
+        "pay_half": half,
+        "nobody": nobody / games,
+        "sec": (time.perf_counter() - started) / games,
+    }
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    gaya = "random"
+    if "--gaya" in args:
+        i = args.index("--gaya")
+        gaya = args[i + 1]
+        del args[i : i + 2]
+    games = int(args[0]) if args else 200
+    people = int(args[1]) if len(args) > 1 else 24
+    k = get("chairs").make_rules().n_players(people)
+    print(
+        f"Musical Chairs: one bot at a player seat, random players, {gaya} gaya; {people} people, "
+        f"{k} players, {games} games (same seeds per row)"
+    )
+    head = ("bot", "win rate", "95% CI", "payout x100M", "nobody won", "s/game")
+    print(f"{head[0]:<28}{head[1]:>10}{head[2]:>18}{head[3]:>16}{head[4]:>12}{head[5]:>8}")
+    specs = args[2:] or ["random", "heuristic", "heuristic:helper_weight=0"]
+    for spec in specs:
+        r = run(spec, games, people, gaya)
+        ci = f"[{r['lo']:.3f}, {r['hi']:.3f}]"
+        pay = f"{r['pay']:.2f} ± {r['pay_half']:.2f}"
+        print(f"{spec:<28}{r['win']:>10.3f}{ci:>18}{pay:>16}{r['nobody']:>12.3f}{r['sec']:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
