@@ -14,6 +14,7 @@ from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.games import REGISTRY
 
+from .checks import check_seen_against_replay
 from .conftest import ServerProcess
 
 
@@ -31,27 +32,6 @@ def steps_without_timing(record: rec.Record) -> list[dict[str, Any]]:
         data.pop("ms", None)
         out.append(data)
     return out
-
-
-def check_seen_against_replay(record: rec.Record, result: GameResult) -> None:
-    """Every event the client saw is the replay's, at the same version; none missing or twice."""
-    game = REGISTRY[record.game]
-    frames = list(rec.replay(record, game))
-    seen: list[int] = []
-    for msg in result.messages:
-        if msg["type"] != "event":
-            continue
-        version = msg["version"]
-        seen.append(version)
-        expected = [
-            {"kind": e.kind, "text": e.text, "data": rec.to_json(e.data)}
-            for e in frames[version].events
-            if e.visible_to(result.seat)
-        ]
-        got = [{"kind": e["kind"], "text": e["text"], "data": e.get("data", {})} for e in msg["events"]]
-        assert got == expected, f"version {version}"
-    assert seen == list(range(seen[0], len(record.steps) + 1)), "versions skipped or repeated"
-    assert seen[0] <= 1 or any(m["type"] == "view" for m in result.messages)
 
 
 @pytest.mark.slow
