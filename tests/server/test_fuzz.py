@@ -16,11 +16,27 @@ from .conftest import LiveServer
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
-FIELDS = ["id", "table", "action", "version", "seat", "token", "game", "rules", "seats",
-          "options", "text", "channel", "protocol", "status"]
+FIELDS = [
+    "id",
+    "table",
+    "action",
+    "version",
+    "seat",
+    "token",
+    "game",
+    "rules",
+    "seats",
+    "options",
+    "text",
+    "channel",
+    "protocol",
+    "status",
+]
 
 
 @st.composite

@@ -59,7 +59,9 @@ def test_every_message_passes_the_leak_property(live: LiveServer, game_name: str
         return list(
             await asyncio.gather(
                 *(
-                    run_bot(HarnessBot, live.ws_url, tokens[i], table=table, seed=i, keep_messages=True)
+                    run_bot(
+                        HarnessBot, live.ws_url, tokens[i], table=table, seed=i, keep_messages=True
+                    )
                     for i in range(n)
                 )
             )

@@ -130,9 +130,10 @@ def test_illegal_invalid_stale_and_not_your_turn_leave_the_table_unchanged(
     ann.request({"type": "act", "table": table, "action": "set 012"})
     reply = ann.request({"type": "act", "table": table, "action": "set 345"})
     assert reply["code"] == "not_your_turn"
-    assert ben.request({"type": "act", "table": table, "action": "set 345", "version": -1})[
-        "code"
-    ] == "stale_version"
+    assert (
+        ben.request({"type": "act", "table": table, "action": "set 345", "version": -1})["code"]
+        == "stale_version"
+    )
     after = ann.request({"type": "get_view", "table": table})
     assert after["version"] == before["version"] + 1  # only the one good action
 
@@ -162,9 +163,10 @@ def test_talk_through_the_games_channels(live: LiveServer) -> None:
     assert reply["type"] == "event" and reply["step"] == "talk" and reply["version"] == 1
     heard = ben.wait_for("event", table=table, step="talk")
     assert heard["events"][0]["data"]["text"] == "good luck"  # type: ignore[index]
-    assert ann.request({"type": "talk", "table": table, "channel": "team:x", "text": "hi"})[
-        "code"
-    ] == "illegal_action"
+    assert (
+        ann.request({"type": "talk", "table": table, "channel": "team:x", "text": "hi"})["code"]
+        == "illegal_action"
+    )
     guest = live.connect(None)
     guest.request({"type": "spectate", "table": table})
     refused = guest.request({"type": "talk", "table": table, "text": "it is 012"})
@@ -326,10 +328,14 @@ def test_http_lobby_openapi_and_status_page(live: LiveServer) -> None:
     assert httpx.post(f"{http}/api/accounts", json={"name": "ann"}).status_code == 409
     auth = {"authorization": f"Bearer {token}"}
     assert httpx.post(f"{http}/api/tables", json={"game": "numeron"}).status_code == 401
-    bad = httpx.post(f"{http}/api/tables", json={"game": "numeron"}, headers={"authorization": "Bearer x"})
+    bad = httpx.post(
+        f"{http}/api/tables", json={"game": "numeron"}, headers={"authorization": "Bearer x"}
+    )
     assert bad.status_code == 401
     made = httpx.post(
-        f"{http}/api/tables", json={"game": "numeron", "seats": ["open", "bot:random"]}, headers=auth
+        f"{http}/api/tables",
+        json={"game": "numeron", "seats": ["open", "bot:random"]},
+        headers=auth,
     )
     assert made.status_code == 201, made.text
     table = made.json()["id"]

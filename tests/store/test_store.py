@@ -12,8 +12,8 @@ from dennou.arena.play import play
 from dennou.core import record as rec
 from dennou.core.bot import RandomBot
 from dennou.core.errors import StoreError
-from dennou.core.record import Step
 from dennou.core.game import TalkLine
+from dennou.core.record import Step
 from dennou.games import REGISTRY
 from dennou.store import AsyncStore, Store, TableRow, hash_token
 from dennou.store.schema import metadata
@@ -73,7 +73,16 @@ def test_tables_steps_and_records_round_trip(store: Store) -> None:
     store.finish_table(
         "t1",
         record.outcome or {},
-        [{"account": "ann", "game": "numeron", "seat": 0, "result": "win", "score": 1.0, "rank": 1}],
+        [
+            {
+                "account": "ann",
+                "game": "numeron",
+                "seat": 0,
+                "result": "win",
+                "score": 1.0,
+                "rank": 1,
+            }
+        ],
         [("ann", "hilo", "balance", 1200)],
     )
     row = store.get_table("t1")
@@ -93,7 +102,10 @@ def test_async_store_group_commits_in_order(store: Store) -> None:
 
     async def write() -> None:
         await asyncio.gather(
-            *(async_store.append_step("t1", i, Step(0, action={"type": "x", "i": i})) for i in range(200))
+            *(
+                async_store.append_step("t1", i, Step(0, action={"type": "x", "i": i}))
+                for i in range(200)
+            )
         )
         assert await async_store.call(store.account_exists, "nobody") is False
 

@@ -38,6 +38,9 @@ from dennou.core.rng import make_rng
 __all__ = ["Client", "GameResult", "ServerError", "register", "run_bot"]
 
 
+_STREAM = ("event", "turn", "view", "end", "table", "joined", "error")
+
+
 class ServerError(DennouError):
     """The server refused a request; ``code`` is the protocol's error code."""
 
@@ -95,9 +98,11 @@ class Client:
                 future = self._waiting.pop(rid, None) if isinstance(rid, int) else None
                 if future is not None and not future.done():
                     future.set_result(msg)
-                if msg.get("type") in ("event", "turn", "view", "end", "table", "joined", "error"):
-                    if future is None or msg.get("type") not in ("error", "joined", "table"):
-                        self.messages.put_nowait(msg)
+                kind = msg.get("type")
+                # table messages go to the stream; a reply to a request goes there too when it is
+                # also table news (an acknowledged step is an event like any other)
+                if kind in _STREAM and (future is None or kind not in ("error", "joined", "table")):
+                    self.messages.put_nowait(msg)
         except ConnectionClosed:
             pass
         finally:
@@ -228,9 +233,7 @@ async def run_bot(
             if table is None:
                 assert join is not None
                 table = await _find_table(client, join, rules)
-            reply = await client.request(
-                {"type": "join", "table": table, "version": state.version}
-            )
+            reply = await client.request({"type": "join", "table": table, "version": state.version})
             state.seat = reply["seat"]
             result = await state.play(client, table)
             if result is not None:
@@ -324,9 +327,8 @@ class _Play:
                     self.messages,
                     errors=self.errors,
                 )
-            elif kind == "error":
-                if msg.get("code") not in ("stale_version",):
-                    self.errors.append(msg)
+            elif kind == "error" and msg.get("code") != "stale_version":
+                self.errors.append(msg)
 
     async def _turn(self, client: Client, table: str, msg: dict[str, Any]) -> None:
         self._setup(msg["view"])
@@ -344,7 +346,9 @@ class _Play:
         channels = frozenset(msg.get("channels", ()))
         if channels:
             for channel, text in self.bot.chat(view, channels, rng):
-                await client.send({"type": "talk", "table": table, "channel": channel, "text": text})
+                await client.send(
+                    {"type": "talk", "table": table, "channel": channel, "text": text}
+                )
         action = await asyncio.to_thread(self.bot.act, view, legal, rng)
         await client.send(
             {

@@ -316,7 +316,7 @@ def openapi_spec() -> dict[str, Any]:
         "required": ["code", "message"],
     }
     table = {"$ref": "#/components/schemas/TableInfo"}
-    auth = [{"token": []}]
+    auth: list[dict[str, list[str]]] = [{"token": []}]
 
     def ok(schema: dict[str, Any], status: str = "200") -> dict[str, Any]:
         return {
@@ -378,7 +378,12 @@ def openapi_spec() -> dict[str, Any]:
                 "get": {
                     "summary": "A player's history and per-game accounts",
                     "parameters": [
-                        {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                        {
+                            "name": "name",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        }
                     ],
                     "responses": ok({"type": "object"}),
                 }

@@ -48,8 +48,10 @@ def serve(
 
 
 def load_bot(target: str) -> Bot | Any:
-    """A bot from ``package.module:Class`` (built with no arguments), or a factory that builds
-    a built-in bot spec (``random``, ``montecarlo:ms=500``) for the game once it is known.
+    """A bot from ``package.module:Class``, or a factory of a built-in bot spec.
+
+    ``package.module:Class`` is built with no arguments; a built-in spec (``random``,
+    ``montecarlo:ms=500``) is built for the game once the table's game is known.
 
     Raises:
         ConfigError: The target names nothing usable.

@@ -15,7 +15,7 @@ import secrets
 import sys
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import msgspec
@@ -53,8 +53,8 @@ class Conn:
 
     def __init__(
         self,
-        send_bytes: Callable[[bytes], Awaitable[None]],
-        close: Callable[[int, str], Awaitable[None]],
+        send_bytes: Callable[[bytes], Coroutine[Any, Any, None]],
+        close: Callable[[int, str], Coroutine[Any, Any, None]],
         *,
         rate: float = 50.0,
         burst: float = 100.0,
@@ -70,6 +70,7 @@ class Conn:
         self._allowance, self._last = burst, time.monotonic()
         self.strikes = 0
         self.closed = False
+        self._closing: asyncio.Task[None] | None = None
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue a message."""
@@ -83,7 +84,7 @@ class Conn:
             self._queue.put_nowait(data)
         except asyncio.QueueFull:
             self.closed = True
-            asyncio.create_task(self._close(1008, "too slow: outgoing queue full"))
+            self._closing = asyncio.create_task(self._close(1008, "too slow: outgoing queue full"))
 
     def allow(self) -> bool:
         """Token bucket: whether one more message is within the rate limit."""
@@ -177,9 +178,8 @@ class Hub:
             self.tables[row.id] = actor
             actor.start()
         for row in await self.store.call(store.tables, ["finished"], 50):
-            game = self.games.get(row.game)
-            if game is not None:
-                self.recent.append(TableActor(self, row, game).info())
+            if row.game in self.games:
+                self.recent.append(TableActor(self, row, self.games[row.game]).info())
         if rows:
             self.log(f"resumed {len(self.tables)} tables")
 

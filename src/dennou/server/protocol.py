@@ -141,9 +141,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Resume,
     GetView,
 )
-BY_TYPE: dict[str, type[ClientMessage]] = {
-    str(c.__struct_config__.tag): c for c in CLIENT_MESSAGES
-}
+BY_TYPE: dict[str, type[ClientMessage]] = {str(c.__struct_config__.tag): c for c in CLIENT_MESSAGES}
 
 
 # --- what the server sends ----------------------------------------------------------------

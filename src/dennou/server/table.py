@@ -215,7 +215,7 @@ class TableActor:
         ]
         hook = getattr(self.game, "host_accounts_in", None)
         if callable(hook):
-            accounts = []
+            accounts: list[dict[str, Any] | None] = []
             for spec in seats:
                 if spec["kind"] == "player":
                     stored = await self.hub.store.call(
@@ -335,8 +335,10 @@ class TableActor:
     def _catch_up(self, conn: Conn, seat: int | None, version: int | None) -> None:
         if self.state is None:
             return
-        if version is not None and 0 <= version <= self.version and (
-            self.version - version <= MAX_RESUME
+        if (
+            version is not None
+            and 0 <= version <= self.version
+            and (self.version - version <= MAX_RESUME)
         ):
             for entry in self.log[version:]:
                 conn.send(self._event_msg(entry, seat))
