@@ -96,9 +96,10 @@ def test_tables_steps_and_records_round_trip(store: Store) -> None:
     assert store.game_accounts("ann", "hilo") == {"hilo": {"balance": 900}}
 
 
-def test_async_store_group_commits_in_order(store: Store) -> None:
+@pytest.mark.parametrize("threaded", [False, True])
+def test_async_store_group_commits_in_order(store: Store, threaded: bool) -> None:
     store.create_table(table_row())
-    async_store = AsyncStore(store)
+    async_store = AsyncStore(store, threaded=threaded)
 
     async def write() -> None:
         await asyncio.gather(
@@ -112,13 +113,13 @@ def test_async_store_group_commits_in_order(store: Store) -> None:
     asyncio.run(write())
     assert [s.action["i"] for s in store.steps("t1")] == list(range(200))  # type: ignore[index]
     assert async_store.commits < 200  # grouped
-    async_store._queue.put(None)
-    async_store._thread.join(10)
+    async_store.close()
 
 
-def test_a_failed_step_write_fails_only_its_caller(store: Store) -> None:
+@pytest.mark.parametrize("threaded", [False, True])
+def test_a_failed_step_write_fails_only_its_caller(store: Store, threaded: bool) -> None:
     store.create_table(table_row())
-    async_store = AsyncStore(store)
+    async_store = AsyncStore(store, threaded=threaded)
 
     async def write() -> list[object]:
         return await asyncio.gather(
@@ -131,5 +132,4 @@ def test_a_failed_step_write_fails_only_its_caller(store: Store) -> None:
     outcomes = asyncio.run(write())
     assert outcomes[0] is None and isinstance(outcomes[1], StoreError) and outcomes[2] is None
     assert [s.action["type"] for s in store.steps("t1")] == ["a", "b"]  # type: ignore[index]
-    async_store._queue.put(None)
-    async_store._thread.join(10)
+    async_store.close()

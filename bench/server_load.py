@@ -1,0 +1,216 @@
+"""Load benchmark: N concurrent tables of remote SDK bots over real WebSockets on loopback.
+
+Starts ``python -m dennou.server serve`` as a subprocess (SQLite in a temporary directory),
+opens N tables of a game with every seat a remote bot (``dennou.client.Client`` connections,
+each answering its turns with a random legal action) plus S spectator connections per table,
+plays for a fixed time, and prints: actions/s, latency from sending an action to its
+acknowledgement (the acting client) and to its broadcast reaching the spectators (p50/p99),
+server memory (RSS), errors, and lost actions (an action acknowledged but missing from what the
+spectators saw, or a gap in the versions anyone saw).
+
+    python bench/server_load.py --tables 200 --spectators 3 --seconds 20 [--game numeron]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from dennou.client import Client
+from dennou.core.bot import RandomBot
+from dennou.games import REGISTRY
+from dennou.server.testing import ServerProcess
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.ack: list[float] = []
+        self.broadcast: list[float] = []
+        self.sent: dict[str, float] = {}
+        self.acts = 0
+        self.acked = 0
+        self.errors: list[str] = []
+        self.seen: dict[str, list[int]] = {}
+        self.acked_versions: dict[str, set[int]] = {}
+        self.measuring = False
+
+
+async def player(
+    client: Client, table: str, game: Any, stats: Stats, stop: asyncio.Event, seed: int
+) -> None:
+    bot = RandomBot()
+    rng = random.Random(seed)
+    while not stop.is_set():
+        try:
+            msg = await asyncio.wait_for(client.messages.get(), 1)
+        except TimeoutError:
+            continue
+        if msg is None:
+            stats.errors.append(f"{table}: connection closed")
+            return
+        kind = msg["type"]
+        if kind == "turn":
+            options = msg["legal"] if msg["legal"] is not None else msg["legal_sample"]
+            legal = [game.parse_action(a) for a in options]
+            action = bot.act(msg["view"], legal, rng)
+            stats.sent[table] = time.perf_counter()
+            stats.acts += 1
+            rid = f"a{stats.acts}"
+            await client.send(
+                {
+                    "type": "act",
+                    "table": table,
+                    "action": game.dump_action(action),
+                    "version": msg["version"],
+                    "id": rid,
+                }
+            )
+        elif kind == "event" and isinstance(msg.get("id"), str):
+            stats.acked += 1
+            stats.acked_versions.setdefault(table, set()).add(msg["version"])
+            if stats.measuring and table in stats.sent:
+                stats.ack.append(time.perf_counter() - stats.sent[table])
+        elif kind == "error" and msg.get("code") not in ("stale_version", "not_your_turn"):
+            stats.errors.append(f"{table}: {msg.get('code')}: {msg.get('message')}")
+        elif kind == "end":
+            return
+
+
+async def spectator(
+    client: Client, table: str, stats: Stats, stop: asyncio.Event, primary: bool
+) -> None:
+    while not stop.is_set():
+        try:
+            msg = await asyncio.wait_for(client.messages.get(), 1)
+        except TimeoutError:
+            continue
+        if msg is None:
+            stats.errors.append(f"{table}: spectator connection closed")
+            return
+        if msg["type"] == "event":
+            if primary:
+                stats.seen.setdefault(table, []).append(msg["version"])
+            if stats.measuring and msg["step"] == "action" and table in stats.sent:
+                stats.broadcast.append(time.perf_counter() - stats.sent[table])
+        elif msg["type"] == "view" and primary:
+            stats.seen.setdefault(table, []).append(msg["version"])
+        elif msg["type"] == "end":
+            return
+
+
+async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
+    game = REGISTRY[args.game]
+    seats = game.spec.min_players
+    names = [f"p{t}_{s}" for t in range(args.tables) for s in range(seats)]
+    async with httpx.AsyncClient() as http:
+        tokens = {}
+        for name in names:
+            reply = await http.post(f"{server.http}/api/accounts", json={"name": name})
+            tokens[name] = reply.json()["token"]
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    clients: list[Client] = []
+    started = time.perf_counter()
+    for t in range(args.tables):
+        first = await Client.open(server.ws, tokens[f"p{t}_0"])
+        clients.append(first)
+        info = await first.create_table(
+            args.game, ["me"] + ["open"] * (seats - 1), seed=t, absent_grace=60
+        )
+        table = info["id"]
+        for s in range(1, seats):
+            c = await Client.open(server.ws, tokens[f"p{t}_{s}"])
+            clients.append(c)
+            await c.request({"type": "join", "table": table})
+            tasks.append(asyncio.create_task(player(c, table, game, stats, stop, t * 10 + s)))
+        tasks.append(asyncio.create_task(player(first, table, game, stats, stop, t * 10)))
+        for k in range(args.spectators):
+            c = await Client.open(server.ws, None)
+            clients.append(c)
+            await c.request({"type": "spectate", "table": table})
+            tasks.append(asyncio.create_task(spectator(c, table, stats, stop, k == 0)))
+    setup = time.perf_counter() - started
+    await asyncio.sleep(1.0)  # let every table get going before measuring
+    stats.measuring = True
+    acts_before, t0 = stats.acked, time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    acts = stats.acked - acts_before
+    elapsed = time.perf_counter() - t0
+    stats.measuring = False
+    memory = rss_mib(server.proc.pid) if server.proc else float("nan")
+    stop.set()
+    await asyncio.sleep(1.5)  # in-flight acknowledgements and broadcasts land
+    for task in tasks:
+        task.cancel()
+    for c in clients:
+        await c.close()
+    lost = 0
+    for table, versions in stats.seen.items():
+        if versions and versions != list(range(versions[0], versions[0] + len(versions))):
+            lost += 1
+        acked = stats.acked_versions.get(table, set())
+        if versions:  # acknowledged while the spectator watched, yet never broadcast to it
+            lost += len({v for v in acked if versions[0] < v <= versions[-1]} - set(versions))
+    return {
+        "tables": args.tables,
+        "connections": len(clients),
+        "setup_s": setup,
+        "actions_per_s": acts / elapsed,
+        "ack_p50_ms": pct(stats.ack, 0.5) * 1000,
+        "ack_p99_ms": pct(stats.ack, 0.99) * 1000,
+        "bcast_p50_ms": pct(stats.broadcast, 0.5) * 1000,
+        "bcast_p99_ms": pct(stats.broadcast, 0.99) * 1000,
+        "server_rss_mib": memory,
+        "errors": len(stats.errors),
+        "first_errors": stats.errors[:3],
+        "lost": lost,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="numeron")
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp) / "data")
+        server.start()
+        try:
+            result = asyncio.run(run(args, server))
+        finally:
+            server.stop()
+    python = sys.version.split()[0]
+    print(f"server_load: {args.game}, {args.seconds:g} s measured, SQLite, loopback, py {python}")
+    print(f"{'metric':<22}{'value':>14}")
+    for key, value in result.items():
+        text = f"{value:.1f}" if isinstance(value, float) else str(value)
+        print(f"{key:<22}{text:>14}")
+
+
+if __name__ == "__main__":
+    main()
