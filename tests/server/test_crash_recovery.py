@@ -4,6 +4,8 @@ exactly as they would have without the crash."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,6 +15,7 @@ from dennou.client import Client, GameResult, run_bot
 from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.games import REGISTRY
+from dennou.server.testing import drop_postgres_database, fresh_postgres_database, postgres_url
 
 from .checks import check_seen_against_replay
 from .conftest import ServerProcess
@@ -32,6 +35,24 @@ def steps_without_timing(record: rec.Record) -> list[dict[str, Any]]:
         data.pop("ms", None)
         out.append(data)
     return out
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
+    if request.param == "sqlite":
+        proc = ServerProcess(tmp_path / "data")
+        proc.start()
+        yield proc
+        proc.stop()
+        return
+    url = postgres_url()
+    assert url is not None
+    fresh, name = fresh_postgres_database(url)
+    proc = ServerProcess(tmp_path / "data", db=fresh)
+    proc.start()
+    yield proc
+    proc.stop()
+    drop_postgres_database(url, name)
 
 
 @pytest.mark.slow

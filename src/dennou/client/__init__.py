@@ -33,6 +33,7 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.errors import DennouError, ProtocolError
 from dennou.core.game import Event, Game
+from dennou.core.registry import Registry
 from dennou.core.rng import make_rng
 
 __all__ = ["Client", "GameResult", "ServerError", "register", "run_bot"]
@@ -193,6 +194,7 @@ async def run_bot(
     keep_messages: bool = False,
     reconnect_for: float = 60.0,
     on_message: Callable[[dict[str, Any]], None] | None = None,
+    games: Registry | None = None,
 ) -> GameResult:
     """Play one game with ``bot`` at a table (``table``) or at any open table of ``join``.
 
@@ -208,16 +210,19 @@ async def run_bot(
         keep_messages: Keep every message received (tests use it).
         reconnect_for: Keep trying to reconnect for this many seconds after a lost connection.
         on_message: Called with every table message.
+        games: Where to find the game's engine (default: ``dennou.games.REGISTRY``).
 
     Returns:
         The outcome and what was seen.
     """
     if table is None and join is None:
         raise ProtocolError("give a table id or a game to join")
-    from dennou.games import REGISTRY
+    if games is None:
+        from dennou.games import REGISTRY
 
+        games = REGISTRY
     seed = seed if seed is not None else random.randrange(2**32)
-    state = _Play(bot, seed, keep_messages, on_message, REGISTRY)
+    state = _Play(bot, seed, keep_messages, on_message, games)
     lost_at: float | None = None
     while True:
         try:
@@ -266,7 +271,7 @@ class _Play:
         seed: int,
         keep: bool,
         on_message: Callable[[dict[str, Any]], None] | None,
-        registry: Any,
+        registry: Registry,
     ) -> None:
         self.factory = bot
         self.bot: Bot | None = bot if isinstance(bot, Bot) else None

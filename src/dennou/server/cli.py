@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 import json
 import sys
 from typing import Annotated, Any
@@ -45,7 +46,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=1 << 20,
-        ws_per_message_deflate=False,  # views are small; compressing each costs more CPU than it saves
+        ws_per_message_deflate=False,  # compressing every view costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
@@ -55,7 +56,8 @@ def serve(
 def load_bot(target: str) -> Bot | Any:
     """A bot from ``package.module:Class``, or a factory of a built-in bot spec.
 
-    ``package.module:Class`` is built with no arguments; a built-in spec (``random``,
+    ``package.module:Class`` is built with no arguments (or with the game, if its constructor
+    takes ``game``); a built-in spec (``random``,
     ``montecarlo:ms=500``) is built for the game once the table's game is known.
 
     Raises:
@@ -70,6 +72,8 @@ def load_bot(target: str) -> Bot | Any:
         obj = getattr(module, attribute, None)
         if obj is None:
             raise ConfigError(f"{module_name} has no {attribute!r}")
+        if isinstance(obj, type) and "game" in inspect.signature(obj).parameters:
+            return obj  # built per game: Class(game)
         bot = obj() if isinstance(obj, type) else obj
         if not isinstance(bot, Bot):
             raise ConfigError(f"{target} is not a dennou.core.bot.Bot")

@@ -7,6 +7,7 @@ blocking WebSocket client with timeouts (:class:`WS`): no mocks.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -206,3 +207,46 @@ class WS:
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL URL; skips the test without one (fails it in CI).
+
+    ``DENNOU_TEST_POSTGRES_URL`` names the server (``scripts/ci-services.sh`` exports it);
+    ``DENNOU_REQUIRE_POSTGRES=1`` turns the skip into a failure.
+    """
+    import pytest
+
+    url = os.environ.get("DENNOU_TEST_POSTGRES_URL")
+    if not url:
+        if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":
+            pytest.fail("DENNOU_REQUIRE_POSTGRES=1 but DENNOU_TEST_POSTGRES_URL is not set")
+        pytest.skip("no PostgreSQL (source scripts/ci-services.sh to get one)")
+    return url
+
+
+def fresh_postgres_database(url: str) -> tuple[str, str]:
+    """Create an empty database next to the one in ``url``; returns (its url, its name)."""
+    import sqlalchemy as sa
+
+    from dennou.store import database_url
+
+    name = "dennou_test_" + secrets.token_hex(4)
+    admin = sa.create_engine(database_url(url, "."), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    base = url.rsplit("/", 1)[0]
+    return f"{base}/{name}", name
+
+
+def drop_postgres_database(url: str, name: str) -> None:
+    """Drop a database made by :func:`fresh_postgres_database`."""
+    import sqlalchemy as sa
+
+    from dennou.store import database_url
+
+    admin = sa.create_engine(database_url(url, "."), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
