@@ -8,13 +8,18 @@ acknowledgement (the acting client) and to its broadcast reaching the spectators
 server memory (RSS), errors, and lost actions (an action acknowledged but missing from what the
 spectators saw, or a gap in the versions anyone saw).
 
-    python bench/server_load.py --tables 200 --spectators 3 --seconds 20 [--game numeron]
+    python bench/server_load.py --tables 200 --spectators 3 --seconds 20 [--think 0.5]
+
+Bots think ``--think`` seconds on average before each action (0: flat out, a throughput test).
+Latencies include the time the client process needs to see the message, so on a busy machine
+they measure the machine too; ``server_cpu_ms_per_action`` is the server's own cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import tempfile
@@ -35,6 +40,11 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -58,7 +68,13 @@ class Stats:
 
 
 async def player(
-    client: Client, table: str, game: Any, stats: Stats, stop: asyncio.Event, seed: int
+    client: Client,
+    table: str,
+    game: Any,
+    stats: Stats,
+    stop: asyncio.Event,
+    seed: int,
+    think: float,
 ) -> None:
     bot = RandomBot()
     rng = random.Random(seed)
@@ -72,6 +88,8 @@ async def player(
             return
         kind = msg["type"]
         if kind == "turn":
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))  # a bot that thinks, on average
             options = msg["legal"] if msg["legal"] is not None else msg["legal_sample"]
             legal = [game.parse_action(a) for a in options]
             action = bot.act(msg["view"], legal, rng)
@@ -124,41 +142,58 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     game = REGISTRY[args.game]
     seats = game.spec.min_players
     names = [f"p{t}_{s}" for t in range(args.tables) for s in range(seats)]
+    started = time.perf_counter()
+    gate = asyncio.Semaphore(16)  # set up tables 16 at a time
+    tokens: dict[str, str] = {}
     async with httpx.AsyncClient() as http:
-        tokens = {}
-        for name in names:
-            reply = await http.post(f"{server.http}/api/accounts", json={"name": name})
-            tokens[name] = reply.json()["token"]
+
+        async def register(name: str) -> None:
+            async with gate:
+                reply = await http.post(f"{server.http}/api/accounts", json={"name": name})
+                tokens[name] = reply.json()["token"]
+
+        await asyncio.gather(*(register(n) for n in names))
     stats = Stats()
     stop = asyncio.Event()
-    tasks = []
+    tasks: list[asyncio.Task[None]] = []
     clients: list[Client] = []
-    started = time.perf_counter()
-    for t in range(args.tables):
-        first = await Client.open(server.ws, tokens[f"p{t}_0"])
-        clients.append(first)
-        info = await first.create_table(
-            args.game, ["me"] + ["open"] * (seats - 1), seed=t, absent_grace=60
-        )
-        table = info["id"]
-        for s in range(1, seats):
-            c = await Client.open(server.ws, tokens[f"p{t}_{s}"])
-            clients.append(c)
-            await c.request({"type": "join", "table": table})
-            tasks.append(asyncio.create_task(player(c, table, game, stats, stop, t * 10 + s)))
-        tasks.append(asyncio.create_task(player(first, table, game, stats, stop, t * 10)))
-        for k in range(args.spectators):
-            c = await Client.open(server.ws, None)
-            clients.append(c)
-            await c.request({"type": "spectate", "table": table})
-            tasks.append(asyncio.create_task(spectator(c, table, stats, stop, k == 0)))
+
+    async def open_table(t: int) -> None:
+        async with gate:
+            first = await Client.open(server.ws, tokens[f"p{t}_0"])
+            clients.append(first)
+            info = await first.create_table(
+                args.game, ["me"] + ["open"] * (seats - 1), seed=t, absent_grace=60
+            )
+            table = info["id"]
+            for k in range(args.spectators):
+                c = await Client.open(server.ws, None)
+                clients.append(c)
+                await c.request({"type": "spectate", "table": table})
+                tasks.append(asyncio.create_task(spectator(c, table, stats, stop, k == 0)))
+            tasks.append(
+                asyncio.create_task(player(first, table, game, stats, stop, t * 10, args.think))
+            )
+            for s in range(1, seats):
+                c = await Client.open(server.ws, tokens[f"p{t}_{s}"])
+                clients.append(c)
+                await c.request({"type": "join", "table": table})
+                tasks.append(
+                    asyncio.create_task(player(c, table, game, stats, stop, t * 10 + s, args.think))
+                )
+
+    await asyncio.gather(*(open_table(t) for t in range(args.tables)))
     setup = time.perf_counter() - started
     await asyncio.sleep(1.0)  # let every table get going before measuring
     stats.measuring = True
+    assert server.proc is not None
     acts_before, t0 = stats.acked, time.perf_counter()
+    server_cpu0, client_cpu0 = cpu_seconds(server.proc.pid), time.process_time()
     await asyncio.sleep(args.seconds)
     acts = stats.acked - acts_before
     elapsed = time.perf_counter() - t0
+    server_cpu = (cpu_seconds(server.proc.pid) - server_cpu0) / elapsed
+    client_cpu = (time.process_time() - client_cpu0) / elapsed
     stats.measuring = False
     memory = rss_mib(server.proc.pid) if server.proc else float("nan")
     stop.set()
@@ -184,6 +219,9 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
         "bcast_p50_ms": pct(stats.broadcast, 0.5) * 1000,
         "bcast_p99_ms": pct(stats.broadcast, 0.99) * 1000,
         "server_rss_mib": memory,
+        "server_cpu_cores": server_cpu,
+        "client_cpu_cores": client_cpu,
+        "server_cpu_ms_per_action": server_cpu * elapsed * 1000 / max(acts, 1),
         "errors": len(stats.errors),
         "first_errors": stats.errors[:3],
         "lost": lost,
@@ -196,6 +234,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--think", type=float, default=0.5, help="mean seconds a bot thinks (0: flat out)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp) / "data")
@@ -205,7 +246,10 @@ def main() -> None:
         finally:
             server.stop()
     python = sys.version.split()[0]
-    print(f"server_load: {args.game}, {args.seconds:g} s measured, SQLite, loopback, py {python}")
+    print(
+        f"server_load: {args.game}, think {args.think:g} s, {args.seconds:g} s measured, "
+        f"SQLite, loopback, py {python}"
+    )
     print(f"{'metric':<22}{'value':>14}")
     for key, value in result.items():
         text = f"{value:.1f}" if isinstance(value, float) else str(value)

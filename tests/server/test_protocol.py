@@ -351,3 +351,26 @@ def test_http_lobby_openapi_and_status_page(live: LiveServer) -> None:
     assert page.status_code == 200 and table in page.text
     account = httpx.get(f"{http}/api/accounts/ann").json()
     assert account["name"] == "ann" and account["history"] == []
+
+
+def test_finished_tables_leave_memory_and_reload_on_demand(live: LiveServer) -> None:
+    import asyncio
+
+    from dennou.client import run_bot
+    from dennou.client.testing import HarnessBot
+
+    hub = live.app.state.hub
+    hub.keep_finished = 0.2
+    token = live.register("ann")
+    ws = live.connect(token)
+    table = ws.request(
+        {"type": "create_table", "game": "numeron", "seats": ["open", "bot:random"]}
+    )["table"]["id"]  # type: ignore[index]
+    result = asyncio.run(run_bot(HarnessBot, live.ws_url, token, table=str(table), seed=1))
+    time.sleep(0.6)
+    assert table not in hub.tables
+    guest = live.connect(None)
+    assert guest.request({"type": "spectate", "table": table})["type"] == "joined"
+    view = guest.wait_for("view", table=table)
+    assert view["status"] == "finished" and view["version"] == result.version
+    assert guest.wait_for("end", table=table)["outcome"] == result.outcome

@@ -156,6 +156,8 @@ class Hub:
         self._tokens: dict[str, str] = {}
         self.quiet = quiet
         self.started = time.time()
+        self.keep_finished = 600.0
+        """Seconds a finished table's actor stays in memory."""
 
     def log(self, text: str) -> None:
         """Note something on stderr."""
@@ -189,8 +191,18 @@ class Hub:
             await actor.stop()
 
     def finished(self, actor: TableActor) -> None:
-        """A table finished: remember it for the status page."""
+        """A table finished: remember it for the status page; drop its actor later."""
         self.recent.appendleft(actor.info())
+        asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
+
+    def _evict(self, actor: TableActor) -> None:
+        # A finished table lives on in the store; a later request reloads it on demand.
+        if self.tables.get(actor.id) is actor and actor.status == "finished":
+            del self.tables[actor.id]
+            for conn in list(actor.conns):
+                conn.tables.pop(actor.id, None)
+            if actor.task is not None:
+                actor.task.cancel()
 
     # --- accounts ---------------------------------------------------------------------------
     async def register(self, name: str) -> str:

@@ -143,6 +143,8 @@ class TableActor:
 
     async def call(self, method: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``method(*args)`` inside the actor, after everything queued before it."""
+        if self.task is None or self.task.done():
+            raise Refused("not_found", f"table {self.id} is closed here; ask for it again")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.inbox.put((method, args, future))
         return await future
