@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def messages(draw: st.DrawFn, table: str) -> str:
     return json.dumps(message)
 
 
+@pytest.mark.slow
 def test_fuzzed_messages_never_crash_or_change_a_table(tmp_path: Path) -> None:
     live = LiveServer(tmp_path / "fuzz", rate=10_000.0, burst=10_000.0)
     try:

@@ -374,3 +374,27 @@ def test_finished_tables_leave_memory_and_reload_on_demand(live: LiveServer) -> 
     view = guest.wait_for("view", table=table)
     assert view["status"] == "finished" and view["version"] == result.version
     assert guest.wait_for("end", table=table)["outcome"] == result.outcome
+
+
+def test_an_absent_seat_keeps_defaulting_and_returns(live: LiveServer) -> None:
+    token = live.register("ann")
+    ann = live.connect(token)
+    reply = ann.request(
+        {
+            "type": "create_table",
+            "game": "numeron",
+            "seats": ["me", "bot:random"],
+            "options": {"absent_grace": 0.2},
+        }
+    )
+    table = reply["table"]["id"]  # type: ignore[index]
+    ann.wait_for("turn", table=table)
+    ann.close()
+    time.sleep(1.5)
+    info = httpx.get(f"{live.http}/api/tables/{table}").json()
+    assert info["version"] > 6  # many decisions defaulted, not one per grace period
+    back = live.connect(token)
+    assert back.request({"type": "join", "table": table})["seat"] == 0
+    if info["status"] == "playing":
+        turn = back.wait_for("turn", table=table)
+        assert turn["time_limit"] > 50  # back: the full time again

@@ -7,9 +7,9 @@ The version of a table is the number of steps in its record; every event names i
 
 Decisions: a seat due to act gets a ``turn`` (view, legal actions, deadline). The deadline is the
 rules' ``time_limit`` where the rules have one, else the table option. A seat with no connection
-is absent: its decision defaults once it has been away for the table's ``absent_grace`` (or at
-the deadline, if sooner). After a restart, deadlines start afresh and every remote seat counts as
-away from the moment the table was reloaded.
+is absent: once it has been away for the table's ``absent_grace`` its decisions default as they
+come, until it returns. After a restart, deadlines start afresh and every remote seat counts as
+away from the moment the table was reloaded (so each has ``absent_grace`` to reconnect).
 """
 
 from __future__ import annotations
@@ -150,7 +150,10 @@ class TableActor:
         return await future
 
     async def _run(self) -> None:
-        await self._settle()
+        try:
+            await self._settle()
+        except Exception as exc:  # pragma: no cover - a store failure; requests still work
+            self.hub.log(f"table {self.id}: {exc!r}")
         while True:
             wait = self._next_deadline() - time.time()
             try:
@@ -446,8 +449,10 @@ class TableActor:
     def _effective_deadline(self, seat: int) -> float:
         deadline = self.deadline[seat]
         if seat in self.away_since:
-            away = max(self.due_at.get(seat, 0.0), self.away_since[seat])
-            return min(deadline, away + self.grace)
+            # gone for the grace period: this decision defaults now, and so does every later
+            # one until the seat returns
+            away = max(self.due_at.get(seat, 0.0), self.away_since[seat] + self.grace)
+            return min(deadline, away)
         return deadline
 
     async def _expire(self) -> None:
