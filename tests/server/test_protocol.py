@@ -398,3 +398,33 @@ def test_an_absent_seat_keeps_defaulting_and_returns(live: LiveServer) -> None:
     if info["status"] == "playing":
         turn = back.wait_for("turn", table=table)
         assert turn["time_limit"] > 50  # back: the full time again
+
+
+def test_built_in_bots_talk_through_the_channels(tmp_path: Any) -> None:
+    """A built-in bot's chat lines are steps like any other (stored, versioned, broadcast)."""
+    import random as random_module
+    from collections.abc import Sequence
+
+    from dennou.arena import bots as arena_bots
+    from dennou.core.bot import RandomBot
+
+    class Chatty(RandomBot):
+        name = "chatty"
+
+        def chat(
+            self, view: Any, channels: frozenset[str], rng: random_module.Random
+        ) -> Sequence[tuple[str, str]]:
+            return [("public", "hello there"), ("nowhere", "dropped")]
+
+    arena_bots.GENERIC_BOTS["chatty"] = Chatty
+    live = LiveServer(tmp_path / "chat")
+    try:
+        ann = live.connect(live.register("ann"))
+        table = ann.request(
+            {"type": "create_table", "game": "numeron", "seats": ["me", "bot:chatty"]}
+        )["table"]["id"]  # type: ignore[index]
+        talk = ann.wait_for("event", table=table, step="talk")
+        assert talk["seat"] == 1 and talk["events"][0]["data"]["text"] == "hello there"  # type: ignore[index]
+    finally:
+        del arena_bots.GENERIC_BOTS["chatty"]
+        live.stop()

@@ -189,6 +189,11 @@ class TableActor:
 
     def _restore(self, steps: Sequence[Step]) -> None:
         assert self.row.players is not None
+        if self.row.version != self.game.spec.version:
+            raise ConfigError(
+                f"table {self.id} was started by {self.game.spec.name} v{self.row.version}; "
+                f"this engine is v{self.game.spec.version} and may not replay it exactly"
+            )
         state = self.game.new(self.rules, self.row.players)
         for i, step in enumerate(steps, 1):
             state, events = apply_step(self.game, state, step)
@@ -416,9 +421,10 @@ class TableActor:
 
     async def _bot_move(self, seat: int) -> None:
         bot = self.bots[seat]
+        rng = make_rng(self.seed, "bot", seat, self.version)
+        await self._bot_chat(seat, bot, rng)
         view = self.game.view(self.state, seat)
         legal = self.game.legal_actions(self.state, seat)
-        rng = make_rng(self.seed, "bot", seat, self.version)
         started = time.perf_counter()
         try:
             action = await asyncio.wait_for(
@@ -436,6 +442,25 @@ class TableActor:
             await self._default(seat, "illegal", f"{action!s}: {exc}"[:500])
             return
         await self._commit(Step(seat, action=self.game.dump_action(action), ms=ms), new, events)
+
+    async def _bot_chat(self, seat: int, bot: Bot, rng: random.Random) -> None:
+        """A built-in bot may talk before it acts (as in the arena); bad lines are dropped."""
+        channels = self.game.talk_channels(self.state, seat)
+        if not channels or type(bot).chat is Bot.chat:
+            return
+        try:
+            lines = list(bot.chat(self.game.view(self.state, seat), channels, rng))
+        except Exception as exc:
+            self.hub.log(f"table {self.id}: bot {seat} chat: {exc!r}")
+            return
+        assert self.row.players is not None
+        name = self.row.players[seat]
+        for channel, text in lines[:5]:
+            try:
+                new, events = self.game.talk(self.state, seat, channel, text, name=name)
+            except GameError:
+                continue
+            await self._commit(Step(seat, talk=TalkLine(seat, name, channel, text)), new, events)
 
     async def _default(self, seat: int, reason: str, note: str) -> None:
         new, events = self.game.apply_default(self.state, seat)
