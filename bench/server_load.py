@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import sys
@@ -138,18 +139,22 @@ async def spectator(
             return
 
 
-async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
+async def client_part(
+    args: argparse.Namespace, http_url: str, ws_url: str, part: int, ready: Any, go: Any
+) -> dict[str, Any]:
+    """One load-generating process: its share of the tables, measured from ``go``."""
     game = REGISTRY[args.game]
     seats = game.spec.min_players
-    names = [f"p{t}_{s}" for t in range(args.tables) for s in range(seats)]
+    mine = list(range(part, args.tables, args.procs))
+    names = [f"p{t}_{s}" for t in mine for s in range(seats)]
     started = time.perf_counter()
-    gate = asyncio.Semaphore(16)  # set up tables 16 at a time
+    gate = asyncio.Semaphore(8)  # set up tables a few at a time
     tokens: dict[str, str] = {}
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:
 
         async def register(name: str) -> None:
             async with gate:
-                reply = await http.post(f"{server.http}/api/accounts", json={"name": name})
+                reply = await http.post(f"{http_url}/api/accounts", json={"name": name})
                 tokens[name] = reply.json()["token"]
 
         await asyncio.gather(*(register(n) for n in names))
@@ -160,14 +165,14 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
 
     async def open_table(t: int) -> None:
         async with gate:
-            first = await Client.open(server.ws, tokens[f"p{t}_0"])
+            first = await Client.open(ws_url, tokens[f"p{t}_0"], timeout=60)
             clients.append(first)
             info = await first.create_table(
                 args.game, ["me"] + ["open"] * (seats - 1), seed=t, absent_grace=60
             )
             table = info["id"]
             for k in range(args.spectators):
-                c = await Client.open(server.ws, None)
+                c = await Client.open(ws_url, None, timeout=60)
                 clients.append(c)
                 await c.request({"type": "spectate", "table": table})
                 tasks.append(asyncio.create_task(spectator(c, table, stats, stop, k == 0)))
@@ -175,27 +180,24 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
                 asyncio.create_task(player(first, table, game, stats, stop, t * 10, args.think))
             )
             for s in range(1, seats):
-                c = await Client.open(server.ws, tokens[f"p{t}_{s}"])
+                c = await Client.open(ws_url, tokens[f"p{t}_{s}"], timeout=60)
                 clients.append(c)
                 await c.request({"type": "join", "table": table})
                 tasks.append(
                     asyncio.create_task(player(c, table, game, stats, stop, t * 10 + s, args.think))
                 )
 
-    await asyncio.gather(*(open_table(t) for t in range(args.tables)))
+    await asyncio.gather(*(open_table(t) for t in mine))
     setup = time.perf_counter() - started
-    await asyncio.sleep(1.0)  # let every table get going before measuring
+    ready.put(part)
+    while not go.is_set():
+        await asyncio.sleep(0.05)
     stats.measuring = True
-    assert server.proc is not None
-    acts_before, t0 = stats.acked, time.perf_counter()
-    server_cpu0, client_cpu0 = cpu_seconds(server.proc.pid), time.process_time()
+    acts_before, cpu0 = stats.acked, time.process_time()
     await asyncio.sleep(args.seconds)
     acts = stats.acked - acts_before
-    elapsed = time.perf_counter() - t0
-    server_cpu = (cpu_seconds(server.proc.pid) - server_cpu0) / elapsed
-    client_cpu = (time.process_time() - client_cpu0) / elapsed
+    cpu = time.process_time() - cpu0
     stats.measuring = False
-    memory = rss_mib(server.proc.pid) if server.proc else float("nan")
     stop.set()
     await asyncio.sleep(1.5)  # in-flight acknowledgements and broadcasts land
     for task in tasks:
@@ -210,21 +212,66 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
         if versions:  # acknowledged while the spectator watched, yet never broadcast to it
             lost += len({v for v in acked if versions[0] < v <= versions[-1]} - set(versions))
     return {
-        "tables": args.tables,
         "connections": len(clients),
-        "setup_s": setup,
-        "actions_per_s": acts / elapsed,
-        "ack_p50_ms": pct(stats.ack, 0.5) * 1000,
-        "ack_p99_ms": pct(stats.ack, 0.99) * 1000,
-        "bcast_p50_ms": pct(stats.broadcast, 0.5) * 1000,
-        "bcast_p99_ms": pct(stats.broadcast, 0.99) * 1000,
+        "setup": setup,
+        "acts": acts,
+        "ack": stats.ack,
+        "broadcast": stats.broadcast,
+        "cpu": cpu,
+        "errors": stats.errors,
+        "lost": lost,
+    }
+
+
+def _child(
+    args: argparse.Namespace, http_url: str, ws_url: str, part: int, ready: Any, go: Any, out: Any
+) -> None:
+    out.put(asyncio.run(client_part(args, http_url, ws_url, part, ready, go)))
+
+
+def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
+    """Start the load processes, measure the server over the common window, merge."""
+    ctx = multiprocessing.get_context("spawn")
+    ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    procs = [
+        ctx.Process(target=_child, args=(args, server.http, server.ws, i, ready, go, out))
+        for i in range(args.procs)
+    ]
+    for proc in procs:
+        proc.start()
+    for _ in procs:
+        ready.get(timeout=1800)
+    time.sleep(1.0)  # let every table get going before measuring
+    assert server.proc is not None
+    cpu0, t0 = cpu_seconds(server.proc.pid), time.perf_counter()
+    go.set()
+    time.sleep(args.seconds)
+    server_cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.perf_counter() - t0)
+    memory = rss_mib(server.proc.pid)
+    parts = [out.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join(30)
+    acts = sum(p["acts"] for p in parts)
+    ack = [x for p in parts for x in p["ack"]]
+    broadcast = [x for p in parts for x in p["broadcast"]]
+    errors = [e for p in parts for e in p["errors"]]
+    return {
+        "tables": args.tables,
+        "connections": sum(p["connections"] for p in parts),
+        "client_processes": args.procs,
+        "setup_s": max(p["setup"] for p in parts),
+        "actions_per_s": acts / args.seconds,
+        "ack_p50_ms": pct(ack, 0.5) * 1000,
+        "ack_p99_ms": pct(ack, 0.99) * 1000,
+        "bcast_p50_ms": pct(broadcast, 0.5) * 1000,
+        "bcast_p99_ms": pct(broadcast, 0.99) * 1000,
         "server_rss_mib": memory,
         "server_cpu_cores": server_cpu,
-        "client_cpu_cores": client_cpu,
-        "server_cpu_ms_per_action": server_cpu * elapsed * 1000 / max(acts, 1),
-        "errors": len(stats.errors),
-        "first_errors": stats.errors[:3],
-        "lost": lost,
+        "client_cpu_cores": sum(p["cpu"] for p in parts) / args.seconds,
+        "server_cpu_ms_per_action": server_cpu * args.seconds * 1000 / max(acts, 1),
+        "errors": len(errors),
+        "first_errors": errors[:3],
+        "lost": sum(p["lost"] for p in parts),
     }
 
 
@@ -234,6 +281,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--procs", type=int, default=2, help="load-generating processes")
     parser.add_argument(
         "--think", type=float, default=0.5, help="mean seconds a bot thinks (0: flat out)"
     )
@@ -242,7 +290,7 @@ def main() -> None:
         server = ServerProcess(Path(tmp) / "data")
         server.start()
         try:
-            result = asyncio.run(run(args, server))
+            result = run(args, server)
         finally:
             server.stop()
     python = sys.version.split()[0]
