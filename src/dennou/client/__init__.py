@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -39,6 +40,8 @@ from dennou.core.rng import make_rng
 __all__ = ["Client", "GameResult", "ServerError", "register", "run_bot"]
 
 
+_decode = msgspec.json.Decoder().decode
+_encode = msgspec.json.Encoder().encode
 _STREAM = ("event", "turn", "view", "end", "table", "joined", "error")
 
 
@@ -94,7 +97,7 @@ class Client:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
-                msg = json.loads(raw)
+                msg = _decode(raw)
                 rid = msg.get("id")
                 future = self._waiting.pop(rid, None) if isinstance(rid, int) else None
                 if future is not None and not future.done():
@@ -114,7 +117,7 @@ class Client:
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message without waiting for a reply."""
-        await self.ws.send(json.dumps(message))
+        await self.ws.send(_encode(message).decode())
 
     async def request(self, message: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
         """Send a message with a fresh ``id`` and return the reply that echoes it.
