@@ -180,8 +180,10 @@ class Hub:
             self.tables[row.id] = actor
             actor.start()
         for row in await self.store.call(store.tables, ["finished"], 50):
-            if row.game in self.games:
+            try:
                 self.recent.append(TableActor(self, row, self.games[row.game]).info())
+            except Exception as exc:  # a game no longer hosted, or another engine version
+                self.log(f"not listing table {row.id}: {exc!r}")
         if rows:
             self.log(f"resumed {len(self.tables)} tables")
 
@@ -319,9 +321,13 @@ class Hub:
         if row is None or row.game not in self.games:
             raise Refused("not_found", f"no table {table_id!r}")
         steps = await self.store.call(self.store.store.steps, table_id)
+        if table_id in self.tables:  # loaded by another request meanwhile
+            return self.tables[table_id]
         actor = TableActor(self, row, self.games[row.game], steps)
         self.tables[table_id] = actor
         actor.start()
+        if actor.status == "finished":
+            asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
         return actor
 
     def table_infos(self, game: str | None = None, status: str | None = None) -> list[p.TableInfo]:
