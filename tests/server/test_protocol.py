@@ -311,7 +311,7 @@ def test_rate_limit(tmp_path: Any) -> None:
     live = LiveServer(tmp_path / "rl", rate=5.0, burst=5.0)
     try:
         ws = live.connect(None)
-        for _ in range(8):
+        for _ in range(30):
             ws.send({"type": "ping"})
         codes = [m.get("code") for m in ws.drain(0.3)]
         assert "rate_limited" in codes
@@ -390,9 +390,13 @@ def test_an_absent_seat_keeps_defaulting_and_returns(live: LiveServer) -> None:
     table = reply["table"]["id"]  # type: ignore[index]
     ann.wait_for("turn", table=table)
     ann.close()
-    time.sleep(1.5)
+    started = time.time()
     info = httpx.get(f"{live.http}/api/tables/{table}").json()
-    assert info["version"] > 6  # many decisions defaulted, not one per grace period
+    while info["version"] <= 6 and time.time() - started < 10:
+        time.sleep(0.1)
+        info = httpx.get(f"{live.http}/api/tables/{table}").json()
+    # many decisions defaulted, not one per grace period
+    assert info["version"] > 6 and time.time() - started < 0.2 * 6 + 3
     back = live.connect(token)
     assert back.request({"type": "join", "table": table})["seat"] == 0
     if info["status"] == "playing":
