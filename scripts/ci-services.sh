@@ -6,11 +6,21 @@
 # Installs postgresql with apt-get if it is missing, starts a throwaway cluster on 127.0.0.1
 # (port $DENNOU_PG_PORT, default 55432) owned by the postgres user, creates a superuser role
 # `dennou` (the store tests create and drop their own databases), and runs `npm install` in
-# examples/js-client. Idempotent: a cluster already running is reused.
-set -euo pipefail
+# examples/js-client. Idempotent: a cluster already running is reused. Sourcing it does not
+# change your shell's options: the set-up runs in a child bash with `set -euo pipefail`.
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PG_PORT="${DENNOU_PG_PORT:-55432}"
+_DENNOU_CI_SCRIPT="${BASH_SOURCE[0]}"
+DENNOU_PG_PORT="${DENNOU_PG_PORT:-55432}"
+if [ "${1:-}" != "--setup" ]; then
+  bash "$_DENNOU_CI_SCRIPT" --setup || { echo "ci-services: set-up failed" >&2; return 1 2>/dev/null || exit 1; }
+  export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$DENNOU_PG_PORT/postgres"
+  echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
+  return 0 2>/dev/null || exit 0
+fi
+
+set -euo pipefail
+ROOT="$(cd "$(dirname "$_DENNOU_CI_SCRIPT")/.." && pwd)"
+PG_PORT="$DENNOU_PG_PORT"
 PG_DIR="${DENNOU_PG_DIR:-/tmp/dennou-pg-$PG_PORT}"
 
 pg_bin() {
@@ -41,8 +51,6 @@ if ! as_pg "$BIN/pg_ctl -D $PG_DIR status" >/dev/null 2>&1; then
 fi
 as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_roles WHERE rolname='dennou'\"" \
   | grep -q 1 || as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'CREATE ROLE dennou LOGIN SUPERUSER'" >/dev/null
-export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$PG_PORT/postgres"
-echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
 
 python -c "import psycopg" 2>/dev/null || pip install -q "psycopg[binary]>=3.1"
 
