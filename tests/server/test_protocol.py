@@ -432,3 +432,31 @@ def test_built_in_bots_talk_through_the_channels(tmp_path: Any) -> None:
     finally:
         del arena_bots.GENERIC_BOTS["chatty"]
         live.stop()
+
+
+def test_auth_only_your_own_seat_with_your_own_token(live: LiveServer) -> None:
+    ann, ben, table = start_duel(live, first="seat0")
+    ann.request({"type": "act", "table": table, "action": "set 012"})
+    ben.request({"type": "act", "table": table, "action": "set 345"})
+    ann.wait_for("turn", table=table, version=2)  # ann (seat 0) calls first
+    # ben cannot act in ann's place: an action always acts for the sender's own seat
+    before = ann.request({"type": "get_view", "table": table})
+    assert ben.request({"type": "act", "table": table, "action": "call 012"})["code"] == (
+        "not_your_turn"
+    )
+    # a wrong token gets nothing; a player of another table cannot act here
+    impostor = WS(live.ws_url)
+    assert impostor.request({"type": "hello", "token": "ann"})["code"] == "unauthorized"
+    assert impostor.request({"type": "act", "table": table, "action": "call 345"})["code"] == (
+        "hello_first"
+    )
+    cy = live.connect(live.register("cy"))
+    cy.request({"type": "create_table", "game": "numeron", "seats": ["me", "open"]})
+    assert cy.request({"type": "act", "table": table, "action": "call 345"})["code"] == "forbidden"
+    guest = live.connect(None)
+    guest.request({"type": "spectate", "table": table})
+    assert guest.request({"type": "act", "table": table, "action": "call 345"})["code"] == (
+        "forbidden"
+    )
+    after = ann.request({"type": "get_view", "table": table})
+    assert after["version"] == before["version"] and after["view"] == before["view"]
