@@ -248,6 +248,7 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     time.sleep(args.seconds)
     server_cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.perf_counter() - t0)
     memory = rss_mib(server.proc.pid)
+    server_stats = httpx.get(f"{server.http}/api/stats", timeout=30).json()
     parts = [out.get(timeout=600) for _ in procs]
     for proc in procs:
         proc.join(30)
@@ -269,6 +270,10 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
         "server_cpu_cores": server_cpu,
         "client_cpu_cores": sum(p["cpu"] for p in parts) / args.seconds,
         "server_cpu_ms_per_action": server_cpu * args.seconds * 1000 / max(acts, 1),
+        "store_commits": server_stats["store"]["commits"],
+        "store_steps": server_stats["store"]["steps_written"],
+        "store_loop_s": server_stats["store"]["seconds_writing_on_loop"],
+        "store_slowest_ms": server_stats["store"]["slowest_write_ms"],
         "errors": len(errors),
         "first_errors": errors[:3],
         "lost": sum(p["lost"] for p in parts),

@@ -67,12 +67,17 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            hub.log(
+                f"store: {store.commits} commits, {store.steps_written} steps, "
+                f"{store.busy:.2f} s writing on the loop, slowest {store.slowest * 1000:.0f} ms"
+            )
             store.close()
 
     routes = [
         Route("/", status_page),
         Route("/openapi.json", openapi),
         Route("/api/games", api_games),
+        Route("/api/stats", api_stats),
         Route("/api/accounts", api_register, methods=["POST"]),
         Route("/api/accounts/{name}", api_account),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
@@ -146,6 +151,29 @@ def _api(handler: Any) -> Any:
 async def api_games(request: Request) -> Response:
     """Every hosted game with its rules options and bots."""
     return _json(_hub(request).games_info())
+
+
+@_api
+async def api_stats(request: Request) -> Response:
+    """Counters for operators and benchmarks: tables, connections, the store's work."""
+    hub = _hub(request)
+    store = hub.store
+    return _json(
+        {
+            "tables": len(hub.tables),
+            "playing": sum(1 for a in hub.tables.values() if a.status == "playing"),
+            "connections": hub.connections,
+            "steps": sum(a.actions for a in hub.tables.values()),
+            "store": {
+                "commits": store.commits,
+                "steps_written": store.steps_written,
+                "seconds_writing_on_loop": round(store.busy, 3),
+                "slowest_write_ms": round(store.slowest * 1000, 1),
+                "threaded": store.threaded,
+            },
+            "uptime_s": round(time.time() - hub.started, 1),
+        }
+    )
 
 
 @_api
@@ -462,6 +490,7 @@ async def websocket(ws: WebSocket) -> None:
             await ws.close(code, reason)
 
     conn = Conn(send, close, rate=hub.rate, burst=hub.burst)
+    hub.connections += 1
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -474,5 +503,6 @@ async def websocket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        hub.connections -= 1
         await hub.disconnected(conn)
         await conn.drain()

@@ -156,6 +156,8 @@ class Hub:
         self._tokens: dict[str, str] = {}
         self.quiet = quiet
         self.started = time.time()
+        self.connections = 0
+        """Open WebSocket connections."""
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
 

@@ -362,6 +362,10 @@ class AsyncStore:
             self._thread.start()
         self.commits = 0
         self.steps_written = 0
+        self.busy = 0.0
+        """Seconds the loop spent writing (inline mode)."""
+        self.slowest = 0.0
+        """The longest single flush, in seconds (inline mode)."""
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn(*args, **kwargs)`` (a method of the store) after everything queued before."""
@@ -389,7 +393,11 @@ class AsyncStore:
 
     def _flush_inline(self) -> None:
         jobs, self._pending, self._scheduled = self._pending, [], False
+        started = time.perf_counter()
         self._flush(jobs)
+        spent = time.perf_counter() - started
+        self.busy += spent
+        self.slowest = max(self.slowest, spent)
 
     def close(self) -> None:
         """Finish queued work and stop the writer thread."""
