@@ -201,6 +201,12 @@ class TableActor:
         self.state = state
         self.version = len(steps)
         self._make_bots()
+        for entry in self.log:  # built-in bots see again what they saw before the restart
+            for seat, bot in self.bots.items():
+                seen = [e for e in entry.events if e.visible_to(seat)]
+                if seen:
+                    with contextlib.suppress(Exception):
+                        bot.observe(seen)
         now = time.time()
         for seat in self._remote_seats():
             self.away_since[seat] = now
