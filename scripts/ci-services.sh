@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Services the server tests need in CI: a PostgreSQL on loopback and the JS client's npm package.
+#
+#   source scripts/ci-services.sh     # exports DENNOU_TEST_POSTGRES_URL
+#
+# Installs postgresql with apt-get if it is missing, starts a throwaway cluster on 127.0.0.1
+# (port $DENNOU_PG_PORT, default 55432) owned by the postgres user, creates a superuser role
+# `dennou` (the store tests create and drop their own databases), and runs `npm install` in
+# examples/js-client. Idempotent: a cluster already running is reused. Sourcing it does not
+# change your shell's options: the set-up runs in a child bash with `set -euo pipefail`.
+
+_DENNOU_CI_SCRIPT="${BASH_SOURCE[0]}"
+DENNOU_PG_PORT="${DENNOU_PG_PORT:-55432}"
+if [ "${1:-}" != "--setup" ]; then
+  bash "$_DENNOU_CI_SCRIPT" --setup || { echo "ci-services: set-up failed" >&2; return 1 2>/dev/null || exit 1; }
+  export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$DENNOU_PG_PORT/postgres"
+  echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
+  return 0 2>/dev/null || exit 0
+fi
+
+set -euo pipefail
+ROOT="$(cd "$(dirname "$_DENNOU_CI_SCRIPT")/.." && pwd)"
+PG_PORT="$DENNOU_PG_PORT"
+PG_DIR="${DENNOU_PG_DIR:-/tmp/dennou-pg-$PG_PORT}"
+
+pg_bin() {
+  local dir
+  for dir in /usr/lib/postgresql/*/bin; do
+    if [ -x "$dir/initdb" ]; then echo "$dir"; return; fi
+  done
+}
+
+if [ -z "$(pg_bin)" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq postgresql >/dev/null
+fi
+BIN="$(pg_bin)"
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
+}
+
+if ! as_pg "$BIN/pg_ctl -D $PG_DIR status" >/dev/null 2>&1; then
+  if [ ! -f "$PG_DIR/PG_VERSION" ]; then
+    mkdir -p "$PG_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres "$PG_DIR"
+    as_pg "$BIN/initdb -D $PG_DIR -A trust -U postgres" >/dev/null
+  fi
+  as_pg "$BIN/pg_ctl -D $PG_DIR -l $PG_DIR/log -w -o '-h 127.0.0.1 -p $PG_PORT -k /tmp' start" >/dev/null
+fi
+as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_roles WHERE rolname='dennou'\"" \
+  | grep -q 1 || as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'CREATE ROLE dennou LOGIN SUPERUSER'" >/dev/null
+
+python -c "import psycopg" 2>/dev/null || pip install -q "psycopg[binary]>=3.1"
+
+if [ -f "$ROOT/examples/js-client/package.json" ]; then
+  (cd "$ROOT/examples/js-client" && npm install --no-audit --no-fund --silent)
+fi

@@ -1,0 +1,252 @@
+"""Real servers for tests and benchmarks.
+
+A subprocess (:class:`ServerProcess`), an in-process uvicorn (:class:`LiveServer`) and a
+blocking WebSocket client with timeouts (:class:`WS`): no mocks.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+SRC = str(Path(__file__).resolve().parents[2])
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`python -m dennou.server serve` as a real subprocess on a loopback port."""
+
+    def __init__(self, data_dir: Path, db: str | None = None) -> None:
+        self.data_dir = data_dir
+        self.db = db
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        """The HTTP base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        """The WebSocket URL."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        """Start the process and wait until it answers."""
+        cmd = [sys.executable, "-m", "dennou.server", "serve", "--port", str(self.port)]
+        cmd += ["--data-dir", str(self.data_dir), "--rate", "1000", "--burst", "2000"]
+        if self.db:
+            cmd += ["--db", self.db]
+        env = {**os.environ, "PYTHONPATH": SRC}
+        self.proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(self.http + "/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL the process (no clean-up of any kind)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        """Stop the server."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def register(self, name: str) -> str:
+        """Register an account; return its token."""
+        reply = httpx.post(self.http + "/api/accounts", json={"name": name}, timeout=10)
+        assert reply.status_code == 201, reply.text
+        return str(reply.json()["token"])
+
+
+class LiveServer:
+    """The app under uvicorn in a thread of this process (in-process, real sockets)."""
+
+    def __init__(self, data_dir: Path, **app_options: object) -> None:
+        import threading
+
+        import uvicorn
+
+        from dennou.server.app import create_app
+
+        self.port = free_port()
+        self.app = create_app(data_dir=str(data_dir), quiet=True, **app_options)  # type: ignore[arg-type]
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="error", ws_max_size=1 << 20
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+
+    @property
+    def http(self) -> str:
+        """The HTTP base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket URL."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def register(self, name: str) -> str:
+        """Register an account; return its token."""
+        reply = httpx.post(self.http + "/api/accounts", json={"name": name}, timeout=10)
+        assert reply.status_code == 201, reply.text
+        return str(reply.json()["token"])
+
+    def connect(self, token: str | None = None, hello: bool = True) -> WS:
+        """A connection, logged in with ``token`` (``None``: a guest)."""
+        ws = WS(self.ws_url)
+        if hello:
+            welcome = ws.request({"type": "hello", "token": token})
+            assert welcome["type"] == "welcome", welcome
+        return ws
+
+    def stop(self) -> None:
+        """Stop the server."""
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+class WS:
+    """A blocking WebSocket client with timeouts, for protocol tests."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.conn = connect(url, max_size=1 << 24).__enter__()
+        self.backlog: list[dict[str, object]] = []
+        self._ids = 0
+
+    def send(self, message: object) -> None:
+        """Send a message (a dict is encoded as JSON)."""
+        import json
+
+        self.conn.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, object]:
+        """The next message."""
+        import json
+
+        if self.backlog:
+            return self.backlog.pop(0)
+        return dict(json.loads(self.conn.recv(timeout)))
+
+    def _next(self, timeout: float) -> dict[str, object]:
+        import json
+
+        return dict(json.loads(self.conn.recv(timeout)))
+
+    def request(self, message: dict[str, object], timeout: float = 10) -> dict[str, object]:
+        """Send with a fresh id; return the reply with that id (others go to the backlog)."""
+        self._ids += 1
+        rid = f"r{self._ids}"
+        self.send({**message, "id": rid})
+        deadline = time.time() + timeout
+        while True:
+            msg = self._next(max(0.01, deadline - time.time()))
+            if msg.get("id") == rid:
+                return msg
+            self.backlog.append(msg)
+
+    def wait_for(self, kind: str, timeout: float = 10, **match: object) -> dict[str, object]:
+        """The next message of a type (matching fields); earlier ones are dropped."""
+        deadline = time.time() + timeout
+        while True:
+            if self.backlog:
+                msg = self.backlog.pop(0)
+            else:
+                msg = self._next(max(0.01, deadline - time.time()))
+            if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    def drain(self, quiet: float = 0.2) -> list[dict[str, object]]:
+        """Everything that arrives until the line is quiet."""
+        out = list(self.backlog)
+        self.backlog.clear()
+        while True:
+            try:
+                out.append(self._next(quiet))
+            except TimeoutError:
+                return out
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL URL; skips the test without one (fails it in CI).
+
+    ``DENNOU_TEST_POSTGRES_URL`` names the server (``scripts/ci-services.sh`` exports it);
+    ``DENNOU_REQUIRE_POSTGRES=1`` turns the skip into a failure.
+    """
+    import pytest
+
+    url = os.environ.get("DENNOU_TEST_POSTGRES_URL")
+    if not url:
+        if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":
+            pytest.fail("DENNOU_REQUIRE_POSTGRES=1 but DENNOU_TEST_POSTGRES_URL is not set")
+        pytest.skip("no PostgreSQL (source scripts/ci-services.sh to get one)")
+    return url
+
+
+def fresh_postgres_database(url: str) -> tuple[str, str]:
+    """Create an empty database next to the one in ``url``; returns (its url, its name)."""
+    import sqlalchemy as sa
+
+    from dennou.store import database_url
+
+    name = "dennou_test_" + secrets.token_hex(4)
+    admin = sa.create_engine(database_url(url, "."), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    base = url.rsplit("/", 1)[0]
+    return f"{base}/{name}", name
+
+
+def drop_postgres_database(url: str, name: str) -> None:
+    """Drop a database made by :func:`fresh_postgres_database`."""
+    import sqlalchemy as sa
+
+    from dennou.store import database_url
+
+    admin = sa.create_engine(database_url(url, "."), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()

@@ -1,0 +1,77 @@
+"""The one database schema (SQLite and PostgreSQL alike), as SQLAlchemy Core tables.
+
+The alembic migrations under ``migrations/versions`` create exactly these tables; a test checks
+that the migrated schema and this metadata agree.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False, unique=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""Players: a name and the SHA-256 of their token (the token itself is shown once)."""
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("players", sa.JSON, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("created_by", sa.String(64), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("outcome", sa.JSON, nullable=True),
+)
+"""Tables (game instances): status ``waiting`` -> ``playing`` -> ``finished``."""
+
+steps = sa.Table(
+    "steps",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("step", sa.JSON, nullable=False),
+)
+"""Every accepted step of every table, in order: ``idx`` 0 is the first step (version 1)."""
+
+results = sa.Table(
+    "results",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.String(64), nullable=False, index=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("result", sa.String(8), nullable=False),
+    sa.Column("score", sa.Float, nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=False),
+)
+"""Per-player history: one row per account per finished game."""
+
+game_accounts = sa.Table(
+    "game_accounts",
+    metadata,
+    sa.Column("account", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.JSON, nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+"""Per-game accounts that persist across games (Star Hi-Lo's series accounts, 口座)."""

@@ -1,0 +1,135 @@
+"""The store against SQLite and a real PostgreSQL: the same tests, the same schema."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from dennou.arena.play import play
+from dennou.core import record as rec
+from dennou.core.bot import RandomBot
+from dennou.core.errors import StoreError
+from dennou.core.game import TalkLine
+from dennou.core.record import Step
+from dennou.games import REGISTRY
+from dennou.store import AsyncStore, Store, TableRow, hash_token
+from dennou.store.schema import metadata
+
+
+def table_row(table_id: str = "t1", status: str = "waiting") -> TableRow:
+    return TableRow(
+        id=table_id,
+        game="numeron",
+        version=1,
+        rules={"digits": 3},
+        seats=[{"kind": "open"}, {"kind": "bot", "bot": "random"}],
+        options={"absent_grace": 5.0},
+        players=None,
+        status=status,
+        seed=2**40 + 7,
+        created_by="ann",
+        created_at=time.time(),
+    )
+
+
+def test_migrated_schema_matches_the_metadata(store: Store) -> None:
+    inspector = sa.inspect(store.engine)
+    assert set(inspector.get_table_names()) >= set(metadata.tables)
+    for name, table in metadata.tables.items():
+        assert {c["name"] for c in inspector.get_columns(name)} == set(table.columns.keys())
+    Store(store.url).close()  # migrating again is a no-op
+
+
+def test_accounts_keep_only_a_hash_of_the_token(store: Store) -> None:
+    token = store.create_account("ann")
+    assert store.account_for_token(token) == "ann"
+    assert store.account_for_token(token + "x") is None
+    with store.engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT token_hash FROM accounts")).scalar_one()
+    assert stored == hash_token(token) and token not in stored
+    with pytest.raises(StoreError, match="taken"):
+        store.create_account("ann")
+    assert store.account_exists("ann") and not store.account_exists("bob")
+
+
+def test_tables_steps_and_records_round_trip(store: Store) -> None:
+    game = REGISTRY["numeron"]
+    record = play(game, None, [RandomBot(), RandomBot()], seed=4, max_steps=60_000)
+    store.create_table(table_row())
+    store.update_table("t1", status="playing", players=record.players, rules=record.rules)
+    steps = list(record.steps)
+    steps.append(Step(None, talk=TalkLine(None, "guest", "public", "gg")))
+    store.append_steps(("t1", i, s) for i, s in enumerate(steps[:10]))
+    store.append_steps(("t1", i, s) for i, s in enumerate(steps[10:], 10))
+    assert store.steps("t1") == steps
+    with pytest.raises(StoreError):
+        store.append_steps([("t1", 3, steps[3])])
+    assert [t.id for t in store.tables(["playing"])] == ["t1"]
+    loaded = store.record("t1")
+    assert loaded is not None and loaded.steps == steps and loaded.seed == 2**40 + 7
+    store.finish_table(
+        "t1",
+        record.outcome or {},
+        [
+            {
+                "account": "ann",
+                "game": "numeron",
+                "seat": 0,
+                "result": "win",
+                "score": 1.0,
+                "rank": 1,
+            }
+        ],
+        [("ann", "hilo", "balance", 1200)],
+    )
+    row = store.get_table("t1")
+    assert row is not None and row.status == "finished" and row.outcome == record.outcome
+    [again] = rec.loads(store.record("t1").dumps())  # type: ignore[union-attr]
+    assert again.steps == steps
+    history = store.history("ann")
+    assert [(h["table_id"], h["result"]) for h in history] == [("t1", "win")]
+    assert store.game_accounts("ann") == {"hilo": {"balance": 1200}}
+    store.set_game_account("ann", "hilo", "balance", 900)
+    assert store.game_accounts("ann", "hilo") == {"hilo": {"balance": 900}}
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_async_store_group_commits_in_order(store: Store, threaded: bool) -> None:
+    store.create_table(table_row())
+    async_store = AsyncStore(store, threaded=threaded)
+
+    async def write() -> None:
+        await asyncio.gather(
+            *(
+                async_store.append_step("t1", i, Step(0, action={"type": "x", "i": i}))
+                for i in range(200)
+            )
+        )
+        assert await async_store.call(store.account_exists, "nobody") is False
+
+    asyncio.run(write())
+    assert [s.action["i"] for s in store.steps("t1")] == list(range(200))  # type: ignore[index]
+    assert async_store.commits < 200  # grouped
+    async_store.close()
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_a_failed_step_write_fails_only_its_caller(store: Store, threaded: bool) -> None:
+    store.create_table(table_row())
+    async_store = AsyncStore(store, threaded=threaded)
+
+    async def write() -> list[object]:
+        return await asyncio.gather(
+            async_store.append_step("t1", 0, Step(0, action={"type": "a"})),
+            async_store.append_step("t1", 0, Step(0, action={"type": "dup"})),
+            async_store.append_step("t1", 1, Step(0, action={"type": "b"})),
+            return_exceptions=True,
+        )
+
+    outcomes = asyncio.run(write())
+    assert outcomes[0] is None and isinstance(outcomes[1], StoreError) and outcomes[2] is None
+    assert [s.action["type"] for s in store.steps("t1")] == ["a", "b"]  # type: ignore[index]
+    async_store.close()
