@@ -22,6 +22,7 @@ from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError, InvalidActionError
 from dennou.core.game import JSON, Event, Game, Seat, rules_options
 from dennou.games import REGISTRY, get
+from dennou.server.cli import bot_run, serve
 
 app = typer.Typer(
     help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
@@ -371,6 +372,12 @@ def _read_line(prompt: str) -> str:
     if not line:
         raise EOFError
     return line
+
+
+app.command("serve")(serve)
+bot_app = typer.Typer(help="Run a bot against a dennou server.", no_args_is_help=True)
+bot_app.command("run")(bot_run)
+app.add_typer(bot_app, name="bot")
 
 
 def main() -> None:

@@ -132,7 +132,8 @@ def check_game(
         except Exception as exc:
             raise ConformanceError(f"{where}: {type(exc).__name__}: {exc}") from exc
         report.games += 1
-    if spec.hidden_information and report.leak_checks and not report.determinized_differs:
+    # Too few checks (a short smoke run) prove nothing either way.
+    if spec.hidden_information and report.leak_checks >= 50 and not report.determinized_differs:
         raise ConformanceError(
             f"{spec.name}: determinize never changed a hidden part in {report.leak_checks} checks"
         )
