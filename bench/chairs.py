@@ -21,17 +21,9 @@ import sys
 import time
 
 from dennou.arena.bots import make_bot
+from dennou.arena.match import proportion_ci
 from dennou.arena.play import play
 from dennou.games import get
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, float]:
@@ -54,7 +46,7 @@ def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, f
         wins += detail["winner"] == seat
         nobody += detail["winner"] is None
         payouts.append(record.outcome["scores"][seat] / rules.medal_value)
-    lo, hi = wilson(wins, games)
+    lo, hi = proportion_ci(wins, games)
     mean = statistics.fmean(payouts)
     half = 1.96 * statistics.stdev(payouts) / math.sqrt(games) if games > 1 else 0.0
     return {

@@ -17,21 +17,12 @@ import time
 from collections.abc import Callable
 
 from dennou.arena import play
+from dennou.arena.match import proportion_ci
 from dennou.core.bot import Bot
 from dennou.games.hilo import GAME
 from dennou.games.hilo.bots import BayesBot, HiloRandomBot
 
 Z = 1.96
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
-    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
@@ -61,7 +52,7 @@ def run(
         games.append(len(history))
         turns.append(sum(g["turns"] for g in history))
         ms.extend(s.ms for s in record.steps if s.seat == me and s.ms is not None)
-    lo, hi = wilson(wins, series)
+    lo, hi = proportion_ci(wins, series)
     g, g_half = mean_ci(games)
     t, t_half = mean_ci(turns)
     return {

@@ -15,11 +15,11 @@ Run: ``PYTHONPATH=src python bench/pandemic.py --games 200``.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
 from dennou.arena.bots import make_bot
+from dennou.arena.match import proportion_ci
 from dennou.arena.play import play
 from dennou.games import get
 from dennou.games.pandemic.bots import BeliefBot
@@ -70,17 +70,6 @@ def determinize_cost(games: int, seed: int) -> tuple[float, float]:
     return det_s / calls * 1000, view_s / calls * 1000
 
 
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
-
-
 def run(k: int, games: int, seed: int) -> tuple[list[float], list[float], float]:
     game = get("pandemic")
     belief: list[float] = []
@@ -117,7 +106,7 @@ def main() -> None:
         def cell(xs: list[float]) -> str:
             if not xs:
                 return "-"
-            lo, hi = wilson(sum(xs), len(xs))
+            lo, hi = proportion_ci(sum(xs), len(xs))
             return f"{sum(xs) / len(xs):.3f} [{lo:.3f}, {hi:.3f}]"
 
         print(f"{k:>11} | {cell(belief):>24} | {cell(rand):>24} | {per_game:6.2f}")

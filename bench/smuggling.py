@@ -16,6 +16,7 @@ import statistics
 import time
 
 from dennou.arena import make_bot, play
+from dennou.arena.match import proportion_ci
 from dennou.games.smuggling import GAME
 
 PAIRINGS = [
@@ -29,15 +30,6 @@ PAIRINGS = [
     ("equilibrium:exploit=true", "random"),
     ("equilibrium:exploit=true", "equilibrium"),
 ]
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -66,7 +58,7 @@ def run(first: str, second: str, games: int, team_size: int, small_games: int) -
         own, other = (north, south) if north_first else (south, north)
         mine.append(statistics.fmean(own) / 1e6)
         theirs.append(statistics.fmean(other) / 1e6)
-    lo, hi = wilson(wins, games)
+    lo, hi = proportion_ci(wins, games)
     return {
         "pairing": f"{first} vs {second}",
         "win": wins / games,

@@ -96,6 +96,13 @@ def wilson(p: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def proportion_ci(successes: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of ``successes`` out of ``n`` (draws may count as halves)."""
+    if n == 0:
+        return 0.0, 1.0
+    return wilson(successes / n, n)
+
+
 def summarize(records: Sequence[Record]) -> list[BotStats]:
     """Per bot spec: results, scores and decision times, pooled over seats, in spec order."""
     stats: dict[str, BotStats] = {}
