@@ -99,7 +99,7 @@ def _codes_table(t: Any, masks: Any) -> Any:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _code(tab: Any, t: Any, masks: Any, g: int, c: int) -> int:  # pragma: no cover - compiled
+def _code(tab: Any, t: Any, masks: Any, g: int, c: int) -> Any:  # pragma: no cover - compiled
     # A 1 x 1 table means "no table": judge on the fly.
     if tab.shape[0] > 1:
         return int(tab[g, c])
