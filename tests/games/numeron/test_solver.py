@@ -273,7 +273,7 @@ def random_game(
     bot = SolverBot()
     if solver_seat is not None:
         bot.reset(seat=solver_seat, rules=rules, players=["a", "b"])
-    steps: list[tuple[NumeronState, int, Action | None]] = []
+    steps: list[Step] = []
     while state.phase != "over":
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
