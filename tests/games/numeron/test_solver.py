@@ -259,9 +259,10 @@ def oracle_successors(number: str, action: Action) -> tuple[tuple[Any, ...], set
     return ("move", i, j), out
 
 
-def random_game(
-    seed: int, solver_seat: int | None
-) -> list[tuple[NumeronState, int, Action | None]]:
+Step = tuple[NumeronState, int, Action | None]
+
+
+def random_game(seed: int, solver_seat: int | None) -> list[Step]:
     """A 4-digit game with items: (state before, seat, action) for every step.
 
     Seats without the solver play the engine's conformance policy (uniform legal actions, so
