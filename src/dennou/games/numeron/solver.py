@@ -348,7 +348,7 @@ class CallChooser:
         self.size = len(all_numbers(digits))
         self.lookahead = lookahead
         self.lookahead_max = (
-            lookahead_max if lookahead_max is not None else {3: 720, 4: 150, 5: 60}[digits]
+            lookahead_max if lookahead_max is not None else {3: 720, 4: 120, 5: 60}[digits]
         )
         self.sample = sample
         self.calls = calls
