@@ -451,9 +451,15 @@ class SolverBot(Bot):
         self._chooser: CallChooser | None = None
 
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
-        """Start a new game (the relabelling is drawn at the first decision)."""
+        """Start a new game (the relabelling is drawn at the first decision).
+
+        Compiles the kernels and builds the judgment table now, outside any timed decision.
+        """
         self.seat = seat
         self._chooser = None
+        digits = getattr(rules, "digits", None)
+        if isinstance(digits, int) and 3 <= digits <= 5:
+            warm_up(digits)
 
     # -- helpers --
     def chooser(self, digits: int, rng: random.Random) -> CallChooser:
@@ -497,6 +503,16 @@ class SolverBot(Bot):
             action = choose_defence(view, legal, self.defend, rng)
             return action if action in legal else Decline()
         return legal[rng.randrange(len(legal))]
+
+
+@cache
+def warm_up(digits: int) -> None:
+    """Compile the Numba kernels and build the judgment table for ``digits`` (once)."""
+    few = np.arange(6, dtype=np.int64)
+    score_calls(digits, few, few)
+    score_calls(digits, few, few, "calls")
+    lookahead_values(digits, few[:2], few, few)
+    judgment_codes(digits, 0, few)
 
 
 def relabel_rank(digits: int, rng: random.Random) -> IntArray:
