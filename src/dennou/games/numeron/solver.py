@@ -341,14 +341,14 @@ class CallChooser:
         lookahead: int = 8,
         lookahead_max: int | None = None,
         sample: int = 2000,
-        calls: int = 1500,
+        calls: int = 3000,
         rank: IntArray | None = None,
     ) -> None:
         self.digits = digits
         self.size = len(all_numbers(digits))
         self.lookahead = lookahead
         self.lookahead_max = (
-            lookahead_max if lookahead_max is not None else {3: 720, 4: 120, 5: 60}[digits]
+            lookahead_max if lookahead_max is not None else {3: 720, 4: 120, 5: 200}[digits]
         )
         self.sample = sample
         self.calls = calls
@@ -436,7 +436,7 @@ class SolverBot(Bot):
         self,
         lookahead: int = 8,
         sample: int = 2000,
-        calls: int = 1500,
+        calls: int = 3000,
         items: bool = True,
         defend: int = 12,
         relabel: bool = True,
