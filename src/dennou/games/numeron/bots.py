@@ -1,4 +1,4 @@
-"""Numeron bots: ``random`` (uniform legal) and ``solver``."""
+"""Numeron bots: ``random`` (uniform legal) and ``solver`` (see ``solver.py``)."""
 
 from __future__ import annotations
 
@@ -6,5 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from dennou.core.bot import RandomBot
+from dennou.games.numeron.solver import SolverBot
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot}
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "solver": SolverBot}
