@@ -41,15 +41,16 @@ def index_of(digits: int) -> dict[str, int]:
     return {n: i for i, n in enumerate(all_numbers(digits))}
 
 
+_POPCOUNT = np.array([bin(x).count("1") for x in range(1024)], dtype=np.int8)
+
+
 def judge_all(digits: int, call: str) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """EAT and BITE of ``call`` against every number of ``digits`` digits."""
     t = table(digits)
     c = np.array([int(ch) for ch in call], dtype=np.int8)
     eat = (t == c).sum(axis=1).astype(np.int8)
     cbits = int(np.bitwise_or.reduce(np.left_shift(1, c.astype(np.int32))))
-    common = np.array([bin(x).count("1") for x in range(1024)], dtype=np.int8)[
-        digit_sets(digits) & cbits
-    ]
+    common = _POPCOUNT[digit_sets(digits) & cbits]
     return eat, (common - eat).astype(np.int8)
 
 
