@@ -64,3 +64,36 @@ def test_js_client_plays_a_set_of_games(tmp_path: Path) -> None:
         assert len(history) == 3
     finally:
         live.stop()
+
+
+def test_js_client_plays_a_whole_daifugo_set(tmp_path: Path) -> None:
+    """Issue 8: a JavaScript client plays a whole Daifugo set (10 games) against the host."""
+    node_ready()
+    live = LiveServer(tmp_path / "data")
+    try:
+        token = live.register("js")
+        cmd = [
+            "node",
+            str(JS / "client.js"),
+            "--server",
+            live.ws_url,
+            "--token",
+            token,
+            "--join",
+            "daifugo",
+            "--seats",
+            "open,bot:greedy,bot:greedy,bot:random,bot:random",
+        ]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, done.stderr
+        [line] = [json.loads(text) for text in done.stdout.splitlines()]
+        reply = httpx.get(f"{live.http}/api/tables/{line['table']}/record")
+        [record] = rec.loads(reply.text)
+        assert record.game == "daifugo" and record.rules["games"] == 10
+        game = REGISTRY["daifugo"]
+        final = rec.final_state(record, game)
+        assert len(final.results) >= 10  # every counted game of the set was played
+        assert rec.to_json(game.outcome(final)) == record.outcome == line["outcome"]
+        assert not any(s.default for s in record.steps if s.seat == line["seat"])
+    finally:
+        live.stop()

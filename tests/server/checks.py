@@ -9,6 +9,7 @@ from typing import Any
 from dennou.client import GameResult
 from dennou.core import record as rec
 from dennou.core.game import Game
+from dennou.core.jsondata import to_json
 from dennou.games import REGISTRY
 
 
@@ -55,3 +56,8 @@ def check_turn(game: Game[Any, Any], turn: dict[str, Any], seed: int) -> None:
     else:
         for action in turn["legal_sample"]:
             assert game.parse_action(action) in legal
+
+
+def quick_rules(game_name: str) -> dict[str, Any]:
+    """The game's first conformance config: rules chosen so that a whole game is short."""
+    return to_json(REGISTRY[game_name].conformance_rules()[0])  # type: ignore[no-any-return]

@@ -14,7 +14,7 @@ from dennou.client import Client, run_bot
 from dennou.core.actions import Action, ActionCodec
 from dennou.core.bot import RandomBot
 from dennou.core.errors import IllegalActionError, NotYourTurnError
-from dennou.core.game import JSON, Event, Game, GameSpec, Outcome, Rules, Seat
+from dennou.core.game import HOST_ACCOUNTS, JSON, Event, Game, GameSpec, Outcome, Rules, Seat
 from dennou.core.registry import Registry
 from dennou.server.testing import LiveServer
 
@@ -93,7 +93,7 @@ class Pot(Game[PotState, PotRules]):
             balances[win] += stake
             balances[lose] -= stake
         return Outcome.from_scores(
-            [float(x) for x in balances], detail={"accounts": [{"balance": x} for x in balances]}
+            [float(x) for x in balances], detail={HOST_ACCOUNTS: [{"balance": x} for x in balances]}
         )
 
 

@@ -17,7 +17,7 @@ from dennou.core import record as rec
 from dennou.games import REGISTRY
 from dennou.server.testing import drop_postgres_database, fresh_postgres_database, postgres_url
 
-from .checks import check_seen_against_replay
+from .checks import check_seen_against_replay, quick_rules
 from .conftest import ServerProcess
 
 
@@ -64,7 +64,9 @@ def test_sigkill_mid_game_then_restart_finishes_identically(server: ServerProces
 
     async def make(game: str, seats: list[str], token: str) -> str:
         async with await Client.open(server.ws, token) as client:
-            info = await client.create_table(game, seats, seed=seed, absent_grace=60)
+            info = await client.create_table(
+                game, seats, quick_rules(game), seed=seed, absent_grace=60
+            )
             return str(info["id"])
 
     async def reference(game: str) -> rec.Record:

@@ -15,7 +15,7 @@ from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.games import REGISTRY
 
-from .checks import check_seen_against_replay, check_turn, check_view
+from .checks import check_seen_against_replay, check_turn, check_view, quick_rules
 from .conftest import WS, LiveServer
 
 
@@ -27,7 +27,9 @@ def test_every_message_passes_the_leak_property(live: LiveServer, game_name: str
 
     async def make() -> str:
         async with await Client.open(live.ws_url, tokens[0]) as client:
-            info = await client.create_table(game_name, ["open"] * n, seed=3)
+            info = await client.create_table(
+                game_name, ["open"] * n, quick_rules(game_name), seed=3
+            )
             return str(info["id"])
 
     table = asyncio.run(make())

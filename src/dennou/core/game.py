@@ -127,6 +127,11 @@ class Outcome(msgspec.Struct, frozen=True):
         return "draw" if self.ranks.count(1) > 1 else "win"
 
 
+HOST_ACCOUNTS = "host_accounts"
+"""``Outcome.detail[HOST_ACCOUNTS]``: per seat, ``{key: value}`` the host stores in that player's
+persistent account for this game (set, not added, so that a replay never counts twice)."""
+
+
 class GameSpec(msgspec.Struct, frozen=True):
     """What a game is, for the registry, the CLI and the host.
 
@@ -250,6 +255,16 @@ class Game(ABC, Generic[S, R]):
         Games without hidden information may return the state rebuilt from the view.
         """
         raise NotImplementedError(f"{self.spec.name} does not implement determinize")
+
+    def host_accounts_in(self, rules: JSON, accounts: Sequence[Mapping[str, Any] | None]) -> JSON:
+        """Rules (as JSON) for a new game, given each seat's stored account (``None``: a bot).
+
+        The host calls it when a table starts; the default ignores accounts. A game whose
+        players carry something from game to game (Star Hi-Lo's 口座) puts it into the rules,
+        so that the record holds it, and reports the new values in
+        ``Outcome.detail[HOST_ACCOUNTS]``.
+        """
+        return rules
 
     # --- talk -----------------------------------------------------------------------------
     def talk_channels(self, state: S, speaker: Seat | None) -> frozenset[str]:

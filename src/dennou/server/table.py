@@ -34,7 +34,7 @@ from dennou.core.errors import (
     InvalidActionError,
     NotYourTurnError,
 )
-from dennou.core.game import CHANCE, Event, Game, TalkLine
+from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, TalkLine
 from dennou.core.jsondata import to_json
 from dennou.core.record import Step, apply_step
 from dennou.core.rng import make_rng
@@ -229,8 +229,7 @@ class TableActor:
             spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}"
             for i, spec in enumerate(seats)
         ]
-        hook = getattr(self.game, "host_accounts_in", None)
-        if callable(hook):
+        if type(self.game).host_accounts_in is not Game.host_accounts_in:
             accounts: list[dict[str, Any] | None] = []
             for spec in seats:
                 if spec["kind"] == "player":
@@ -240,7 +239,9 @@ class TableActor:
                     accounts.append(stored.get(self.game.spec.name, {}))
                 else:
                     accounts.append(None)
-            self.rules = self.game.make_rules(hook(to_json(self.rules), accounts))
+            self.rules = self.game.make_rules(
+                self.game.host_accounts_in(to_json(self.rules), accounts)
+            )
         self.state = self.game.new(self.rules, players)
         rules_json = to_json(self.rules)
         now = time.time()
@@ -556,7 +557,7 @@ class TableActor:
         outcome = to_json(self.game.outcome(self.state))
         results = []
         updates: list[tuple[str, str, str, Any]] = []
-        per_seat = outcome.get("detail", {}).get("accounts")
+        per_seat = outcome.get("detail", {}).get(HOST_ACCOUNTS)
         name = self.game.spec.name
         for seat, spec in enumerate(self.row.seats):
             if spec["kind"] != "player":
@@ -573,7 +574,11 @@ class TableActor:
                     "rank": ranks[seat],
                 }
             )
-            if isinstance(per_seat, list) and seat < len(per_seat) and per_seat[seat]:
+            if (
+                isinstance(per_seat, list)
+                and seat < len(per_seat)
+                and isinstance(per_seat[seat], dict)
+            ):
                 for key, value in per_seat[seat].items():
                     updates.append((spec["name"], name, str(key), value))
         await self.hub.store.call(

@@ -20,8 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from dennou.core.actions import Action, Concat, LazyActions
-from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
+from dennou.core.game import CHANCE, HOST_ACCOUNTS, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.core.jsondata import to_json
 from dennou.games.hilo.actions import (
     ACTION_IDS,
@@ -74,12 +74,15 @@ class Hilo(Game[HiloState, HiloRules]):
         """Start a series: the host draws the first game's target; seat 0 plays first."""
         self.check_players(players)
         n = len(players)
+        accounts = rules.start_accounts if rules.start_accounts is not None else (0,) * n
+        if len(accounts) != n:
+            raise ConfigError(f"start_accounts has {len(accounts)} entries for {n} players")
         return HiloState(
             rules=rules,
             players=tuple(players),
             phase="target",
             points=(rules.start_points,) * n,
-            accounts=(0,) * n,
+            accounts=tuple(accounts),
             stars=(0,) * n,
         )
 
@@ -555,8 +558,14 @@ class Hilo(Game[HiloState, HiloRules]):
                 "stars": list(state.stars),
                 "accounts": list(state.accounts),
                 "games": [to_json(g) for g in state.history],
+                HOST_ACCOUNTS: [{"account": a} for a in state.accounts],
             },
         )
+
+    def host_accounts_in(self, rules: JSON, accounts: Sequence[Mapping[str, Any] | None]) -> JSON:
+        """Series accounts (口座) persist across series: each player's starts where it ended."""
+        start = [int((acc or {}).get("account", 0)) for acc in accounts]
+        return {**rules, "start_accounts": start}
 
     # --- presentation -------------------------------------------------------------------------
     def render(self, view: JSON) -> str:

@@ -69,6 +69,13 @@ class HiloRules(Rules, frozen=True):
             "star, like an everyone-loses round (none: no cap, as the rules page)",
         ),
     ] = None
+    start_accounts: Annotated[
+        tuple[int, ...] | None,
+        Meta(
+            description="each seat's account (口座) at the start of the series, e.g. carried "
+            "over by the host from earlier series (none: all 0)"
+        ),
+    ] = None
     half_star_points: Annotated[
         int, Meta(ge=1, description="every full this many account points give half a star (5.1)")
     ] = 25
