@@ -21,6 +21,7 @@ from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import CODEC, Deal, Give, Pass, Play
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, titles_for
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
@@ -34,17 +35,60 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-_PLAYS: dict[tuple[int, ...], Play] = {}
+play_of = F.play_of
+
+_PASS = Pass()
+_TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
+_CHANCE_TO_ACT: frozenset[Seat] = frozenset((CHANCE,))
+_NOBODY: frozenset[Seat] = frozenset()
 
 
-def play_of(group: tuple[int, ...]) -> Play:
-    """The :class:`Play` of a group of card codes (cached: groups repeat all the time)."""
-    action = _PLAYS.get(group)
-    if action is None:
-        if len(_PLAYS) > 200_000:
-            _PLAYS.clear()
-        action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
-    return action
+class _PlayActions(list[Action]):
+    """The legal plays of one seat, listed; membership is the engine's own legality check.
+
+    A plain list for indexing and length (the hot path of every random or search player), with
+    ``in`` answering exactly "``apply`` accepts it" (other card order or spelling included).
+    """
+
+    __slots__ = ("_state", "_seat")
+
+    def __init__(self, state: DaifugoState, seat: Seat) -> None:
+        super().__init__()
+        self._state = state
+        self._seat = seat
+
+    def __contains__(self, action: object) -> bool:
+        state = self._state
+        if type(action) is Pass:
+            return bool(state.plays)
+        if type(action) is Play:
+            group = C.parse_cards(action.cards)
+            return group is not None and not _play_error(state, self._seat, group)
+        return False
+
+
+def _play_error(state: DaifugoState, seat: Seat, group: tuple[int, ...]) -> str:
+    """Why ``seat`` may not play ``group`` now (``""`` if it may): the rule of Plays it breaks."""
+    rules = state.rules
+    rank = C.group_rank(group, rules.max_group)
+    if rank is None:
+        return "group"
+    if not C.contains(state.hands[seat], group):
+        return "hand"
+    plays = state.plays
+    if plays:
+        top = plays[-1]
+        if not C.beats(
+            group,
+            rank,
+            top.cards,
+            top.rank,
+            revolution=state.revolution,
+            returned=top.returned,
+            spade3_return=rules.spade3_return,
+        ):
+            return "follow"
+    return ""
 
 
 def _merge(a: tuple[int, ...], b: Sequence[int]) -> tuple[int, ...]:
@@ -85,14 +129,15 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Deal: chance; exchange: the giver of the current step; play: the seat to play."""
         phase = state.phase
         if phase == "play":
-            return frozenset((state.turn,))
+            turn = state.turn
+            return _TO_ACT.get(turn) or frozenset((turn,))
         if phase == "deal":
-            return frozenset((CHANCE,))
+            return _CHANCE_TO_ACT
         if phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            return frozenset((step.giver,))
-        return frozenset()
+            return _TO_ACT.get(step.giver) or frozenset((step.giver,))
+        return _NOBODY
 
     def sample_chance(self, state: DaifugoState, rng: random.Random) -> Action:
         """A shuffled deck (the whole deal as one chance action)."""
@@ -111,46 +156,43 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         every ``give`` (a broken one is applied as cheating). Plays are listed in full; a play
         given in other card order or spelling (``Th`` for ``10h``) is contained too.
         """
-        if seat not in self.to_act(state):
+        phase = state.phase
+        if phase == "play":
+            if seat != state.turn:
+                return []
+            out = _PlayActions(state, seat)
+            extend = out.extend
+            for _, plays in self._group_entries(state, seat):
+                extend(plays)
+            if state.plays:
+                out.append(_PASS)
+            return out
+        if seat not in self.to_act(state) or seat == CHANCE:
             return []
-        if seat == CHANCE:
-            return []
-        if state.phase == "exchange":
-            return self._exchange_actions(state, seat)
-        groups = self.legal_groups(state, seat)
-        plays: list[Action] = [play_of(g) for g in groups]
-        if state.plays:
-            plays.append(Pass())
-        keys = set(groups)
-        can_pass = bool(state.plays)
+        return self._exchange_actions(state, seat)
 
-        def contains(action: object) -> bool:
-            if type(action) is Pass:
-                return can_pass
-            if type(action) is Play:
-                return C.parse_cards(action.cards) in keys
-            return False
-
-        return LazyActions(len(plays), plays.__getitem__, contains)
+    def _group_entries(self, state: DaifugoState, seat: Seat) -> list[F.Entry]:
+        hand = state.hands[seat]
+        rules = state.rules
+        plays = state.plays
+        if not plays:
+            return F.lead_groups(hand, rules.max_group)
+        top = plays[-1]
+        return F.follow_groups(
+            hand,
+            len(top.cards),
+            top.rank,
+            state.revolution,
+            top.returned,
+            rules.spade3_return,
+            rules.max_group,
+        )
 
     def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
         """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
         if state.phase != "play" or seat != state.turn:
             return []
-        hand = state.hands[seat]
-        rules = state.rules
-        top = state.top
-        if top is None:
-            return C.groups(hand, rules.max_group)
-        return C.follow_groups(
-            hand,
-            len(top.cards),
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-            max_group=rules.max_group,
-        )
+        return [g for groups, _ in self._group_entries(state, seat) for g in groups]
 
     def _beats(self, state: DaifugoState, group: Sequence[int], top: Played) -> bool:
         rank = C.group_rank(group, state.rules.max_group)
@@ -206,10 +248,20 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
         """Apply an action after checking it against the rules (never mutates ``state``)."""
-        self._check_turn(state, seat)
         kind = type(action)
         phase = state.phase
         ev: list[Event] = []
+        if phase == "play" and seat == state.turn:
+            # The hot path: the seat to play (what _check_turn would accept) plays or passes.
+            if kind is Play:
+                new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
+                new.log = (*new.log, *ev)
+                return new, ev
+            if kind is Pass:
+                new = self._pass(state, seat, ev)
+                new.log = (*new.log, *ev)
+                return new, ev
+        self._check_turn(state, seat)
         if phase == "deal" and kind is Deal:
             new = self._deal(state, action, ev)  # type: ignore[arg-type]
         elif phase == "exchange" and kind is Give:
@@ -438,11 +490,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 rule="group",
             )
         hand = state.hands[seat]
-        if not C.contains(hand, group):
+        hmask, hjokers = F.hand_bits(hand)
+        gmask, gjokers = F.hand_bits(group)
+        # A natural card twice in the group is one bit: the count check catches it.
+        if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
             raise IllegalActionError(
                 f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
             )
-        top = state.top
+        top = state.plays[-1] if state.plays else None
         if top is not None and not self._beats(state, group, top):
             raise IllegalActionError(
                 f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
@@ -454,26 +509,28 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        s.hands = _put(s.hands, seat, C.remove(hand, group))
+        left = C.remove(hand, group)
+        F.remember(left, hmask & ~gmask, hjokers - gjokers)
+        s.hands = _put(s.hands, seat, left)
         s.plays = (*s.plays, Played(seat, group, rank, returned))
         name = s.players[seat]
-        tags = []
         revolts = (
             rules.revolution
             and len(group) >= rules.revolution_size
             and rank != C.JOKER_RANK
             and not returned
         )
-        if revolts:
-            s.revolution = not s.revolution
-            tags.append("revolution" if s.revolution else "counter-revolution")
         cut = rules.eight_cut and rank == C.EIGHT
-        if cut:
-            tags.append("8-cut")
-        if returned:
-            tags.append("spade-3 return")
         text = f"{name} plays {C.cards_symbols(group)}"
-        if tags:
+        if revolts or cut or returned:
+            tags = []
+            if revolts:
+                s.revolution = not s.revolution
+                tags.append("revolution" if s.revolution else "counter-revolution")
+            if cut:
+                tags.append("8-cut")
+            if returned:
+                tags.append("spade-3 return")
             text += f" ({', '.join(tags)})"
         ev.append(
             Event(
@@ -481,7 +538,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 text,
                 {
                     "seat": seat,
-                    "cards": list(play_of(group).cards),
+                    "cards": C.cards_str(group),
                     "revolution": s.revolution,
                     "revolts": bool(revolts),
                     "cut": bool(cut),
@@ -489,7 +546,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 },
             )
         )
-        if not s.hands[seat]:
+        if not left:
             s.finished = (*s.finished, seat)
             ev.append(
                 Event(
@@ -498,8 +555,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                     {"seat": seat, "place": len(s.finished)},
                 )
             )
-        if sum(1 for h in s.hands if h) <= 1:
-            return self._end_game(s, ev)
+            # Only a player going out can leave fewer than two holding cards.
+            if sum(1 for h in s.hands if h) <= 1:
+                return self._end_game(s, ev)
         if cut:
             self._flush(s, ev, "8-cut")
             lead = seat if s.active(seat) else self._next_active(s, seat)
@@ -540,14 +598,21 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         order = s.order
         n = len(order)
         hands = s.hands
-        last = s.plays[-1].seat
+        top = s.plays[-1]
+        last = top.seat
+        size, rank, returned = len(top.cards), top.rank, top.returned
+        rules = s.rules
+        revolution, spade3, max_group = s.revolution, rules.spade3_return, rules.max_group
+        can_beat = F.can_beat
+        i = order.index(seat)
         while True:
-            i = order.index(seat)
+            passed = s.passed
             nxt = -1
             for k in range(1, n + 1):
                 x = order[(i + k) % n]
-                if x != last and hands[x] and x not in s.passed:
+                if x != last and hands[x] and x not in passed:
                     nxt = x
+                    i = (i + k) % n
                     break
             if nxt < 0:
                 self._flush(s, ev, "all passed")
@@ -555,16 +620,15 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 s.turn = lead
                 ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
                 return s
-            if self.has_follow(s, nxt):
+            if can_beat(hands[nxt], size, rank, revolution, returned, spade3, max_group):
                 s.turn = nxt
                 return s
-            s.passed = s.passed | {nxt}
+            s.passed = passed | {nxt}
             ev.append(
                 Event(
                     "pass", f"{s.players[nxt]} passes (no legal play)", {"seat": nxt, "auto": True}
                 )
             )
-            seat = nxt
 
     def has_follow(self, state: State, seat: Seat) -> bool:
         """Whether ``seat`` holds a group that beats the field top."""
@@ -572,14 +636,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if top is None:
             return bool(state.hands[seat])
         rules = state.rules
-        return C.can_beat(
+        return F.can_beat(
             state.hands[seat],
             len(top.cards),
             top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-            max_group=rules.max_group,
+            state.revolution,
+            top.returned,
+            rules.spade3_return,
+            rules.max_group,
         )
 
     # end of a game

@@ -1,0 +1,219 @@
+"""Bitmask move generation for the engine's play phase (the public API's hot path).
+
+Rules: ``../shared/rules/daifugo.md`` (Plays). The state keeps hands as sorted card-code tuples
+(see :mod:`.cards`); this module derives, and caches by hand, a 52-bit mask of the natural cards
+(bit ``c`` = card code ``c``, so rank ``r`` is the nibble at bit ``4 * r``) and the joker count.
+From those:
+
+- :func:`can_beat` answers "does this hand hold a play on the field" in a few integer operations
+  (a SWAR count of cards per rank), which the engine asks for every forced pass;
+- :func:`lead_groups` and :func:`follow_groups` list the playable groups by looking up, rank by
+  rank, a table of the groups one nibble of naturals and some jokers can form. The tables are
+  filled lazily from :func:`.cards.groups`, so the groups come out in exactly the order of the
+  readable functions :func:`.cards.groups` and :func:`.cards.follow_groups`, which stay the
+  oracle (``tests/games/daifugo/test_daifugo_fast.py``).
+
+Each table entry holds the groups and their :class:`~.actions.Play` actions side by side, so
+``legal_actions`` builds no action objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dennou.games.daifugo import cards as C
+from dennou.games.daifugo.actions import Play
+
+Group = tuple[int, ...]
+Entry = tuple[tuple[Group, ...], tuple[Play, ...]]
+
+_M5 = int("5" * 13, 16)
+_M3 = int("3" * 13, 16)
+_M8 = int("8" * 13, 16)
+# Adding (8 - k) to every nibble sets its high bit exactly when the nibble counts >= k cards.
+_ADD = (0, *(int(str(8 - k) * 13, 16) for k in range(1, 5)))
+_LOW = tuple((1 << (4 * r)) - 1 for r in range(14))
+"""``_LOW[r]``: the bits of the ranks below ``r``."""
+
+_HANDS: dict[Group, tuple[int, int]] = {}
+_CACHE_MAX = 200_000
+
+
+def hand_bits(hand: Group) -> tuple[int, int]:
+    """The natural-card mask and the joker count of a sorted hand (cached by hand)."""
+    bits = _HANDS.get(hand)
+    if bits is None:
+        mask = 0
+        jokers = 0
+        for c in hand:
+            if c == C.JOKER:
+                jokers += 1
+            else:
+                mask |= 1 << c
+        if len(_HANDS) > _CACHE_MAX:
+            _HANDS.clear()
+        bits = _HANDS[hand] = (mask, jokers)
+    return bits
+
+
+def remember(hand: Group, mask: int, jokers: int) -> None:
+    """Record the bits of a hand the engine just made (saves recounting it later)."""
+    if len(_HANDS) > _CACHE_MAX:
+        _HANDS.clear()
+    _HANDS[hand] = (mask, jokers)
+
+
+def ranks_with(mask: int, k: int) -> int:
+    """The nibbles of ``mask`` holding at least ``k`` (1-4) cards, as high bits of each nibble."""
+    c = mask - ((mask >> 1) & _M5)
+    c = (c & _M3) + ((c >> 2) & _M3)
+    return (c + _ADD[k]) & _M8
+
+
+def can_beat(
+    hand: Group,
+    size: int,
+    top_rank: int,
+    revolution: bool,
+    returned: bool,
+    spade3_return: bool,
+    max_group: int,
+) -> bool:
+    """Whether ``hand`` holds a group beating a top of ``size`` cards and rank ``top_rank``.
+
+    The same answer as :func:`.cards.can_beat` (the oracle), from the hand's bits.
+    """
+    if returned or size > max_group:
+        return False
+    mask, jokers = hand_bits(hand)
+    if top_rank == C.JOKER_RANK:
+        return spade3_return and size == 1 and bool(mask & 1)
+    need = size - jokers
+    if need <= 0:
+        return True
+    if need > 4:
+        return False
+    ge = ranks_with(mask, need)
+    if revolution:
+        return bool(ge & _LOW[top_rank])
+    return bool(ge >> (4 * (top_rank + 1)))
+
+
+_LEAD: dict[tuple[int, int, int, int], Entry] = {}
+_FOLLOW: dict[tuple[int, int, int, int], Entry] = {}
+_JOKERS: dict[int, Entry] = {}
+_PLAYS: dict[Group, Play] = {}
+
+
+def play_of(group: Group) -> Play:
+    """The :class:`Play` of a group of sorted card codes (one shared object per group)."""
+    action = _PLAYS.get(group)
+    if action is None:
+        action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
+    return action
+
+
+def _entry(groups: Sequence[Group]) -> Entry:
+    return tuple(groups), tuple(play_of(g) for g in groups)
+
+
+def _naturals(rank: int, nib: int) -> Group:
+    return tuple(rank * 4 + s for s in range(4) if nib >> s & 1)
+
+
+def _lead_entry(rank: int, nib: int, jokers: int, max_group: int) -> Entry:
+    key = (rank, nib, jokers, max_group)
+    entry = _LEAD.get(key)
+    if entry is None:
+        # The readable generator on this rank alone (its joker-only groups come last: drop them).
+        hand = _naturals(rank, nib) + (C.JOKER,) * jokers
+        groups = [g for g in C.groups(hand, max_group) if g[0] != C.JOKER]
+        entry = _LEAD[key] = _entry(groups)
+    return entry
+
+
+def _follow_entry(rank: int, nib: int, jokers: int, size: int) -> Entry:
+    key = (rank, nib, jokers, size)
+    entry = _FOLLOW.get(key)
+    if entry is None:
+        hand = _naturals(rank, nib) + (C.JOKER,) * jokers
+        # top_rank -1 (or 13 under revolution) lets every rank through; the joker-only group is
+        # added by the caller, after every rank, as the oracle orders it.
+        groups = [
+            g
+            for g in C.follow_groups(hand, size, -1, revolution=False, returned=False, max_group=6)
+            if g[0] != C.JOKER
+        ]
+        entry = _FOLLOW[key] = _entry(groups)
+    return entry
+
+
+def _jokers_entry(count: int) -> Entry:
+    entry = _JOKERS.get(count)
+    if entry is None:
+        entry = _JOKERS[count] = _entry([(C.JOKER,) * count])
+    return entry
+
+
+def lead_groups(hand: Group, max_group: int) -> list[Entry]:
+    """The groups a leader may play, as table entries (concatenated: :func:`.cards.groups`)."""
+    mask, jokers = hand_bits(hand)
+    out = []
+    while mask:
+        low = mask & -mask
+        r = (low.bit_length() - 1) >> 2
+        shift = 4 * r
+        out.append(_lead_entry(r, (mask >> shift) & 15, jokers, max_group))
+        mask &= ~(15 << shift)
+    for j in range(1, min(jokers, max_group) + 1):
+        out.append(_jokers_entry(j))
+    return out
+
+
+def follow_groups(
+    hand: Group,
+    size: int,
+    top_rank: int,
+    revolution: bool,
+    returned: bool,
+    spade3_return: bool,
+    max_group: int,
+) -> list[Entry]:
+    """The groups beating the top, as table entries (concatenated: :func:`.cards.follow_groups`)."""
+    if returned or size > max_group:
+        return []
+    mask, jokers = hand_bits(hand)
+    if top_rank == C.JOKER_RANK:
+        if spade3_return and size == 1 and mask & 1:
+            return [_entry_spade3()]
+        return []
+    need = size - jokers
+    if need > 4:
+        return []
+    # Only ranks that beat the top and hold enough naturals (with the jokers) can play.
+    if revolution:
+        mask &= _LOW[top_rank]
+    else:
+        mask &= ~_LOW[top_rank + 1]
+    if need > 1:
+        ge = ranks_with(mask, need) >> 3  # the low bit of each qualifying nibble
+        mask &= ge * 15
+    out = []
+    while mask:
+        low = mask & -mask
+        r = (low.bit_length() - 1) >> 2
+        shift = 4 * r
+        out.append(_follow_entry(r, (mask >> shift) & 15, jokers, size))
+        mask &= ~(15 << shift)
+    if jokers >= size:
+        out.append(_jokers_entry(size))
+    return out
+
+
+_SPADE3: list[Entry] = []
+
+
+def _entry_spade3() -> Entry:
+    if not _SPADE3:
+        _SPADE3.append(_entry([(C.SPADE3,)]))
+    return _SPADE3[0]
