@@ -36,6 +36,7 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 
 play_of = F.play_of
+_INFO = F.PLAY_INFO
 
 _PASS = Pass()
 _TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
@@ -51,11 +52,8 @@ class _PlayActions(list[Action]):
     """
 
     __slots__ = ("_state", "_seat")
-
-    def __init__(self, state: DaifugoState, seat: Seat) -> None:
-        super().__init__()
-        self._state = state
-        self._seat = seat
+    _state: DaifugoState
+    _seat: Seat
 
     def __contains__(self, action: object) -> bool:
         state = self._state
@@ -160,7 +158,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if phase == "play":
             if seat != state.turn:
                 return []
-            out = _PlayActions(state, seat)
+            out = _PlayActions()
+            out._state = state
+            out._seat = seat
             extend = out.extend
             for _, plays in self._group_entries(state, seat):
                 extend(plays)
@@ -193,20 +193,6 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if state.phase != "play" or seat != state.turn:
             return []
         return [g for groups, _ in self._group_entries(state, seat) for g in groups]
-
-    def _beats(self, state: DaifugoState, group: Sequence[int], top: Played) -> bool:
-        rank = C.group_rank(group, state.rules.max_group)
-        if rank is None:
-            return False
-        return C.beats(
-            group,
-            rank,
-            top.cards,
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=state.rules.spade3_return,
-        )
 
     def _exchange_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         step = state.exchange_step()
@@ -475,13 +461,23 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         return s
 
     def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
-        group = C.parse_cards(action.cards)
         rules = state.rules
-        if group is None:
-            raise IllegalActionError(
-                f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
-            )
-        rank = C.group_rank(group, rules.max_group)
+        info = _INFO.get(id(action))
+        if info is not None and info[0] is action:
+            # One of the engine's own shared plays (every listed legal play): already parsed.
+            _, group, rank, gmask, gjokers, symbols = info
+            if len(group) > rules.max_group:
+                rank = None
+        else:
+            parsed = C.parse_cards(action.cards)
+            if parsed is None:
+                raise IllegalActionError(
+                    f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
+                )
+            group = parsed
+            rank = C.group_rank(group, rules.max_group)
+            gmask, gjokers = F.hand_bits(group)
+            symbols = ""
         if rank is None:
             raise IllegalActionError(
                 f"a play is 1-{rules.max_group} cards of one rank (jokers wild), not "
@@ -491,14 +487,21 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
         hand = state.hands[seat]
         hmask, hjokers = F.hand_bits(hand)
-        gmask, gjokers = F.hand_bits(group)
         # A natural card twice in the group is one bit: the count check catches it.
         if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
             raise IllegalActionError(
                 f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
             )
         top = state.plays[-1] if state.plays else None
-        if top is not None and not self._beats(state, group, top):
+        if top is not None and not C.beats(
+            group,
+            rank,
+            top.cards,
+            top.rank,
+            revolution=state.revolution,
+            returned=top.returned,
+            spade3_return=rules.spade3_return,
+        ):
             raise IllegalActionError(
                 f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
                 f"needs {len(top.cards)} card(s), stronger"
@@ -521,7 +524,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             and not returned
         )
         cut = rules.eight_cut and rank == C.EIGHT
-        text = f"{name} plays {C.cards_symbols(group)}"
+        text = f"{name} plays {symbols or C.cards_symbols(group)}"
         if revolts or cut or returned:
             tags = []
             if revolts:

@@ -99,18 +99,49 @@ def can_beat(
     return bool(ge >> (4 * (top_rank + 1)))
 
 
-_LEAD: dict[tuple[int, int, int, int], Entry] = {}
-_FOLLOW: dict[tuple[int, int, int, int], Entry] = {}
+# Table keys are small ints (nibble | rank << 4 | jokers << 8 | size or max_group << 10): they
+# hash faster than tuples.
+_LEAD: dict[int, Entry] = {}
+_FOLLOW: dict[int, Entry] = {}
 _JOKERS: dict[int, Entry] = {}
 _PLAYS: dict[Group, Play] = {}
+
+
+PlayInfo = tuple[Play, Group, "int | None", int, int, str]
+"""What the engine needs of a play it made: (action, group, rank, natural mask, jokers, text)."""
+
+PLAY_INFO: dict[int, PlayInfo] = {}
+"""``id(action)`` to the facts of each shared play (see :func:`play_info`)."""
 
 
 def play_of(group: Group) -> Play:
     """The :class:`Play` of a group of sorted card codes (one shared object per group)."""
     action = _PLAYS.get(group)
     if action is None:
+        if len(_PLAYS) > _CACHE_MAX:
+            _PLAYS.clear()
+            PLAY_INFO.clear()
         action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
+        mask, jokers = hand_bits(group)
+        # Keyed by id: hashing the action's fields would cost as much as parsing them. The entry
+        # keeps the action alive, so its id is not reused while the entry exists.
+        PLAY_INFO[id(action)] = (
+            action,
+            group,
+            C.group_rank(group),
+            mask,
+            jokers,
+            C.cards_symbols(group),
+        )
     return action
+
+
+def play_info(action: Play) -> PlayInfo | None:
+    """The facts of ``action`` if it is one of the shared plays of :func:`play_of`."""
+    info = PLAY_INFO.get(id(action))
+    if info is not None and info[0] is action:
+        return info
+    return None
 
 
 def _entry(groups: Sequence[Group]) -> Entry:
@@ -121,10 +152,10 @@ def _naturals(rank: int, nib: int) -> Group:
     return tuple(rank * 4 + s for s in range(4) if nib >> s & 1)
 
 
-def _lead_entry(rank: int, nib: int, jokers: int, max_group: int) -> Entry:
-    key = (rank, nib, jokers, max_group)
+def _lead_entry(key: int) -> Entry:
     entry = _LEAD.get(key)
     if entry is None:
+        nib, rank, jokers, max_group = key & 15, (key >> 4) & 15, (key >> 8) & 3, key >> 10
         # The readable generator on this rank alone (its joker-only groups come last: drop them).
         hand = _naturals(rank, nib) + (C.JOKER,) * jokers
         groups = [g for g in C.groups(hand, max_group) if g[0] != C.JOKER]
@@ -132,10 +163,10 @@ def _lead_entry(rank: int, nib: int, jokers: int, max_group: int) -> Entry:
     return entry
 
 
-def _follow_entry(rank: int, nib: int, jokers: int, size: int) -> Entry:
-    key = (rank, nib, jokers, size)
+def _follow_entry(key: int) -> Entry:
     entry = _FOLLOW.get(key)
     if entry is None:
+        nib, rank, jokers, size = key & 15, (key >> 4) & 15, (key >> 8) & 3, key >> 10
         hand = _naturals(rank, nib) + (C.JOKER,) * jokers
         # top_rank -1 (or 13 under revolution) lets every rank through; the joker-only group is
         # added by the caller, after every rank, as the oracle orders it.
@@ -159,11 +190,13 @@ def lead_groups(hand: Group, max_group: int) -> list[Entry]:
     """The groups a leader may play, as table entries (concatenated: :func:`.cards.groups`)."""
     mask, jokers = hand_bits(hand)
     out = []
+    extra = jokers << 8 | max_group << 10
+    get = _LEAD.get
     while mask:
-        low = mask & -mask
-        r = (low.bit_length() - 1) >> 2
+        r = ((mask & -mask).bit_length() - 1) >> 2
         shift = 4 * r
-        out.append(_lead_entry(r, (mask >> shift) & 15, jokers, max_group))
+        key = (mask >> shift) & 15 | r << 4 | extra
+        out.append(get(key) or _lead_entry(key))
         mask &= ~(15 << shift)
     for j in range(1, min(jokers, max_group) + 1):
         out.append(_jokers_entry(j))
@@ -199,11 +232,13 @@ def follow_groups(
         ge = ranks_with(mask, need) >> 3  # the low bit of each qualifying nibble
         mask &= ge * 15
     out = []
+    extra = jokers << 8 | size << 10
+    get = _FOLLOW.get
     while mask:
-        low = mask & -mask
-        r = (low.bit_length() - 1) >> 2
+        r = ((mask & -mask).bit_length() - 1) >> 2
         shift = 4 * r
-        out.append(_follow_entry(r, (mask >> shift) & 15, jokers, size))
+        key = (mask >> shift) & 15 | r << 4 | extra
+        out.append(get(key) or _follow_entry(key))
         mask &= ~(15 << shift)
     if jokers >= size:
         out.append(_jokers_entry(size))

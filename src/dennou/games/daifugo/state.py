@@ -7,7 +7,7 @@ tuples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from dennou.core.game import Event
 from dennou.games.daifugo.rules import DaifugoRules
@@ -15,9 +15,8 @@ from dennou.games.daifugo.rules import DaifugoRules
 Phase = Literal["deal", "exchange", "play", "over"]
 
 
-@dataclass(frozen=True)
-class Played:
-    """One play on the field.
+class Played(NamedTuple):
+    """One play on the field (a named tuple: the engine makes one per play, so it is cheap).
 
     Attributes:
         seat: Who played it.
