@@ -37,6 +37,7 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 play_of = F.play_of
 _INFO = F.PLAY_INFO
+_HANDS = F._HANDS
 
 _PASS = Pass()
 _TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
@@ -161,23 +162,40 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             out = _PlayActions()
             out._state = state
             out._seat = seat
-            extend = out.extend
-            for _, plays in self._group_entries(state, seat):
-                extend(plays)
-            if state.plays:
+            hand = state.hands[seat]
+            bits = _HANDS.get(hand) or F.hand_bits(hand)
+            rules = state.rules
+            field = state.plays
+            if field:
+                top = field[-1]
+                F.add_follow(
+                    out,
+                    1,
+                    bits,
+                    len(top.cards),
+                    top.rank,
+                    state.revolution,
+                    top.returned,
+                    rules.spade3_return,
+                    rules.max_group,
+                )
                 out.append(_PASS)
+            else:
+                F.add_lead(out, 1, bits, rules.max_group)
             return out
         if seat not in self.to_act(state) or seat == CHANCE:
             return []
         return self._exchange_actions(state, seat)
 
-    def _group_entries(self, state: DaifugoState, seat: Seat) -> list[F.Entry]:
+    def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
+        """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
+        if state.phase != "play" or seat != state.turn:
+            return []
         hand = state.hands[seat]
         rules = state.rules
-        plays = state.plays
-        if not plays:
+        if not state.plays:
             return F.lead_groups(hand, rules.max_group)
-        top = plays[-1]
+        top = state.plays[-1]
         return F.follow_groups(
             hand,
             len(top.cards),
@@ -187,12 +205,6 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             rules.spade3_return,
             rules.max_group,
         )
-
-    def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
-        """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
-        if state.phase != "play" or seat != state.turn:
-            return []
-        return [g for groups, _ in self._group_entries(state, seat) for g in groups]
 
     def _exchange_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         step = state.exchange_step()

@@ -20,6 +20,7 @@ Each table entry holds the groups and their :class:`~.actions.Play` actions side
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Play
@@ -85,7 +86,7 @@ def can_beat(
     """
     if returned or size > max_group:
         return False
-    mask, jokers = hand_bits(hand)
+    mask, jokers = _HANDS.get(hand) or hand_bits(hand)
     if top_rank == C.JOKER_RANK:
         return spade3_return and size == 1 and bool(mask & 1)
     need = size - jokers
@@ -93,7 +94,9 @@ def can_beat(
         return True
     if need > 4:
         return False
-    ge = ranks_with(mask, need)
+    c = mask - ((mask >> 1) & _M5)
+    c = (c & _M3) + ((c >> 2) & _M3)
+    ge = (c + _ADD[need]) & _M8
     if revolution:
         return bool(ge & _LOW[top_rank])
     return bool(ge >> (4 * (top_rank + 1)))
@@ -186,21 +189,30 @@ def _jokers_entry(count: int) -> Entry:
     return entry
 
 
-def lead_groups(hand: Group, max_group: int) -> list[Entry]:
-    """The groups a leader may play, as table entries (concatenated: :func:`.cards.groups`)."""
-    mask, jokers = hand_bits(hand)
-    out = []
+def lead_groups(hand: Group, max_group: int) -> list[Group]:
+    """The groups a leader may play, in the order of :func:`.cards.groups` (the oracle)."""
+    out: list[Any] = []
+    add_lead(out, 0, _HANDS.get(hand) or hand_bits(hand), max_group)
+    return out
+
+
+def add_lead(out: list[Any], which: int, bits: tuple[int, int], max_group: int) -> None:
+    """Extend ``out`` by the leader's groups (``which`` 0) or their plays (``which`` 1).
+
+    ``bits`` are the hand's :func:`hand_bits`; the order is the oracle's.
+    """
+    extend = out.extend
+    mask, jokers = bits
     extra = jokers << 8 | max_group << 10
     get = _LEAD.get
     while mask:
         r = ((mask & -mask).bit_length() - 1) >> 2
         shift = 4 * r
         key = (mask >> shift) & 15 | r << 4 | extra
-        out.append(get(key) or _lead_entry(key))
+        extend((get(key) or _lead_entry(key))[which])
         mask &= ~(15 << shift)
     for j in range(1, min(jokers, max_group) + 1):
-        out.append(_jokers_entry(j))
-    return out
+        extend((_JOKERS.get(j) or _jokers_entry(j))[which])
 
 
 def follow_groups(
@@ -211,38 +223,65 @@ def follow_groups(
     returned: bool,
     spade3_return: bool,
     max_group: int,
-) -> list[Entry]:
-    """The groups beating the top, as table entries (concatenated: :func:`.cards.follow_groups`)."""
+) -> list[Group]:
+    """The groups beating the top, in the order of :func:`.cards.follow_groups` (the oracle)."""
+    out: list[Any] = []
+    add_follow(
+        out,
+        0,
+        _HANDS.get(hand) or hand_bits(hand),
+        size,
+        top_rank,
+        revolution,
+        returned,
+        spade3_return,
+        max_group,
+    )
+    return out
+
+
+def add_follow(
+    out: list[Any],
+    which: int,
+    bits: tuple[int, int],
+    size: int,
+    top_rank: int,
+    revolution: bool,
+    returned: bool,
+    spade3_return: bool,
+    max_group: int,
+) -> None:
+    """Extend ``out`` by the groups (``which`` 0) or plays (``which`` 1) beating the top."""
+    extend = out.extend
     if returned or size > max_group:
-        return []
-    mask, jokers = hand_bits(hand)
+        return
+    mask, jokers = bits
     if top_rank == C.JOKER_RANK:
         if spade3_return and size == 1 and mask & 1:
-            return [_entry_spade3()]
-        return []
+            extend(_entry_spade3()[which])
+        return
     need = size - jokers
     if need > 4:
-        return []
+        return
     # Only ranks that beat the top and hold enough naturals (with the jokers) can play.
     if revolution:
         mask &= _LOW[top_rank]
     else:
         mask &= ~_LOW[top_rank + 1]
     if need > 1:
-        ge = ranks_with(mask, need) >> 3  # the low bit of each qualifying nibble
-        mask &= ge * 15
-    out = []
+        c = mask - ((mask >> 1) & _M5)
+        c = (c & _M3) + ((c >> 2) & _M3)
+        mask &= (((c + _ADD[need]) & _M8) >> 3) * 15  # whole nibbles of the ranks with enough
     extra = jokers << 8 | size << 10
     get = _FOLLOW.get
     while mask:
         r = ((mask & -mask).bit_length() - 1) >> 2
         shift = 4 * r
         key = (mask >> shift) & 15 | r << 4 | extra
-        out.append(get(key) or _follow_entry(key))
+        extend((get(key) or _follow_entry(key))[which])
         mask &= ~(15 << shift)
     if jokers >= size:
-        out.append(_jokers_entry(size))
-    return out
+        extend((_JOKERS.get(size) or _jokers_entry(size))[which])
 
 
 _SPADE3: list[Entry] = []
