@@ -609,41 +609,67 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         ev.append(Event("flush", f"the field flushes ({why})", {"reason": why}))
 
     def _advance(self, s: State, seat: Seat, ev: list[Event]) -> State:
-        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing)."""
+        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing).
+
+        One sweep of the turn order from ``seat``: the first seat still in the round that can
+        beat the top plays; those before it that cannot are passed for them; nobody: flush.
+        """
         order = s.order
         n = len(order)
         hands = s.hands
         top = s.plays[-1]
         last = top.seat
-        size, rank, returned = len(top.cards), top.rank, top.returned
+        size, rank = len(top.cards), top.rank
         rules = s.rules
-        revolution, spade3, max_group = s.revolution, rules.spade3_return, rules.max_group
-        can_beat = F.can_beat
+        # How to test "can beat the top" on a hand's bits (as fast.can_beat does):
+        # 0 nobody can, 1 only the single 3 of spades, 2 a group of a rank in ``ranks``.
+        if top.returned or size > rules.max_group:
+            kind = 0
+        elif rank == C.JOKER_RANK:
+            kind = 1 if rules.spade3_return and size == 1 else 0
+        else:
+            kind = 2
+        ranks = F.beating_ranks(rank, s.revolution) if kind == 2 else 0
+        hget = _HANDS.get
+        passed = s.passed
+        auto: list[Seat] = []
         i = order.index(seat)
-        while True:
-            passed = s.passed
-            nxt = -1
-            for k in range(1, n + 1):
-                x = order[(i + k) % n]
-                if x != last and hands[x] and x not in passed:
-                    nxt = x
-                    i = (i + k) % n
-                    break
-            if nxt < 0:
-                self._flush(s, ev, "all passed")
-                lead = last if hands[last] else self._next_active(s, last)
-                s.turn = lead
-                ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
+        for k in range(1, n + 1):
+            x = order[(i + k) % n]
+            if x == last or x in passed:
+                continue
+            hand = hands[x]
+            if not hand:
+                continue
+            if kind == 2:
+                mask, jokers = hget(hand) or F.hand_bits(hand)
+                need = size - jokers
+                if need <= 0:
+                    ok = True
+                elif need > 4:
+                    ok = False
+                else:
+                    ok = F.has_rank_with(mask, need, ranks)
+            elif kind == 1:
+                ok = bool((hget(hand) or F.hand_bits(hand))[0] & 1)
+            else:
+                ok = False
+            if ok:
+                s.turn = x
+                if auto:
+                    s.passed = passed.union(auto)
                 return s
-            if can_beat(hands[nxt], size, rank, revolution, returned, spade3, max_group):
-                s.turn = nxt
-                return s
-            s.passed = passed | {nxt}
+            auto.append(x)
             ev.append(
                 Event(
-                    "pass", f"{s.players[nxt]} passes (no legal play)", {"seat": nxt, "auto": True}
+                    "pass", f"{s.players[x]} passes (no legal play)", {"seat": x, "auto": True}
                 )
             )
+        self._flush(s, ev, "all passed")
+        lead = last if hands[last] else self._next_active(s, last)
+        s.turn = lead
+        ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
+        return s
 
     def has_follow(self, state: State, seat: Seat) -> bool:
         """Whether ``seat`` holds a group that beats the field top."""

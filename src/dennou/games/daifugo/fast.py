@@ -71,6 +71,18 @@ def ranks_with(mask: int, k: int) -> int:
     return (c + _ADD[k]) & _M8
 
 
+def beating_ranks(top_rank: int, revolution: bool) -> int:
+    """The high bit of the nibble of every natural rank that beats ``top_rank``."""
+    return _M8 & (_LOW[top_rank] if revolution else ~_LOW[top_rank + 1])
+
+
+def has_rank_with(mask: int, need: int, ranks: int) -> bool:
+    """Whether one of ``ranks`` (from :func:`beating_ranks`) holds ``need`` (1-4) naturals."""
+    c = mask - ((mask >> 1) & _M5)
+    c = (c & _M3) + ((c >> 2) & _M3)
+    return bool((c + _ADD[need]) & ranks)
+
+
 def can_beat(
     hand: Group,
     size: int,
