@@ -66,6 +66,22 @@ class _PlayActions(list[Action]):
         return False
 
 
+_new_tuple = tuple.__new__
+
+
+def _beats(
+    group: tuple[int, ...], rank: int, top: Played, revolution: bool, spade3_return: bool
+) -> bool:
+    # cards.beats (rules: Plays) with positional arguments: this runs on every play.
+    if len(group) != len(top.cards) or top.returned:
+        return False
+    if top.rank == C.JOKER_RANK:
+        return spade3_return and len(group) == 1 and group[0] == C.SPADE3
+    if rank == C.JOKER_RANK:
+        return True
+    return rank < top.rank if revolution else rank > top.rank
+
+
 def _play_error(state: DaifugoState, seat: Seat, group: tuple[int, ...]) -> str:
     """Why ``seat`` may not play ``group`` now (``""`` if it may): the rule of Plays it breaks."""
     rules = state.rules
@@ -505,15 +521,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
             )
         top = state.plays[-1] if state.plays else None
-        if top is not None and not C.beats(
-            group,
-            rank,
-            top.cards,
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-        ):
+        if top is not None and not _beats(group, rank, top, state.revolution, rules.spade3_return):
             raise IllegalActionError(
                 f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
                 f"needs {len(top.cards)} card(s), stronger"
@@ -526,8 +534,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
         left = C.remove(hand, group)
         F.remember(left, hmask & ~gmask, hjokers - gjokers)
-        s.hands = _put(s.hands, seat, left)
-        s.plays = (*s.plays, Played(seat, group, rank, returned))
+        hands = s.hands
+        s.hands = (*hands[:seat], left, *hands[seat + 1 :])
+        s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))
         name = s.players[seat]
         revolts = (
             rules.revolution
@@ -553,7 +562,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 text,
                 {
                     "seat": seat,
-                    "cards": C.cards_str(group),
+                    "cards": list(action.cards) if symbols else C.cards_str(group),
                     "revolution": s.revolution,
                     "revolts": bool(revolts),
                     "cut": bool(cut),
