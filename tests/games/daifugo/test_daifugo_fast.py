@@ -84,6 +84,20 @@ def _reference_accepts(state: DaifugoState, seat: int, cards: tuple[str, ...]) -
     )
 
 
+def _reference_can_beat(state: DaifugoState, seat: int) -> bool:
+    top = state.top
+    assert top is not None
+    return C.can_beat(
+        state.hands[seat],
+        len(top.cards),
+        top.rank,
+        revolution=state.revolution,
+        returned=top.returned,
+        spade3_return=state.rules.spade3_return,
+        max_group=state.rules.max_group,
+    )
+
+
 def _candidates(state: DaifugoState, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
     """Plays to probe: all groups of the hand, other spellings, duplicates, foreign cards."""
     hand = state.hands[seat]
@@ -155,20 +169,7 @@ def test_engine_plays_match_the_reference_on_random_games() -> None:
             field = state.top
             if state.phase != "play" or field is None:
                 continue  # the field flushed (or the game ended): passes were against it
-
-            def reference_can_beat(x: int, state: DaifugoState = state) -> bool:
-                assert field is not None
-                return C.can_beat(
-                    state.hands[x],
-                    len(field.cards),
-                    field.rank,
-                    revolution=state.revolution,
-                    returned=field.returned,
-                    spade3_return=rules.spade3_return,
-                    max_group=rules.max_group,
-                )
-
             forced = [e.data["seat"] for e in events if e.kind == "pass" and e.data["auto"]]
-            assert not any(reference_can_beat(x) for x in forced)
-            assert reference_can_beat(state.turn)
+            assert not any(_reference_can_beat(state, x) for x in forced)
+            assert _reference_can_beat(state, state.turn)
     assert positions > 1000

@@ -52,7 +52,7 @@ class _PlayActions(list[Action]):
     ``in`` answering exactly "``apply`` accepts it" (other card order or spelling included).
     """
 
-    __slots__ = ("_state", "_seat")
+    __slots__ = ("_seat", "_state")
     _state: DaifugoState
     _seat: Seat
 
@@ -670,9 +670,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 return s
             auto.append(x)
             ev.append(
-                Event(
-                    "pass", f"{s.players[x]} passes (no legal play)", {"seat": x, "auto": True}
-                )
+                Event("pass", f"{s.players[x]} passes (no legal play)", {"seat": x, "auto": True})
             )
         self._flush(s, ev, "all passed")
         lead = last if hands[last] else self._next_active(s, last)
