@@ -37,7 +37,7 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 play_of = F.play_of
 _INFO = F.PLAY_INFO
-_HANDS = F._HANDS
+_HANDS = F.HAND_BITS
 
 _PASS = Pass()
 _TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
@@ -67,6 +67,8 @@ class _PlayActions(list[Action]):
 
 
 _new_tuple = tuple.__new__
+_new_state = object.__new__
+_SORTED_DECK = sorted(C.DECK)
 
 
 def _beats(
@@ -296,8 +298,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
 
     # deal
     def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
-        deck = [C.parse_card(c) for c in action.deck]
-        if None in deck or sorted(deck) != sorted(C.DECK):  # type: ignore[type-var]
+        fast = C.CARD_CODES.get
+        deck = [fast(c) if type(c) is str else None for c in action.deck]
+        if None in deck:
+            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``Th``, ``joker``)
+        if None in deck or sorted(deck) != _SORTED_DECK:  # type: ignore[type-var]
             raise IllegalActionError(
                 "a deal is the 54 cards (52 + 2 JK), each once, in dealing order — rules: Cards",
                 rule="deal",
@@ -305,9 +310,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         n = len(s.players)
         hands: list[list[int]] = [[] for _ in range(n)]
+        order = s.order
         for i, c in enumerate(deck):
-            assert c is not None
-            hands[s.order[i % n]].append(c)
+            hands[order[i % n]].append(c)  # type: ignore[arg-type]
         s.hands = tuple(tuple(sorted(h)) for h in hands)
         s.deals += 1
         s.log = ()
@@ -505,7 +510,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             group = parsed
             rank = C.group_rank(group, rules.max_group)
             gmask, gjokers = F.hand_bits(group)
-            symbols = ""
+            symbols = ""  # not one of the shared plays: formatted below
         if rank is None:
             raise IllegalActionError(
                 f"a play is 1-{rules.max_group} cards of one rank (jokers wild), not "
@@ -514,7 +519,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 rule="group",
             )
         hand = state.hands[seat]
-        hmask, hjokers = F.hand_bits(hand)
+        hmask, hjokers = _HANDS.get(hand) or F.hand_bits(hand)
         # A natural card twice in the group is one bit: the count check catches it.
         if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
             raise IllegalActionError(
@@ -530,10 +535,12 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 seat=seat,
                 rule="follow",
             )
-        s = state.copy()
+        s = _new_state(DaifugoState)
+        s.__dict__.update(state.__dict__)  # state.copy(), inlined on the hot path
         returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
         left = C.remove(hand, group)
-        F.remember(left, hmask & ~gmask, hjokers - gjokers)
+        if len(_HANDS) < F.CACHE_MAX:
+            _HANDS[left] = (hmask & ~gmask, hjokers - gjokers)
         hands = s.hands
         s.hands = (*hands[:seat], left, *hands[seat + 1 :])
         s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))

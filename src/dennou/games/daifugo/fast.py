@@ -36,13 +36,15 @@ _ADD = (0, *(int(str(8 - k) * 13, 16) for k in range(1, 5)))
 _LOW = tuple((1 << (4 * r)) - 1 for r in range(14))
 """``_LOW[r]``: the bits of the ranks below ``r``."""
 
-_HANDS: dict[Group, tuple[int, int]] = {}
-_CACHE_MAX = 200_000
+HAND_BITS: dict[Group, tuple[int, int]] = {}
+"""Hand (sorted codes) to its bits; read it directly on hot paths, fill it via hand_bits."""
+CACHE_MAX = 200_000
+"""Entries a cache may hold before it is cleared (hands and plays repeat; memory stays bounded)."""
 
 
 def hand_bits(hand: Group) -> tuple[int, int]:
     """The natural-card mask and the joker count of a sorted hand (cached by hand)."""
-    bits = _HANDS.get(hand)
+    bits = HAND_BITS.get(hand)
     if bits is None:
         mask = 0
         jokers = 0
@@ -51,17 +53,17 @@ def hand_bits(hand: Group) -> tuple[int, int]:
                 jokers += 1
             else:
                 mask |= 1 << c
-        if len(_HANDS) > _CACHE_MAX:
-            _HANDS.clear()
-        bits = _HANDS[hand] = (mask, jokers)
+        if len(HAND_BITS) > CACHE_MAX:
+            HAND_BITS.clear()
+        bits = HAND_BITS[hand] = (mask, jokers)
     return bits
 
 
 def remember(hand: Group, mask: int, jokers: int) -> None:
     """Record the bits of a hand the engine just made (saves recounting it later)."""
-    if len(_HANDS) > _CACHE_MAX:
-        _HANDS.clear()
-    _HANDS[hand] = (mask, jokers)
+    if len(HAND_BITS) > CACHE_MAX:
+        HAND_BITS.clear()
+    HAND_BITS[hand] = (mask, jokers)
 
 
 def ranks_with(mask: int, k: int) -> int:
@@ -98,7 +100,7 @@ def can_beat(
     """
     if returned or size > max_group:
         return False
-    mask, jokers = _HANDS.get(hand) or hand_bits(hand)
+    mask, jokers = HAND_BITS.get(hand) or hand_bits(hand)
     if top_rank == C.JOKER_RANK:
         return spade3_return and size == 1 and bool(mask & 1)
     need = size - jokers
@@ -133,7 +135,7 @@ def play_of(group: Group) -> Play:
     """The :class:`Play` of a group of sorted card codes (one shared object per group)."""
     action = _PLAYS.get(group)
     if action is None:
-        if len(_PLAYS) > _CACHE_MAX:
+        if len(_PLAYS) > CACHE_MAX:
             _PLAYS.clear()
             PLAY_INFO.clear()
         action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
@@ -204,7 +206,7 @@ def _jokers_entry(count: int) -> Entry:
 def lead_groups(hand: Group, max_group: int) -> list[Group]:
     """The groups a leader may play, in the order of :func:`.cards.groups` (the oracle)."""
     out: list[Any] = []
-    add_lead(out, 0, _HANDS.get(hand) or hand_bits(hand), max_group)
+    add_lead(out, 0, HAND_BITS.get(hand) or hand_bits(hand), max_group)
     return out
 
 
@@ -241,7 +243,7 @@ def follow_groups(
     add_follow(
         out,
         0,
-        _HANDS.get(hand) or hand_bits(hand),
+        HAND_BITS.get(hand) or hand_bits(hand),
         size,
         top_rank,
         revolution,
