@@ -28,11 +28,12 @@ from dennou.games.daifugo.actions import Play
 Group = tuple[int, ...]
 Entry = tuple[tuple[Group, ...], tuple[Play, ...]]
 
-_M5 = int("5" * 13, 16)
-_M3 = int("3" * 13, 16)
+# SWAR counting of the cards of each rank (nibble): the usual 0x55.. and 0x33.. steps, then
+# adding (8 - k) to every nibble sets its high bit exactly when the nibble counts >= k cards.
+M5 = int("5" * 13, 16)
+M3 = int("3" * 13, 16)
 _M8 = int("8" * 13, 16)
-# Adding (8 - k) to every nibble sets its high bit exactly when the nibble counts >= k cards.
-_ADD = (0, *(int(str(8 - k) * 13, 16) for k in range(1, 5)))
+ADD = (0, *(int(str(8 - k) * 13, 16) for k in range(1, 5)))
 _LOW = tuple((1 << (4 * r)) - 1 for r in range(14))
 """``_LOW[r]``: the bits of the ranks below ``r``."""
 
@@ -68,9 +69,9 @@ def remember(hand: Group, mask: int, jokers: int) -> None:
 
 def ranks_with(mask: int, k: int) -> int:
     """The nibbles of ``mask`` holding at least ``k`` (1-4) cards, as high bits of each nibble."""
-    c = mask - ((mask >> 1) & _M5)
-    c = (c & _M3) + ((c >> 2) & _M3)
-    return (c + _ADD[k]) & _M8
+    c = mask - ((mask >> 1) & M5)
+    c = (c & M3) + ((c >> 2) & M3)
+    return (c + ADD[k]) & _M8
 
 
 def beating_ranks(top_rank: int, revolution: bool) -> int:
@@ -80,9 +81,9 @@ def beating_ranks(top_rank: int, revolution: bool) -> int:
 
 def has_rank_with(mask: int, need: int, ranks: int) -> bool:
     """Whether one of ``ranks`` (from :func:`beating_ranks`) holds ``need`` (1-4) naturals."""
-    c = mask - ((mask >> 1) & _M5)
-    c = (c & _M3) + ((c >> 2) & _M3)
-    return bool((c + _ADD[need]) & ranks)
+    c = mask - ((mask >> 1) & M5)
+    c = (c & M3) + ((c >> 2) & M3)
+    return bool((c + ADD[need]) & ranks)
 
 
 def can_beat(
@@ -108,9 +109,9 @@ def can_beat(
         return True
     if need > 4:
         return False
-    c = mask - ((mask >> 1) & _M5)
-    c = (c & _M3) + ((c >> 2) & _M3)
-    ge = (c + _ADD[need]) & _M8
+    c = mask - ((mask >> 1) & M5)
+    c = (c & M3) + ((c >> 2) & M3)
+    ge = (c + ADD[need]) & _M8
     if revolution:
         return bool(ge & _LOW[top_rank])
     return bool(ge >> (4 * (top_rank + 1)))
@@ -283,9 +284,9 @@ def add_follow(
     else:
         mask &= ~_LOW[top_rank + 1]
     if need > 1:
-        c = mask - ((mask >> 1) & _M5)
-        c = (c & _M3) + ((c >> 2) & _M3)
-        mask &= (((c + _ADD[need]) & _M8) >> 3) * 15  # whole nibbles of the ranks with enough
+        c = mask - ((mask >> 1) & M5)
+        c = (c & M3) + ((c >> 2) & M3)
+        mask &= (((c + ADD[need]) & _M8) >> 3) * 15  # whole nibbles of the ranks with enough
     extra = jokers << 8 | size << 10
     get = _FOLLOW.get
     while mask:

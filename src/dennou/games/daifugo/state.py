@@ -6,8 +6,9 @@ tuples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, Literal, NamedTuple
 
 from dennou.core.game import Event
 from dennou.games.daifugo.rules import DaifugoRules
@@ -75,7 +76,7 @@ class GameResult:
     last_hand: tuple[int, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class DaifugoState:
     """Everything about a Daifugo set; views decide who sees what.
 
@@ -127,9 +128,7 @@ class DaifugoState:
 
     def copy(self) -> DaifugoState:
         """A shallow copy (every field is immutable, so edits never reach the original)."""
-        new = object.__new__(DaifugoState)
-        new.__dict__.update(self.__dict__)
-        return new
+        return _copy(self)
 
     def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
         # Every field holds immutable values (tuples, frozen structs, events never edited), so a
@@ -151,3 +150,17 @@ class DaifugoState:
             if not step.done:
                 return step
         return None
+
+
+def _make_copy() -> Callable[[DaifugoState], DaifugoState]:
+    # Slot by slot, generated once: the engine copies the state on every move.
+    names = [f.name for f in fields(DaifugoState)]
+    body = "\n".join(f"    new.{n} = old.{n}" for n in names)
+    code = f"def copy(old):\n    new = new_state(DaifugoState)\n{body}\n    return new\n"
+    scope: dict[str, Any] = {"new_state": object.__new__, "DaifugoState": DaifugoState}
+    exec(code, scope)
+    copy: Callable[[DaifugoState], DaifugoState] = scope["copy"]
+    return copy
+
+
+_copy = _make_copy()
