@@ -60,20 +60,6 @@ def hand_bits(hand: Group) -> tuple[int, int]:
     return bits
 
 
-def remember(hand: Group, mask: int, jokers: int) -> None:
-    """Record the bits of a hand the engine just made (saves recounting it later)."""
-    if len(HAND_BITS) > CACHE_MAX:
-        HAND_BITS.clear()
-    HAND_BITS[hand] = (mask, jokers)
-
-
-def ranks_with(mask: int, k: int) -> int:
-    """The nibbles of ``mask`` holding at least ``k`` (1-4) cards, as high bits of each nibble."""
-    c = mask - ((mask >> 1) & M5)
-    c = (c & M3) + ((c >> 2) & M3)
-    return (c + ADD[k]) & _M8
-
-
 def beating_ranks(top_rank: int, revolution: bool) -> int:
     """The high bit of the nibble of every natural rank that beats ``top_rank``."""
     return _M8 & (_LOW[top_rank] if revolution else ~_LOW[top_rank + 1])
@@ -109,12 +95,7 @@ def can_beat(
         return True
     if need > 4:
         return False
-    c = mask - ((mask >> 1) & M5)
-    c = (c & M3) + ((c >> 2) & M3)
-    ge = (c + ADD[need]) & _M8
-    if revolution:
-        return bool(ge & _LOW[top_rank])
-    return bool(ge >> (4 * (top_rank + 1)))
+    return has_rank_with(mask, need, beating_ranks(top_rank, revolution))
 
 
 # Table keys are small ints (nibble | rank << 4 | jokers << 8 | size or max_group << 10): they
@@ -129,7 +110,11 @@ PlayInfo = tuple[Play, Group, "int | None", int, int, str]
 """What the engine needs of a play it made: (action, group, rank, natural mask, jokers, text)."""
 
 PLAY_INFO: dict[int, PlayInfo] = {}
-"""``id(action)`` to the facts of each shared play (see :func:`play_info`)."""
+"""``id(action)`` to the facts of each shared play of :func:`play_of`.
+
+Keyed by id, since hashing the action's fields would cost as much as parsing them; check that
+``PLAY_INFO[id(a)][0] is a`` before trusting an entry.
+"""
 
 
 def play_of(group: Group) -> Play:
@@ -141,8 +126,7 @@ def play_of(group: Group) -> Play:
             PLAY_INFO.clear()
         action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
         mask, jokers = hand_bits(group)
-        # Keyed by id: hashing the action's fields would cost as much as parsing them. The entry
-        # keeps the action alive, so its id is not reused while the entry exists.
+        # The entry keeps the action alive, so its id is not reused while the entry exists.
         PLAY_INFO[id(action)] = (
             action,
             group,
@@ -152,14 +136,6 @@ def play_of(group: Group) -> Play:
             C.cards_symbols(group),
         )
     return action
-
-
-def play_info(action: Play) -> PlayInfo | None:
-    """The facts of ``action`` if it is one of the shared plays of :func:`play_of`."""
-    info = PLAY_INFO.get(id(action))
-    if info is not None and info[0] is action:
-        return info
-    return None
 
 
 def _entry(groups: Sequence[Group]) -> Entry:
