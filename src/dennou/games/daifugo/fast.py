@@ -192,34 +192,18 @@ def add_lead(out: list[Any], which: int, bits: tuple[int, int], max_group: int) 
 
     ``bits`` are the hand's :func:`hand_bits`; the order is the oracle's.
     """
+    extend = out.extend
     mask, jokers = bits
-    key = mask | jokers << 52 | max_group << 54
-    entry = _LEADS.get(key)
-    if entry is None:
-        groups: list[Group] = []
-        plays: list[Play] = []
-        extra = jokers << 8 | max_group << 10
-        get = _LEAD.get
-        while mask:
-            r = ((mask & -mask).bit_length() - 1) >> 2
-            shift = 4 * r
-            k = (mask >> shift) & 15 | r << 4 | extra
-            part = get(k) or _lead_entry(k)
-            groups.extend(part[0])
-            plays.extend(part[1])
-            mask &= ~(15 << shift)
-        for j in range(1, min(jokers, max_group) + 1):
-            part = _JOKERS.get(j) or _jokers_entry(j)
-            groups.extend(part[0])
-            plays.extend(part[1])
-        if len(_LEADS) > CACHE_MAX:
-            _LEADS.clear()
-        entry = _LEADS[key] = (tuple(groups), tuple(plays))
-    out.extend(entry[which])
-
-
-_LEADS: dict[int, Entry] = {}
-"""Whole lead answers by (hand mask, jokers, max_group): a hand often leads more than once."""
+    extra = jokers << 8 | max_group << 10
+    get = _LEAD.get
+    while mask:
+        r = ((mask & -mask).bit_length() - 1) >> 2
+        shift = 4 * r
+        key = (mask >> shift) & 15 | r << 4 | extra
+        extend((get(key) or _lead_entry(key))[which])
+        mask &= ~(15 << shift)
+    for j in range(1, min(jokers, max_group) + 1):
+        extend((_JOKERS.get(j) or _jokers_entry(j))[which])
 
 
 def follow_groups(
