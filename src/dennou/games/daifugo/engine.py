@@ -273,11 +273,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             # The hot path: the seat to play (what _check_turn would accept) plays or passes.
             if kind is Play:
                 new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
-                new.log = (*new.log, *ev)
+                new.log_chain = (new.log_chain, tuple(ev))
                 return new, ev
             if kind is Pass:
                 new = self._pass(state, seat, ev)
-                new.log = (*new.log, *ev)
+                new.log_chain = (new.log_chain, tuple(ev))
                 return new, ev
         self._check_turn(state, seat)
         if phase == "deal" and kind is Deal:
@@ -295,7 +295,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 seat=seat,
                 phase=phase,
             )
-        new.log = new.log + tuple(ev)
+        new.log_chain = (new.log_chain, tuple(ev))
         return new, ev
 
     # deal
@@ -317,7 +317,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             hands[order[i % n]].append(c)  # type: ignore[arg-type]
         s.hands = tuple(tuple(sorted(h)) for h in hands)
         s.deals += 1
-        s.log = ()
+        s.log_chain = ()
         s.plays, s.discards, s.passed, s.finished, s.cheaters = (), (), frozenset(), (), ()
         s.revolution = False
         s.turn = -1
@@ -797,7 +797,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             new = self._pass(state, seat, ev)
         else:
             new = self._play(state, seat, Play((C.card_str(state.hands[seat][0]),)), ev)
-        new.log = new.log + tuple(ev)
+        new.log_chain = (new.log_chain, tuple(ev))
         return new, ev
 
     # --- views and outcome ------------------------------------------------------------------

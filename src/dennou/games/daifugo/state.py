@@ -6,7 +6,7 @@ tuples.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any, Literal, NamedTuple
 
@@ -102,7 +102,9 @@ class DaifugoState:
         finished: Seats that went out this game, in order.
         results: Every counted game so far.
         void_games: Games voided because everybody cheated.
-        log: This game's events (each with its audience).
+        log_chain: This game's events (each with its audience) as a chain of batches,
+            ``(earlier_chain, batch)`` or ``()``: adding a move's events costs the same however
+            long the game is. Read them with :attr:`log`.
     """
 
     rules: DaifugoRules
@@ -124,7 +126,24 @@ class DaifugoState:
     finished: tuple[int, ...] = ()
     results: tuple[GameResult, ...] = ()
     void_games: int = 0
-    log: tuple[Event, ...] = ()
+    log_chain: tuple[Any, ...] = ()
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """This game's events, oldest first."""
+        batches = []
+        chain = self.log_chain
+        while chain:
+            chain, batch = chain
+            batches.append(batch)
+        return tuple(e for batch in reversed(batches) for e in batch)
+
+    def log_reversed(self) -> Iterator[Event]:
+        """This game's events, newest first (a view needs only the latest few)."""
+        chain = self.log_chain
+        while chain:
+            chain, batch = chain
+            yield from reversed(batch)
 
     def copy(self) -> DaifugoState:
         """A shallow copy (every field is immutable, so edits never reach the original)."""
