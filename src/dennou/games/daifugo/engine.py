@@ -539,11 +539,16 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        left = C.remove(hand, group)
+        if len(group) == 1:  # most plays: two slices instead of a list round trip
+            i = hand.index(group[0])
+            left = hand[:i] + hand[i + 1 :]
+        else:
+            left = C.remove(hand, group)
         if len(_HANDS) < F.CACHE_MAX:
             _HANDS[left] = (hmask & ~gmask, hjokers - gjokers)
-        hands = s.hands
-        s.hands = (*hands[:seat], left, *hands[seat + 1 :])
+        hands = list(s.hands)
+        hands[seat] = left
+        s.hands = tuple(hands)
         s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))
         name = s.players[seat]
         revolts = (
