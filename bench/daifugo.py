@@ -23,6 +23,7 @@ import random
 import statistics
 import sys
 import time
+import timeit
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,12 @@ def playouts_per_s(policy: int, seconds: float) -> float:
     return done / total
 
 
+def reference_loop_us() -> float:
+    """CPU µs of a fixed pure-Python loop, to compare machines and loads between runs."""
+    times = timeit.repeat("sum(range(1000))", repeat=5, number=2000, timer=time.process_time)
+    return min(times) / 2000 * 1e6
+
+
 def speed(seconds: float) -> None:
     ours, n = engine_games_per_s(seconds)
     print("\n## Full random games per CPU second (one core, same run)\n")
@@ -130,6 +137,10 @@ def speed(seconds: float) -> None:
     spiel = openspiel_games_per_s(seconds)
     print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {spiel} |")
     print(f"\n(dennou: {n} games measured; target 1,500 games/s)")
+    print(
+        f"(this machine now: `sum(range(1000))` takes {reference_loop_us():.1f} µs of CPU; "
+        "pure-Python speeds scale with it)"
+    )
     print("\n## Monte Carlo playouts per second (Numba simulator, 5 players, from a fresh deal)\n")
     print("| default policy | playouts/s |")
     print("|---|---|")

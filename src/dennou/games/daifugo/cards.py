@@ -105,6 +105,9 @@ def parse_cards(texts: Iterable[object]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+CARD_CODES: dict[str, int] = _FAST
+"""Every wire spelling of every card (``10h``, ``Th``, ``th``...) to its code, for hot paths."""
+
 _STR: tuple[str, ...] = tuple(card_str(c) for c in range(53))
 _SYMBOL: tuple[str, ...] = tuple(card_symbol(c) for c in range(53))
 

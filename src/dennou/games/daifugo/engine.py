@@ -21,6 +21,7 @@ from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import CODEC, Deal, Give, Pass, Play
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, titles_for
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
@@ -34,17 +35,79 @@ def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-_PLAYS: dict[tuple[int, ...], Play] = {}
+play_of = F.play_of
+_INFO = F.PLAY_INFO
+_HANDS = F.HAND_BITS
+
+_PASS = Pass()
+_TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
+_CHANCE_TO_ACT: frozenset[Seat] = frozenset((CHANCE,))
+_NOBODY: frozenset[Seat] = frozenset()
 
 
-def play_of(group: tuple[int, ...]) -> Play:
-    """The :class:`Play` of a group of card codes (cached: groups repeat all the time)."""
-    action = _PLAYS.get(group)
-    if action is None:
-        if len(_PLAYS) > 200_000:
-            _PLAYS.clear()
-        action = _PLAYS[group] = Play(tuple(C.cards_str(group)))
-    return action
+class _PlayActions(list[Action]):
+    """The legal plays of one seat, listed; membership is the engine's own legality check.
+
+    A plain list for indexing and length (the hot path of every random or search player), with
+    ``in`` answering exactly "``apply`` accepts it" (other card order or spelling included).
+    """
+
+    __slots__ = ("_seat", "_state")
+    _state: DaifugoState
+    _seat: Seat
+
+    def __contains__(self, action: object) -> bool:
+        state = self._state
+        if type(action) is Pass:
+            return bool(state.plays)
+        if type(action) is Play:
+            group = C.parse_cards(action.cards)
+            return group is not None and not _play_error(state, self._seat, group)
+        return False
+
+
+_new_tuple = tuple.__new__
+_SORTED_DECK = sorted(C.DECK)
+_M5, _M3, _ADD = F.M5, F.M3, F.ADD
+_BEATING = tuple(tuple(F.beating_ranks(r, rev) for r in range(13)) for rev in (False, True))
+"""``_BEATING[revolution][rank]``: :func:`fast.beating_ranks`, looked up on every move."""
+
+
+def _beats(
+    group: tuple[int, ...], rank: int, top: Played, revolution: bool, spade3_return: bool
+) -> bool:
+    # cards.beats (rules: Plays) with positional arguments: this runs on every play.
+    if len(group) != len(top.cards) or top.returned:
+        return False
+    if top.rank == C.JOKER_RANK:
+        return spade3_return and len(group) == 1 and group[0] == C.SPADE3
+    if rank == C.JOKER_RANK:
+        return True
+    return rank < top.rank if revolution else rank > top.rank
+
+
+def _play_error(state: DaifugoState, seat: Seat, group: tuple[int, ...]) -> str:
+    """Why ``seat`` may not play ``group`` now (``""`` if it may): the rule of Plays it breaks."""
+    rules = state.rules
+    rank = C.group_rank(group, rules.max_group)
+    if rank is None:
+        return "group"
+    if not C.contains(state.hands[seat], group):
+        return "hand"
+    plays = state.plays
+    if plays:
+        top = plays[-1]
+        if not C.beats(
+            group,
+            rank,
+            top.cards,
+            top.rank,
+            revolution=state.revolution,
+            returned=top.returned,
+            spade3_return=rules.spade3_return,
+        ):
+            return "follow"
+    return ""
 
 
 def _merge(a: tuple[int, ...], b: Sequence[int]) -> tuple[int, ...]:
@@ -89,14 +152,15 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Deal: chance; exchange: the giver of the current step; play: the seat to play."""
         phase = state.phase
         if phase == "play":
-            return frozenset((state.turn,))
+            turn = state.turn
+            return _TO_ACT.get(turn) or frozenset((turn,))
         if phase == "deal":
-            return frozenset((CHANCE,))
+            return _CHANCE_TO_ACT
         if phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            return frozenset((step.giver,))
-        return frozenset()
+            return _TO_ACT.get(step.giver) or frozenset((step.giver,))
+        return _NOBODY
 
     def sample_chance(self, state: DaifugoState, rng: random.Random) -> Action:
         """A shuffled deck (the whole deal as one chance action)."""
@@ -115,27 +179,37 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         every ``give`` (a broken one is applied as cheating). Plays are listed in full; a play
         given in other card order or spelling (``Th`` for ``10h``) is contained too.
         """
-        if seat not in self.to_act(state):
+        phase = state.phase
+        if phase == "play":
+            if seat != state.turn:
+                return []
+            out = _PlayActions()
+            out._state = state
+            out._seat = seat
+            hand = state.hands[seat]
+            bits = _HANDS.get(hand) or F.hand_bits(hand)
+            rules = state.rules
+            field = state.plays
+            if field:
+                top = field[-1]
+                F.add_follow(
+                    out,
+                    1,
+                    bits,
+                    len(top.cards),
+                    top.rank,
+                    state.revolution,
+                    top.returned,
+                    rules.spade3_return,
+                    rules.max_group,
+                )
+                out.append(_PASS)
+            else:
+                F.add_lead(out, 1, bits, rules.max_group)
+            return out
+        if seat not in self.to_act(state) or seat == CHANCE:
             return []
-        if seat == CHANCE:
-            return []
-        if state.phase == "exchange":
-            return self._exchange_actions(state, seat)
-        groups = self.legal_groups(state, seat)
-        plays: list[Action] = [play_of(g) for g in groups]
-        if state.plays:
-            plays.append(Pass())
-        keys = set(groups)
-        can_pass = bool(state.plays)
-
-        def contains(action: object) -> bool:
-            if type(action) is Pass:
-                return can_pass
-            if type(action) is Play:
-                return C.parse_cards(action.cards) in keys
-            return False
-
-        return LazyActions(len(plays), plays.__getitem__, contains)
+        return self._exchange_actions(state, seat)
 
     def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
         """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
@@ -143,31 +217,17 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             return []
         hand = state.hands[seat]
         rules = state.rules
-        top = state.top
-        if top is None:
-            return C.groups(hand, rules.max_group)
-        return C.follow_groups(
+        if not state.plays:
+            return F.lead_groups(hand, rules.max_group)
+        top = state.plays[-1]
+        return F.follow_groups(
             hand,
             len(top.cards),
             top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-            max_group=rules.max_group,
-        )
-
-    def _beats(self, state: DaifugoState, group: Sequence[int], top: Played) -> bool:
-        rank = C.group_rank(group, state.rules.max_group)
-        if rank is None:
-            return False
-        return C.beats(
-            group,
-            rank,
-            top.cards,
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=state.rules.spade3_return,
+            state.revolution,
+            top.returned,
+            rules.spade3_return,
+            rules.max_group,
         )
 
     def _exchange_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
@@ -210,10 +270,20 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
         """Apply an action after checking it against the rules (never mutates ``state``)."""
-        self._check_turn(state, seat)
         kind = type(action)
         phase = state.phase
         ev: list[Event] = []
+        if phase == "play" and seat == state.turn:
+            # The hot path: the seat to play (what _check_turn would accept) plays or passes.
+            if kind is Play:
+                new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
+                new.log_chain = (new.log_chain, tuple(ev))
+                return new, ev
+            if kind is Pass:
+                new = self._pass(state, seat, ev)
+                new.log_chain = (new.log_chain, tuple(ev))
+                return new, ev
+        self._check_turn(state, seat)
         if phase == "deal" and kind is Deal:
             new = self._deal(state, action, ev)  # type: ignore[arg-type]
         elif phase == "exchange" and kind is Give:
@@ -229,13 +299,16 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 seat=seat,
                 phase=phase,
             )
-        new.log = new.log + tuple(ev)
+        new.log_chain = (new.log_chain, tuple(ev))
         return new, ev
 
     # deal
     def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
-        deck = [C.parse_card(c) for c in action.deck]
-        if None in deck or sorted(deck) != sorted(C.DECK):  # type: ignore[type-var]
+        fast = C.CARD_CODES.get
+        deck = [fast(c) if type(c) is str else None for c in action.deck]
+        if None in deck:
+            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``Th``, ``joker``)
+        if None in deck or sorted(deck) != _SORTED_DECK:  # type: ignore[type-var]
             raise IllegalActionError(
                 "a deal is the 54 cards (52 + 2 JK), each once, in dealing order — rules: Cards",
                 rule="deal",
@@ -243,12 +316,12 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         n = len(s.players)
         hands: list[list[int]] = [[] for _ in range(n)]
+        order = s.order
         for i, c in enumerate(deck):
-            assert c is not None
-            hands[s.order[i % n]].append(c)
+            hands[order[i % n]].append(c)  # type: ignore[arg-type]
         s.hands = tuple(tuple(sorted(h)) for h in hands)
         s.deals += 1
-        s.log = ()
+        s.log_chain = ()
         s.plays, s.discards, s.passed, s.finished, s.cheaters = (), (), frozenset(), (), ()
         s.revolution = False
         s.turn = -1
@@ -427,13 +500,23 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         return s
 
     def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
-        group = C.parse_cards(action.cards)
         rules = state.rules
-        if group is None:
-            raise IllegalActionError(
-                f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
-            )
-        rank = C.group_rank(group, rules.max_group)
+        info = _INFO.get(id(action))
+        if info is not None and info[0] is action:
+            # One of the engine's own shared plays (every listed legal play): already parsed.
+            _, group, rank, gmask, gjokers, symbols = info
+            if len(group) > rules.max_group:
+                rank = None
+        else:
+            parsed = C.parse_cards(action.cards)
+            if parsed is None:
+                raise IllegalActionError(
+                    f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
+                )
+            group = parsed
+            rank = C.group_rank(group, rules.max_group)
+            gmask, gjokers = F.hand_bits(group)
+            symbols = ""  # not one of the shared plays: formatted below
         if rank is None:
             raise IllegalActionError(
                 f"a play is 1-{rules.max_group} cards of one rank (jokers wild), not "
@@ -442,12 +525,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 rule="group",
             )
         hand = state.hands[seat]
-        if not C.contains(hand, group):
+        hmask, hjokers = _HANDS.get(hand) or F.hand_bits(hand)
+        # A natural card twice in the group is one bit: the count check catches it.
+        if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
             raise IllegalActionError(
                 f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
             )
-        top = state.top
-        if top is not None and not self._beats(state, group, top):
+        top = state.plays[-1] if state.plays else None
+        if top is not None and not _beats(group, rank, top, state.revolution, rules.spade3_return):
             raise IllegalActionError(
                 f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
                 f"needs {len(top.cards)} card(s), stronger"
@@ -458,26 +543,35 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        s.hands = _put(s.hands, seat, C.remove(hand, group))
-        s.plays = (*s.plays, Played(seat, group, rank, returned))
+        if len(group) == 1:  # most plays: two slices instead of a list round trip
+            i = hand.index(group[0])
+            left = hand[:i] + hand[i + 1 :]
+        else:
+            left = C.remove(hand, group)
+        if len(_HANDS) < F.CACHE_MAX:
+            _HANDS[left] = (hmask & ~gmask, hjokers - gjokers)
+        hands = list(s.hands)
+        hands[seat] = left
+        s.hands = tuple(hands)
+        s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))
         name = s.players[seat]
-        tags = []
         revolts = (
             rules.revolution
             and len(group) >= rules.revolution_size
             and rank != C.JOKER_RANK
             and not returned
         )
-        if revolts:
-            s.revolution = not s.revolution
-            tags.append("revolution" if s.revolution else "counter-revolution")
         cut = rules.eight_cut and rank == C.EIGHT
-        if cut:
-            tags.append("8-cut")
-        if returned:
-            tags.append("spade-3 return")
-        text = f"{name} plays {C.cards_symbols(group)}"
-        if tags:
+        text = f"{name} plays {symbols or C.cards_symbols(group)}"
+        if revolts or cut or returned:
+            tags = []
+            if revolts:
+                s.revolution = not s.revolution
+                tags.append("revolution" if s.revolution else "counter-revolution")
+            if cut:
+                tags.append("8-cut")
+            if returned:
+                tags.append("spade-3 return")
             text += f" ({', '.join(tags)})"
         ev.append(
             Event(
@@ -485,7 +579,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 text,
                 {
                     "seat": seat,
-                    "cards": list(play_of(group).cards),
+                    "cards": list(action.cards) if symbols else C.cards_str(group),
                     "revolution": s.revolution,
                     "revolts": bool(revolts),
                     "cut": bool(cut),
@@ -493,7 +587,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 },
             )
         )
-        if not s.hands[seat]:
+        if not left:
             s.finished = (*s.finished, seat)
             ev.append(
                 Event(
@@ -502,8 +596,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                     {"seat": seat, "place": len(s.finished)},
                 )
             )
-        if sum(1 for h in s.hands if h) <= 1:
-            return self._end_game(s, ev)
+            # Only a player going out can leave fewer than two holding cards.
+            if sum(1 for h in s.hands if h) <= 1:
+                return self._end_game(s, ev)
         if cut:
             self._flush(s, ev, "8-cut")
             lead = seat if s.active(seat) else self._next_active(s, seat)
@@ -540,35 +635,69 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         ev.append(Event("flush", f"the field flushes ({why})", {"reason": why}))
 
     def _advance(self, s: State, seat: Seat, ev: list[Event]) -> State:
-        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing)."""
+        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing).
+
+        One sweep of the turn order from ``seat``: the first seat still in the round that can
+        beat the top plays; those before it that cannot are passed for them; nobody: flush.
+        """
         order = s.order
         n = len(order)
         hands = s.hands
-        last = s.plays[-1].seat
-        while True:
-            i = order.index(seat)
-            nxt = -1
-            for k in range(1, n + 1):
-                x = order[(i + k) % n]
-                if x != last and hands[x] and x not in s.passed:
-                    nxt = x
-                    break
-            if nxt < 0:
-                self._flush(s, ev, "all passed")
-                lead = last if hands[last] else self._next_active(s, last)
-                s.turn = lead
-                ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
+        top = s.plays[-1]
+        last = top.seat
+        size, rank = len(top.cards), top.rank
+        rules = s.rules
+        # How to test "can beat the top" on a hand's bits (as fast.can_beat does):
+        # 0 nobody can, 1 only the single 3 of spades, 2 a group of a rank in ``ranks``.
+        if top.returned or size > rules.max_group:
+            kind = 0
+        elif rank == C.JOKER_RANK:
+            kind = 1 if rules.spade3_return and size == 1 else 0
+        else:
+            kind = 2
+        ranks = _BEATING[s.revolution][rank] if kind == 2 else 0
+        hget = _HANDS.get
+        passed = s.passed
+        auto: list[Seat] = []
+        players = s.players
+        i = order.index(seat)
+        for k in range(1, n + 1):
+            x = order[(i + k) % n]
+            if x == last or x in passed:
+                continue
+            hand = hands[x]
+            if not hand:
+                continue
+            if kind == 2:
+                mask, jokers = hget(hand) or F.hand_bits(hand)
+                need = size - jokers
+                if need <= 0:
+                    ok = True
+                elif need > 4:
+                    ok = False
+                else:
+                    # fast.has_rank_with, inlined: count the cards of every rank at once.
+                    c = mask - ((mask >> 1) & _M5)
+                    c = (c & _M3) + ((c >> 2) & _M3)
+                    ok = bool((c + _ADD[need]) & ranks)
+            elif kind == 1:
+                ok = bool((hget(hand) or F.hand_bits(hand))[0] & 1)
+            else:
+                ok = False
+            if ok:
+                s.turn = x
+                if auto:
+                    s.passed = passed.union(auto)
                 return s
-            if self.has_follow(s, nxt):
-                s.turn = nxt
-                return s
-            s.passed = s.passed | {nxt}
+            auto.append(x)
             ev.append(
-                Event(
-                    "pass", f"{s.players[nxt]} passes (no legal play)", {"seat": nxt, "auto": True}
-                )
+                Event("pass", f"{players[x]} passes (no legal play)", {"seat": x, "auto": True})
             )
-            seat = nxt
+        self._flush(s, ev, "all passed")
+        lead = last if hands[last] else self._next_active(s, last)
+        s.turn = lead
+        ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
+        return s
 
     def has_follow(self, state: State, seat: Seat) -> bool:
         """Whether ``seat`` holds a group that beats the field top."""
@@ -576,14 +705,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if top is None:
             return bool(state.hands[seat])
         rules = state.rules
-        return C.can_beat(
+        return F.can_beat(
             state.hands[seat],
             len(top.cards),
             top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-            max_group=rules.max_group,
+            state.revolution,
+            top.returned,
+            rules.spade3_return,
+            rules.max_group,
         )
 
     # end of a game
@@ -677,7 +806,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             new = self._pass(state, seat, ev)
         else:
             new = self._play(state, seat, Play((C.card_str(state.hands[seat][0]),)), ev)
-        new.log = new.log + tuple(ev)
+        new.log_chain = (new.log_chain, tuple(ev))
         return new, ev
 
     # --- views and outcome ------------------------------------------------------------------

@@ -6,8 +6,9 @@ tuples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from typing import Any, Literal, NamedTuple
 
 from dennou.core.game import Event
 from dennou.games.daifugo.rules import DaifugoRules
@@ -15,9 +16,8 @@ from dennou.games.daifugo.rules import DaifugoRules
 Phase = Literal["deal", "exchange", "play", "over"]
 
 
-@dataclass(frozen=True)
-class Played:
-    """One play on the field.
+class Played(NamedTuple):
+    """One play on the field (a named tuple: the engine makes one per play, so it is cheap).
 
     Attributes:
         seat: Who played it.
@@ -76,7 +76,7 @@ class GameResult:
     last_hand: tuple[int, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class DaifugoState:
     """Everything about a Daifugo set; views decide who sees what.
 
@@ -102,7 +102,9 @@ class DaifugoState:
         finished: Seats that went out this game, in order.
         results: Every counted game so far.
         void_games: Games voided because everybody cheated.
-        log: This game's events (each with its audience).
+        log_chain: This game's events (each with its audience) as a chain of batches,
+            ``(earlier_chain, batch)`` or ``()``: adding a move's events costs the same however
+            long the game is. Read them with :attr:`log`.
     """
 
     rules: DaifugoRules
@@ -124,13 +126,28 @@ class DaifugoState:
     finished: tuple[int, ...] = ()
     results: tuple[GameResult, ...] = ()
     void_games: int = 0
-    log: tuple[Event, ...] = ()
+    log_chain: tuple[Any, ...] = ()
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """This game's events, oldest first."""
+        batches = []
+        chain = self.log_chain
+        while chain:
+            chain, batch = chain
+            batches.append(batch)
+        return tuple(e for batch in reversed(batches) for e in batch)
+
+    def log_reversed(self) -> Iterator[Event]:
+        """This game's events, newest first (a view needs only the latest few)."""
+        chain = self.log_chain
+        while chain:
+            chain, batch = chain
+            yield from reversed(batch)
 
     def copy(self) -> DaifugoState:
         """A shallow copy (every field is immutable, so edits never reach the original)."""
-        new = object.__new__(DaifugoState)
-        new.__dict__.update(self.__dict__)
-        return new
+        return _copy(self)
 
     def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
         # Every field holds immutable values (tuples, frozen structs, events never edited), so a
@@ -152,3 +169,17 @@ class DaifugoState:
             if not step.done:
                 return step
         return None
+
+
+def _make_copy() -> Callable[[DaifugoState], DaifugoState]:
+    # Slot by slot, generated once: the engine copies the state on every move.
+    names = [f.name for f in fields(DaifugoState)]
+    body = "\n".join(f"    new.{n} = old.{n}" for n in names)
+    code = f"def copy(old):\n    new = new_state(DaifugoState)\n{body}\n    return new\n"
+    scope: dict[str, Any] = {"new_state": object.__new__, "DaifugoState": DaifugoState}
+    exec(code, scope)
+    copy: Callable[[DaifugoState], DaifugoState] = scope["copy"]
+    return copy
+
+
+_copy = _make_copy()

@@ -75,7 +75,7 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "discards": C.cards_str(state.discards),
         "exchange": [_step_json(st, seat) for st in state.steps],
         "results": [_result_json(r) for r in state.results],
-        "log": _log(state.log, seat),
+        "log": _log(state, seat),
     }
     if seat is not None:
         out["hand"] = C.cards_str(state.hands[seat])
@@ -93,9 +93,9 @@ LOG_TAIL = 24
 """Views carry this many of the latest events of the current game the seat may see."""
 
 
-def _log(log: tuple[Event, ...], seat: Seat | None) -> list[JSON]:
+def _log(state: DaifugoState, seat: Seat | None) -> list[JSON]:
     out: list[JSON] = []
-    for e in reversed(log):
+    for e in state.log_reversed():
         if e.visible_to(seat):
             out.append(_event_json(e))
             if len(out) == LOG_TAIL:
@@ -291,7 +291,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoSta
         finished=tuple(view["finished"]),
         results=results,
         void_games=view["void_games"],
-        log=tuple(msgspec.convert(e, Event) for e in view["log"]),
+        log_chain=((), tuple(msgspec.convert(e, Event) for e in view["log"])),
     )
 
 
