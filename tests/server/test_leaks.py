@@ -84,8 +84,9 @@ def test_every_message_passes_the_leak_property(live: LiveServer, game_name: str
             elif msg["type"] == "view":
                 check_view(game, msg["view"], result.seat, k)
             assert msg.get("seat") in (None, result.seat) or msg["type"] == "event"
-    assert turns >= 2
-    assert len(spectator_views) >= 2
+    decisions = sum(1 for s in record.steps if s.seat is not None and s.seat >= 0 and not s.talk)
+    assert turns >= min(2, decisions)  # stud10's players never decide
+    assert len(spectator_views) >= (2 if decisions else 1)
     for k, msg in enumerate(spectator_views):
         if msg["view"] is not None and msg["status"] == "playing":
             check_view(game, msg["view"], None, k)

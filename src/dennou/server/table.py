@@ -119,6 +119,10 @@ class TableActor:
         self.deadline: dict[int, float] = {}
         self.due_at: dict[int, float] = {}
         self.decision: dict[int, int] = {}
+        # The state each pending decision started in: a turn shows the seat what it saw when
+        # its decision began (in a sealed step, others' later submissions don't change it), so
+        # a turn sent again after a reconnect or a restart asks exactly the same question.
+        self.decision_state: dict[int, Any] = {}
         self.away_since: dict[int, float] = {}
         self.outcome: dict[str, Any] | None = row.outcome
         self.inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], Any]] = (
@@ -195,9 +199,21 @@ class TableActor:
                 f"this engine is v{self.game.spec.version} and may not replay it exactly"
             )
         state = self.game.new(self.rules, self.row.players)
+        # The version each pending decision was first due at, as the live table counted it (a
+        # sealed step's decision keeps its version while other seats submit): an answer names
+        # it, and a bot seeded by it must decide as it would have without the restart.
+        acting = self.game.to_act(state)
+        due = dict.fromkeys(acting, 0)
+        due_state = dict.fromkeys(acting, state)
         for i, step in enumerate(steps, 1):
             state, events = apply_step(self.game, state, step)
             self.log.append(LogEntry(i, _kind(step), step.seat, step.default, events))
+            if step.talk is None:
+                now_acting = self.game.to_act(state)
+                for s in now_acting:
+                    if s not in acting or s == step.seat:
+                        due[s], due_state[s] = i, state
+                acting = now_acting
         self.state = state
         self.version = len(steps)
         self._make_bots()
@@ -211,6 +227,10 @@ class TableActor:
         for seat in self._remote_seats():
             self.away_since[seat] = now
         self._update_due(set(), None)
+        for seat in self.decision:
+            if seat in due:
+                self.decision[seat] = due[seat]
+                self.decision_state[seat] = due_state[seat]
 
     def _make_bots(self) -> None:
         assert self.row.players is not None
@@ -543,6 +563,7 @@ class TableActor:
             if seat not in acting:
                 del self.deadline[seat]
                 self.due_at.pop(seat, None)
+                self.decision_state.pop(seat, None)
         for seat in acting:
             if seat not in remote:
                 continue
@@ -552,6 +573,7 @@ class TableActor:
                 self.deadline[seat] = now + self.time_limit
                 self.due_at[seat] = now
                 self.decision[seat] = self.version
+                self.decision_state[seat] = self.state
 
     async def _finish(self) -> None:
         outcome = to_json(self.game.outcome(self.state))
@@ -637,21 +659,23 @@ class TableActor:
         )
 
     def _turn_msg(self, seat: int) -> p.Turn:
-        legal = self.game.legal_actions(self.state, seat)
+        version = self.decision.get(seat, self.version)
+        state = self.decision_state.get(seat, self.state)
+        legal = self.game.legal_actions(state, seat)
         listed: list[dict[str, Any]] | None = None
         description = sample = None
         if isinstance(legal, LazyActions) or len(legal) > LIST_LEGAL_UP_TO:
             description = getattr(legal, "description", None) or None
-            rng = random.Random(self.version * 1000 + seat)
+            rng = random.Random(version * 1000 + seat)
             picks = sorted(rng.sample(range(len(legal)), min(20, len(legal))))
             sample = [self.game.dump_action(legal[i]) for i in picks]
         else:
             listed = [self.game.dump_action(a) for a in legal]
         return p.Turn(
             table=self.id,
-            version=self.version,
+            version=version,
             seat=seat,
-            view=self.game.view(self.state, seat),
+            view=self.game.view(state, seat),
             legal=listed,
             legal_count=len(legal),
             legal_description=description,

@@ -53,11 +53,16 @@ class ServerProcess:
         if self.db:
             cmd += ["--db", self.db]
         env = {**os.environ, "PYTHONPATH": SRC}
-        self.proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)
+        # A file, not a pipe: nobody reads a pipe while the server runs, and a full pipe would
+        # block the server on its next log line.
+        Path(self.data_dir).mkdir(parents=True, exist_ok=True)
+        self.log = Path(self.data_dir) / "server.log"
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, env=env, stderr=log)
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')}")
             try:
                 if httpx.get(self.http + "/api/games", timeout=1).status_code == 200:
                     return

@@ -592,9 +592,9 @@ class Hilo(Game[HiloState, HiloRules]):
         return BOTS
 
     def conformance_rules(self) -> list[HiloRules]:
-        """The defaults (capped at two games), a tiny range, extreme costs, negative starts."""
+        """Defaults (two games of at most 40 rounds), a tiny range, odd costs, negative starts."""
         return [
-            HiloRules(max_games=2),
+            HiloRules(max_games=2, max_rounds=40),
             HiloRules(max_number=15, stars_to_win=2),
             HiloRules(max_number=3, random_check_max=4, start_points=-1, max_games=3),
             HiloRules(start_points=-1, max_games=2, max_rounds=4),
