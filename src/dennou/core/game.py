@@ -63,7 +63,7 @@ R = TypeVar("R", bound=Rules)
 S = TypeVar("S")
 
 
-class Event(msgspec.Struct, frozen=True, omit_defaults=True):
+class Event(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """Something that happened, said to an audience.
 
     Attributes:
@@ -71,6 +71,9 @@ class Event(msgspec.Struct, frozen=True, omit_defaults=True):
         text: One English sentence for people (terminal, logs).
         data: JSON-able details.
         audience: The seats that may see it; ``None`` means everyone, spectators included.
+
+    Events are not tracked by the cyclic garbage collector (``gc=False``): they never form
+    reference cycles, and engines create millions of them in simulations.
     """
 
     kind: str
