@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -30,36 +31,37 @@ def node_ready() -> None:
         pytest.skip(missing)
 
 
+def play_with_js(
+    live: LiveServer, game: str, seats: str, *args: str, timeout: float
+) -> list[tuple[dict[str, Any], rec.Record]]:
+    """Run the JavaScript client to the end; each game's printed line and stored record.
+
+    Checks every record's outcome against a replay and that the client never defaulted.
+    """
+    token = live.register("js")
+    cmd = ["node", str(JS / "client.js"), "--server", live.ws_url, "--token", token]
+    cmd += ["--join", game, "--seats", seats, *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    assert done.returncode == 0, done.stderr
+    games = []
+    for text in done.stdout.splitlines():
+        line = json.loads(text)
+        reply = httpx.get(f"{live.http}/api/tables/{line['table']}/record")
+        [record] = rec.loads(reply.text)
+        engine = REGISTRY[record.game]
+        final = rec.final_state(record, engine)
+        assert rec.to_json(engine.outcome(final)) == record.outcome == line["outcome"]
+        assert not any(s.default for s in record.steps if s.seat == line["seat"])
+        games.append((line, record))
+    return games
+
+
 def test_js_client_plays_a_set_of_games(tmp_path: Path) -> None:
     node_ready()
     live = LiveServer(tmp_path / "data")
     try:
-        token = live.register("js")
-        cmd = [
-            "node",
-            str(JS / "client.js"),
-            "--server",
-            live.ws_url,
-            "--token",
-            token,
-            "--join",
-            "numeron",
-            "--seats",
-            "open,bot:random",
-            "--games",
-            "3",
-        ]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
-        lines = [json.loads(line) for line in done.stdout.splitlines()]
-        assert len(lines) == 3 and len({line["table"] for line in lines}) == 3
-        for line in lines:
-            reply = httpx.get(f"{live.http}/api/tables/{line['table']}/record")
-            [record] = rec.loads(reply.text)
-            game = REGISTRY[record.game]
-            final = rec.final_state(record, game)
-            assert rec.to_json(game.outcome(final)) == record.outcome == line["outcome"]
-            assert not any(s.default for s in record.steps if s.seat == line["seat"])
+        games = play_with_js(live, "numeron", "open,bot:random", "--games", "3", timeout=120)
+        assert len(games) == 3 and len({line["table"] for line, _ in games}) == 3
         history = httpx.get(f"{live.http}/api/accounts/js").json()["history"]
         assert len(history) == 3
     finally:
@@ -71,29 +73,10 @@ def test_js_client_plays_a_whole_daifugo_set(tmp_path: Path) -> None:
     node_ready()
     live = LiveServer(tmp_path / "data")
     try:
-        token = live.register("js")
-        cmd = [
-            "node",
-            str(JS / "client.js"),
-            "--server",
-            live.ws_url,
-            "--token",
-            token,
-            "--join",
-            "daifugo",
-            "--seats",
-            "open,bot:greedy,bot:greedy,bot:random,bot:random",
-        ]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
-        assert done.returncode == 0, done.stderr
-        [line] = [json.loads(text) for text in done.stdout.splitlines()]
-        reply = httpx.get(f"{live.http}/api/tables/{line['table']}/record")
-        [record] = rec.loads(reply.text)
+        seats = "open,bot:greedy,bot:greedy,bot:random,bot:random"
+        [(_, record)] = play_with_js(live, "daifugo", seats, timeout=600)
         assert record.game == "daifugo" and record.rules["games"] == 10
-        game = REGISTRY["daifugo"]
-        final = rec.final_state(record, game)
+        final = rec.final_state(record, REGISTRY["daifugo"])
         assert len(final.results) >= 10  # every counted game of the set was played
-        assert rec.to_json(game.outcome(final)) == record.outcome == line["outcome"]
-        assert not any(s.default for s in record.steps if s.seat == line["seat"])
     finally:
         live.stop()
