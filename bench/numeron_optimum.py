@@ -1,230 +1,206 @@
-"""The optimal mean number of calls for 3-digit Numeron without items, by exact search.
+"""The optimal mean number of calls for Numeron without items: search, check, ship.
 
-Usage: ``PYTHONPATH=src python bench/numeron_optimum.py [--digits 3]`` (about 3 minutes on one
-core for 3 digits; 4 digits is far out of reach this way: use the published 26274/5040).
+Usage::
 
-The quantity: over all 720 secrets drawn uniformly, the least possible mean number of calls
-(the final all-EAT call included) of any calling strategy (calls are numbers of distinct
-digits, candidates or not). ``T(S)``, the least total of calls over the secrets of a set ``S``
-that the past judgments leave, satisfies ``T({s}) = 1``, ``T({s, t}) = 3`` and
+    PYTHONPATH=src python bench/numeron_optimum.py --digits 3 [--write]
+    PYTHONPATH=src python bench/numeron_optimum.py --digits 4 \
+        --exact-below 30 --breadth 8 --refine 8 [--write]
 
-    T(S) = |S| + min over calls g of  sum over judgments r != all-EAT of  T(S_r(g))
+The search is :mod:`dennou.games.numeron.optimum` (branch and bound over calling strategies;
+see its docstring). With 3 digits it is exact (every set of every size is solved exactly:
+``--exact-below`` defaults to every set) and proves the optimum. With 4 digits a full exact
+search is out of reach here, so it goes in two passes:
 
-The search is a depth-first branch and bound:
+1. a restricted search: sets larger than ``--exact-below`` try only their ``--breadth`` most
+   promising calls (``--wide N B``: sets above N numbers try B);
+2. ``--refine K``: for each part the first call leaves, its ``K`` best second calls (the
+   restricted search's first) are re-scored with **every** part they leave solved exactly
+   (branch and bound with the best total so far as the cut-off), and the best is kept.
 
-* a lower bound for a set of ``k`` numbers: at most 1 can be hit on the first call, at most
-  ``B`` (the number of non-hit judgments, 8 for 3 digits) on the second, ``B^2`` on the third...
-  and per call the sum of that bound over its parts orders and prunes the calls;
-* calls are reduced by the symmetries of ``S``: two digits are interchangeable when swapping
-  them maps ``S`` onto itself, and calls that differ by such swaps have the same value;
-* proven values and proven lower bounds are memoised by set.
+The total is then the value of a real strategy, an upper bound on the optimum; it is the
+optimum when it equals the published lower bound, 26274 (Tanaka 1996, by exhaustive search).
 
-The strategy found is then replayed on every secret to check that it reaches the total.
-Result for 3 digits: 3575 / 720 = 715/144 = 4.96528 calls.
+Whatever the search says, the strategy is then **replayed on every secret with the engine's
+own judge** (``dennou.games.numeron.judge``, not the search's table), and the printed mean
+is that replay's. ``--write`` stores the tree as ``src/dennou/games/numeron/optimum<d>.json``,
+the table the ``optimal`` and ``race`` bots follow.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import sys
+import json
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from dennou.games.numeron import judge
-from dennou.games.numeron.knowledge import table
-from dennou.games.numeron.solver import hit_code, judge_table
+from dennou.games.numeron.optimum import Search, Tree, _hash
+from dennou.games.numeron.solver import score_calls
 from dennou.games.numeron.state import all_numbers
 
-IntArray = npt.NDArray[np.int64]
+PACKAGE = Path(__file__).resolve().parent.parent / "src/dennou/games/numeron"
+PUBLISHED = {4: 26274}
 
 
-class Exact:
-    """Exact search over calling strategies for one length of numbers."""
-
-    def __init__(self, digits: int) -> None:
-        self.digits = digits
-        self.tab = judge_table(digits).astype(np.int64)
-        self.t = table(digits).astype(np.int64)
-        self.n = len(self.t)
-        self.hit = hit_code(digits)
-        self.resp = (digits + 1) ** 2
-        self.branch = len(set(np.unique(self.tab).tolist()) - {self.hit})
-        self.lbn = self._capacity_bound()
-        self.offsets = (np.arange(self.n) * self.resp)[:, None]
-        self.pairs = list(itertools.combinations(range(10), 2))
-        self.swaps = self._swaps()
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
-        self.nodes = 0
-
-    def _capacity_bound(self) -> IntArray:
-        out = np.zeros(self.n + 1, dtype=np.int64)
-        for k in range(1, self.n + 1):
-            left, depth, cap, total = k, 1, 1, 0
-            while left > 0:
-                take = min(cap, left)
-                total += take * depth
-                left -= take
-                depth += 1
-                cap = self.branch ** (depth - 1)
-            out[k] = total
-        return out
-
-    def _codes(self, t: IntArray) -> IntArray:
-        code = np.zeros(len(t), dtype=np.int64)
-        for col in range(self.digits):
-            code = code * 10 + t[:, col]
-        return code
-
-    def _swaps(self) -> IntArray:
-        lookup = np.full(10**self.digits, -1, dtype=np.int64)
-        lookup[self._codes(self.t)] = np.arange(self.n)
-        out = np.empty((len(self.pairs), self.n), dtype=np.int64)
-        for p, (x, y) in enumerate(self.pairs):
-            m = np.arange(10)
-            m[x], m[y] = y, x
-            out[p] = lookup[self._codes(m[self.t])]
-        return out
-
-    def representatives(self, mask: npt.NDArray[np.bool_]) -> IntArray:
-        """One call per class of calls equivalent under the set's interchangeable digits."""
-        parent = list(range(10))
-
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        for p, (x, y) in enumerate(self.pairs):
-            if find(x) != find(y) and np.array_equal(mask[self.swaps[p]], mask):
-                parent[find(x)] = find(y)
-        members: dict[int, list[int]] = {}
-        for a in range(10):
-            members.setdefault(find(a), []).append(a)
-        # A representative names, within each class, its smallest digits in order of use.
-        keep = np.ones(self.n, dtype=np.bool_)
-        used = {r: np.zeros(self.n, dtype=np.int64) for r in members}
-        for col in range(self.digits):
-            here = self.t[:, col]
-            for r, ms in members.items():
-                in_class = np.isin(here, ms)
-                want = np.array(ms + [-1] * (self.digits + 1))[np.minimum(used[r], len(ms))]
-                keep &= ~in_class | (here == want)
-                used[r] = used[r] + in_class
-        return np.flatnonzero(keep)
-
-    def solve(self, s: IntArray, cutoff: int) -> int:
-        """``T(s)`` if it is below ``cutoff``, else a lower bound of at least ``cutoff``."""
-        n = len(s)
-        if n <= 1:
-            return n
-        if n == 2:
-            return 3
-        key = s.tobytes()
-        if key in self.exact:
-            return self.exact[key][0]
-        known = self.lower.get(key, 0)
-        if known >= cutoff:
-            return known
-        self.nodes += 1
-        mask = np.zeros(self.n, dtype=np.bool_)
-        mask[s] = True
-        calls = self.representatives(mask)
-        sub = self.tab[calls][:, s]
-        counts = np.bincount(
-            (sub + self.offsets[: len(calls)]).ravel(), minlength=len(calls) * self.resp
-        ).reshape(len(calls), self.resp)
-        counts[:, self.hit] = 0
-        useful = mask[calls] | (counts.max(axis=1) < n)
-        bounds = n + self.lbn[counts].sum(axis=1)
-        bounds[~useful] = 1 << 40
-        best, best_call = cutoff, -1
-        for i in np.argsort(bounds, kind="stable"):
-            if int(bounds[i]) >= best:
+def replay_with_judge(tree: Tree) -> list[int]:
+    """Calls the tree needs for each secret, judged by the engine's ``judge``."""
+    digits = tree.digits
+    pool = all_numbers(digits)
+    out = []
+    for secret in pool:
+        node, calls = 0, 0
+        while True:
+            calls += 1
+            call = pool[int(tree.calls[node])]
+            eat, bite = judge(secret, call)
+            if eat == digits:
                 break
-            row = sub[i]
-            parts = sorted(
-                (s[row == r] for r in np.unique(row) if r != self.hit), key=len, reverse=True
-            )
-            rest = sum(int(self.lbn[len(p)]) for p in parts)
-            total: int = n
-            for p in parts:
-                rest -= int(self.lbn[len(p)])
-                total += self.solve(p, best - total - rest)
-                if total + rest >= best:
-                    break
-            else:
-                if total < best:
-                    best, best_call = total, int(calls[i])
-        if best_call >= 0:
-            self.exact[key] = (best, best_call)
-            return best
-        self.lower[key] = max(known, cutoff)
-        return cutoff
+            node = int(tree.children[node, eat * (digits + 1) + bite])
+            assert node >= 0, f"no branch for {secret} after {call} {eat}-{bite}"
+        out.append(calls)
+    return out
 
-    def optimum(self, log: bool = True) -> tuple[int, dict[bytes, tuple[int, int]]]:
-        """The least total of calls over all secrets (first call: any, by symmetry)."""
-        everything = np.arange(self.n, dtype=np.int64)
-        first = 0
-        row = self.tab[first]
-        total = self.n
-        for r in np.unique(row):
-            if r == self.hit:
-                continue
-            part = everything[row == r]
-            started = time.perf_counter()
-            value = self.solve(part, 1 << 40)
-            total += value
-            if log:
-                eat, bite = divmod(int(r), self.digits + 1)
-                print(
-                    f"  after {all_numbers(self.digits)[first]} judged {eat}-{bite}: "
-                    f"{len(part):4d} numbers, T = {value} "
-                    f"({time.perf_counter() - started:.1f} s)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-        self.exact[everything.tobytes()] = (total, first)
-        return total, self.exact
 
-    def replay(self) -> list[int]:
-        """Calls the optimal strategy found needs for each secret (checks the total)."""
-        pool = all_numbers(self.digits)
-        out = []
-        for secret in pool:
-            s = np.arange(self.n, dtype=np.int64)
-            calls = 0
-            while True:
-                calls += 1
-                call = int(s[0]) if len(s) <= 2 else self.exact[s.tobytes()][1]
-                eat, bite = judge(secret, pool[call])
-                if eat == self.digits:
-                    break
-                code = eat * (self.digits + 1) + bite
-                s = s[self.tab[call][s] == code]
-            out.append(calls)
-        return out
+def refine(search: Search, exact: Search, part: np.ndarray, k: int, where: str) -> tuple[int, int]:
+    """The best of ``part``'s ``k`` best calls with every part they leave solved exactly."""
+    tab, hit = search.tab, search.hit
+    first = search.call_for(part)
+    everything = np.arange(search.n, dtype=np.int64)
+    scores = score_calls(search.digits, everything, part, "calls")
+    others = [int(g) for g in np.argsort(scores, kind="stable") if int(g) != first]
+    # One call per profile of part sizes (mirror images have the same profile).
+    seen: set[tuple[int, ...]] = set()
+    pool: list[int] = []
+    for g in [first, *others]:
+        codes = tab[g][part]
+        profile = tuple(sorted(np.bincount(codes, minlength=search.nresp).tolist()))
+        if profile in seen or (np.bincount(codes).max() == len(part) and g not in part):
+            continue
+        seen.add(profile)
+        pool.append(g)
+        if len(pool) == k:
+            break
+    best, best_call = 1 << 40, first
+    for g in pool:
+        t0 = time.perf_counter()
+        codes = tab[g][part]
+        parts = sorted(
+            (part[codes == r] for r in np.unique(codes) if r != hit), key=len, reverse=True
+        )
+        rest = sum(int(search.lb[len(p)]) for p in parts)
+        total = len(part)
+        done = True
+        for p in parts:
+            rest -= int(search.lb[len(p)])
+            total += exact.solve(p, best - total - rest)
+            if total + rest >= best:
+                done = False
+                break
+        note = f"T = {total}" if done else f"cut (>= {total + rest})"
+        if done and total < best:
+            best, best_call = total, g
+        print(
+            f"    {where}: call {all_numbers(search.digits)[g]} {note} "
+            f"({time.perf_counter() - t0:.0f} s, best {best})",
+            flush=True,
+        )
+    return best, best_call
+
+
+def build_tree(search: Search, exact: Search, chosen: dict[bytes, int]) -> Tree:
+    """The strategy: the refined second calls, exact parts below them, else the search's."""
+    calls: list[int] = []
+    children: list[list[int]] = []
+
+    def call_for(s: np.ndarray) -> int:
+        if len(s) == search.n:
+            return 0
+        if s.tobytes() in chosen:
+            return chosen[s.tobytes()]
+        if len(s) <= 2:
+            return int(s[0])
+        key = int(_hash(s))
+        if key in exact.memo:
+            return int(exact.memo[key] & 0xFFFF)
+        return search.call_for(s)
+
+    def build(s: np.ndarray) -> int:
+        node = len(calls)
+        call = call_for(s)
+        calls.append(call)
+        children.append([-1] * search.nresp)
+        codes = search.tab[call][s]
+        for r in np.unique(codes):
+            if r != search.hit:
+                children[node][int(r)] = build(s[codes == r])
+        return node
+
+    build(np.arange(search.n, dtype=np.int64))
+    return Tree(search.digits, np.array(calls, np.int64), np.array(children, np.int64))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--digits", type=int, default=3)
+    parser.add_argument("--digits", type=int, default=3, choices=(3, 4))
+    parser.add_argument("--exact-below", type=int, default=1 << 30)
+    parser.add_argument("--breadth", type=int, default=16)
+    parser.add_argument("--wide", type=int, nargs=2, default=None)
+    parser.add_argument("--refine", type=int, default=0)
+    parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    exact = Exact(args.digits)
     started = time.perf_counter()
-    total, _ = exact.optimum()
-    calls = exact.replay()
+    wide = tuple(args.wide) if args.wide else None
+    search = Search(args.digits, exact_below=args.exact_below, breadth=args.breadth, wide=wide)
+    exact = Search(args.digits)
+    everything = np.arange(search.n, dtype=np.int64)
+    row = search.tab[0]
+    total = search.n
+    chosen: dict[bytes, int] = {}
+    for r in np.unique(row):
+        if r == search.hit:
+            continue
+        part = everything[row == r]
+        t0 = time.perf_counter()
+        value = search.solve(part)
+        eat, bite = divmod(int(r), args.digits + 1)
+        where = f"after {all_numbers(args.digits)[0]} judged {eat}-{bite}: {len(part):5d} numbers"
+        print(f"  {where}, restricted T = {value} ({time.perf_counter() - t0:.0f} s)", flush=True)
+        if args.refine and len(part) > 2:
+            refined, call = refine(search, exact, part, args.refine, where)
+            if refined < value:
+                value = refined
+            chosen[part.tobytes()] = call
+        total += value
+    tree = build_tree(search, exact, chosen)
+    calls = replay_with_judge(tree)
     assert sum(calls) == total, (sum(calls), total)
-    n = exact.n
-    print(f"digits: {args.digits}")
-    print(f"optimal total: {total} over {n} secrets = {Fraction(total, n)} = {total / n:.5f}")
-    print(f"worst case of the strategy found: {max(calls)} calls")
-    print(f"search nodes: {exact.nodes}, time: {time.perf_counter() - started:.0f} s")
+    n = len(calls)
+    exact = args.exact_below >= n
+    print(
+        f"digits: {args.digits}; search: {'exact' if exact else 'restricted'} "
+        f"(exact below {min(args.exact_below, n)}, breadth {args.breadth})"
+    )
+    print(
+        f"total over {n} secrets, replayed with the engine's judge: {sum(calls)} = "
+        f"{Fraction(sum(calls), n)} = {sum(calls) / n:.5f} calls"
+    )
+    if args.digits in PUBLISHED:
+        ref = PUBLISHED[args.digits]
+        print(f"published optimum: {ref} = {ref / n:.5f}; gap {sum(calls) - ref} calls")
+    hist = np.bincount(calls)
+    print("calls: " + ", ".join(f"{k}: {c}" for k, c in enumerate(hist) if c))
+    print(
+        f"tree nodes: {len(tree.calls)}; search nodes: {int(search.stats[0])} restricted, "
+        f"{int(exact.stats[0])} exact; "
+        f"time: {time.perf_counter() - started:.0f} s"
+    )
+    if args.write:
+        target = PACKAGE / f"optimum{args.digits}.json"
+        target.write_text(json.dumps(tree.to_json(), separators=(",", ":")) + "\n")
+        print(f"wrote {target} ({target.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Smuggling Game benchmark: equilibrium teams against greedy and random teams.
+"""Smuggling Game benchmark: planner and equilibrium teams against greedy and random teams.
 
 Each pairing plays ``--games`` games; the first team's bots sit North in even-numbered games and
 South in odd ones (so each side smuggles first equally often). Reported per pairing: the first
@@ -29,6 +29,11 @@ PAIRINGS = [
     ("equilibrium:exploit=true", "greedy"),
     ("equilibrium:exploit=true", "random"),
     ("equilibrium:exploit=true", "equilibrium"),
+    ("planner", "greedy"),
+    ("planner", "equilibrium"),
+    ("planner", "equilibrium:exploit=true"),
+    ("planner:exploit=false", "greedy"),
+    ("planner:exploit=false", "equilibrium"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Musical Chairs bots: ``random`` (uniform legal) and ``heuristic``.
+"""Musical Chairs bots: ``random``, ``heuristic`` and ``adaptive`` (``adaptive.py``).
 
 ``heuristic`` plays from its view alone:
 
@@ -42,6 +42,7 @@ from dennou.games.chairs.actions import (
     Remove,
     Vote,
 )
+from dennou.games.chairs.adaptive import AdaptiveBot
 
 
 def _dist(a: Sequence[int], b: Sequence[int]) -> float:
@@ -203,4 +204,8 @@ class HeuristicBot(Bot):
         return Remove(min(spare, key=lambda c: (_dist(pos[c - 1], (0, 0)), c)))
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, Callable[..., Any]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "adaptive": AdaptiveBot,
+}

@@ -1,4 +1,4 @@
-"""Pandemic bots: ``random`` (uniform legal) and ``belief``.
+"""Pandemic bots: ``random`` (uniform legal), ``belief`` and ``adaptive`` (``adaptive.py``).
 
 ``belief`` keeps a :class:`~dennou.games.pandemic.knowledge.WorldFilter` over the hidden worlds
 (exact while the distinct worlds are few, a particle filter beyond ``cap``) fed with the contact
@@ -32,6 +32,7 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import JSON, Seat
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
+from dennou.games.pandemic.adaptive import AdaptiveBot
 from dennou.games.pandemic.engine import pair_channel
 from dennou.games.pandemic.knowledge import WorldFilter, observations
 from dennou.games.pandemic.rules import PandemicRules
@@ -287,4 +288,8 @@ class BeliefBot(Bot):
         return actions[best]
 
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "belief": BeliefBot}
+BOTS: dict[str, Callable[..., Any]] = {
+    "random": RandomBot,
+    "belief": BeliefBot,
+    "adaptive": AdaptiveBot,
+}

@@ -1,4 +1,4 @@
-"""Smuggling Game bots: ``random``, ``greedy`` and ``equilibrium``.
+"""Smuggling Game bots: ``random``, ``greedy``, ``equilibrium`` and ``planner`` (``planner.py``).
 
 - ``random``: uniform over the legal actions (the generic bot).
 - ``greedy``: nominates itself; as smuggler fills the trunk to the limit; as inspector doubts the
@@ -30,6 +30,7 @@ from dennou.core.errors import ConfigError
 from dennou.core.game import JSON
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk
 from dennou.games.smuggling.equilibrium import Objective, Subgame, payoffs, subgame
+from dennou.games.smuggling.planner import PlannerBot
 
 SMUGGLER_LINES = (
     "空っぽですよ。疑うなら慰謝料をいただきます。",
@@ -209,5 +210,6 @@ BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "equilibrium": EquilibriumBot,
+    "planner": PlannerBot,
 }
 """The Smuggling Game's bots by name."""

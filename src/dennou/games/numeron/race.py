@@ -1,0 +1,545 @@
+"""Numeron bots that play the optimal calling strategy and race the opponent: ``optimal``, ``race``.
+
+Rules: ``../shared/rules/numeron.md``. Both bots act on the view alone. Each decision rebuilds
+the two candidate sets with :func:`~dennou.games.numeron.knowledge.knowledge`: ``S``, the numbers
+the opponent may hold (what this seat has learnt), and ``S'``, the numbers the opponent may think
+this seat holds (what the opponent has learnt: the same public log read from the other side).
+
+**Calls.** ``optimal`` minimises the expected number of calls: while ``S`` is a node of the
+shipped optimal strategy (:func:`dennou.games.numeron.optimum.tree`, 3 and 4 digits; calls are
+relabelled by a digit permutation drawn each game so the bot is not predictable), it makes the
+tree's call; otherwise (after items, or 5 digits) the exact search for small sets and the
+``solver``'s call chooser for large ones.
+
+``race`` maximises the chance to hit before the opponent does. With ``Q(j)``, the chance that the
+opponent needs at least ``j`` more calls (from the distribution of calls left for ``S'``), and
+``f_P(j)``, the chance that this seat needs ``j`` more calls after a call leaves part ``P``, the
+chance to win with call ``g`` now is::
+
+    P(win | g) = ([g in S] Q(1) + sum over parts P of |P| sum_j f_P(j) Q(1 + j)) / |S|
+
+(this seat calls now; the opponent's ``j``-th call comes before this seat's ``j + 1``-th). The
+candidates are the tree's call, the calls with the best estimated totals and the members of
+``S``; parts' distributions come from the tree, an exact solve of the part, or the average
+distribution of tree nodes of that size. When the opponent is far from its number ``Q`` is flat
+and the race call is the optimal call; when the opponent is close it goes for a hit.
+
+**Items** (4 and 5 digits; :mod:`dennou.games.numeron.items`): each option is valued by the same
+race model, in win probability, and used when it beats keeping the item by more than a margin
+tuned by measured win rate (``bench/numeron_race.py``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dennou.core.actions import Action
+from dennou.core.bot import Bot
+from dennou.core.errors import ConfigError
+from dennou.core.game import JSON, Seat
+from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumber
+from dennou.games.numeron.knowledge import Candidates, knowledge
+from dennou.games.numeron.optimum import Race, Search, Tree, _hash, hit_code, tree
+from dennou.games.numeron.solver import (
+    CallChooser,
+    best_reveal,
+    judge_table,
+    judgment_codes,
+    relabel_rank,
+    score_calls,
+    warm_up,
+)
+from dennou.games.numeron.state import all_numbers
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+MAX_CALLS = 16
+"""Longest distribution of calls kept (no strategy here needs more than 10 with 4 digits)."""
+
+
+# --- distributions of calls ----------------------------------------------------------------
+@dataclass
+class Book:
+    """A shipped tree with, per node, its set's hash and the distribution of calls left.
+
+    Attributes:
+        tree: The strategy.
+        node_of: Hash of a node's set (sorted indices) -> node.
+        dist: ``dist[node, j]``: how many of the node's numbers the strategy hits with its
+            ``j``-th call from that node.
+        by_size: ``by_size[m, j]``: the average of ``dist / m`` over nodes of ``m`` numbers
+            (nearest size where no node has exactly ``m``): the model for sets off the tree.
+    """
+
+    tree: Tree
+    node_of: dict[int, int]
+    dist: IntArray
+    by_size: FloatArray
+
+
+@cache
+def book(digits: int) -> Book | None:
+    """The book for ``digits`` (``None`` without a shipped tree)."""
+    t = tree(digits)
+    if t is None:
+        return None
+    tab = judge_table(digits)
+    hit = hit_code(digits)
+    n_nodes = len(t.calls)
+    dist = np.zeros((n_nodes, MAX_CALLS + 1), dtype=np.int64)
+    sizes = np.zeros(n_nodes, dtype=np.int64)
+    node_of: dict[int, int] = {}
+
+    def walk(node: int, s: IntArray) -> IntArray:
+        node_of[int(_hash(s))] = node
+        sizes[node] = len(s)
+        out = np.zeros(MAX_CALLS + 1, dtype=np.int64)
+        call = int(t.calls[node])
+        codes = tab[call][s]
+        for r in np.unique(codes):
+            if r == hit:
+                out[1] += 1
+                continue
+            sub = walk(int(t.children[node, r]), s[codes == r])
+            out[2:] += sub[1:-1]
+        dist[node] = out
+        return out
+
+    walk(0, np.arange(len(all_numbers(digits)), dtype=np.int64))
+    n = len(all_numbers(digits))
+    by_size = np.zeros((n + 1, MAX_CALLS + 1))
+    counts = np.zeros(n + 1)
+    for node in range(n_nodes):
+        by_size[sizes[node]] += dist[node] / sizes[node]
+        counts[sizes[node]] += 1
+    have = np.flatnonzero(counts)
+    by_size[have] /= counts[have][:, None]
+    by_size[1] = 0.0
+    by_size[1, 1] = 1.0
+    by_size[2] = 0.0
+    by_size[2, 1:3] = 0.5
+    # Sizes no node has: the nearest size that has one (larger first: sets off the tree are
+    # seldom easier than the tree's own).
+    for m in range(3, n + 1):
+        if counts[m] == 0:
+            up = have[have > m]
+            down = have[have < m]
+            src = up[0] if len(up) else down[-1]
+            by_size[m] = by_size[src]
+    return Book(t, node_of, dist, by_size)
+
+
+MEMO_LIMIT = 2_000_000
+"""Exact solutions kept across games before the shared memo starts afresh."""
+
+
+@cache
+def _searches(digits: int) -> Search:
+    return Search(digits)
+
+
+def shared_search(digits: int) -> Search:
+    """One exact search per length, shared by every game of the process.
+
+    Its memo holds the exact solutions of sets, which do not depend on the game.
+    """
+    search = _searches(digits)
+    if len(search.memo) + len(search.lower) > MEMO_LIMIT:
+        search.memo.clear()
+        search.lower.clear()
+    return search
+
+
+def warm(digits: int) -> None:
+    """Compile (or load) the search kernels and build the book before any timed decision."""
+    warm_up(digits)
+    book(digits)
+    if digits <= 4:
+        search = shared_search(digits)
+        search.solve(np.arange(3, dtype=np.int64))
+        Race(digits, np.linspace(1.0, 0.0, MAX_CALLS + 2)).best(np.arange(5, dtype=np.int64))
+
+
+def size_model(digits: int, m: int) -> FloatArray:
+    """The distribution of calls left for a set of ``m`` numbers off the tree."""
+    b = book(digits)
+    if m <= 0:
+        out = np.zeros(MAX_CALLS + 1)
+        return out
+    if b is not None:
+        row: FloatArray = b.by_size[min(m, len(b.by_size) - 1)]
+        return row
+    # 5 digits: a spread around the fitted estimate (n (a + b ln n)); only the race's
+    # weighting uses it.
+    from dennou.games.numeron.solver import estimated_calls
+
+    mean = estimated_calls(digits, m)
+    out = np.zeros(MAX_CALLS + 1)
+    lo = int(np.floor(mean))
+    frac = mean - lo
+    out[max(1, min(lo, MAX_CALLS))] += 1 - frac
+    out[max(1, min(lo + 1, MAX_CALLS))] += frac
+    return out
+
+
+def survival(dist: FloatArray) -> FloatArray:
+    """``Q[j] = P(calls needed >= j)`` from a distribution over ``j = 0..MAX_CALLS``."""
+    total = dist.sum()
+    if total <= 0:
+        return np.zeros(MAX_CALLS + 2)
+    p = dist / total
+    q = np.zeros(MAX_CALLS + 2)
+    q[: MAX_CALLS + 1] = p[::-1].cumsum()[::-1]
+    return q
+
+
+# --- the planner: calls -------------------------------------------------------------------
+class Planner:
+    """Chooses calls for one game: the tree, exact search, then the heuristic chooser.
+
+    Args:
+        digits: Length of the numbers.
+        rng: Draws the digit relabelling of the game.
+        relabel: Whether to relabel at all.
+        exact_max: Off the tree, sets up to this size are solved exactly.
+        race_max: The race objective looks at sets up to this size (larger: optimal call).
+        race_calls: Calls (besides the tree's and the candidates') the race scores.
+    """
+
+    def __init__(
+        self,
+        digits: int,
+        rng: random.Random,
+        *,
+        relabel: bool = True,
+        exact_max: int = 40,
+        race_max: int = 60,
+        race_calls: int = 12,
+        race_exact: int = 60,
+        race_dp: int = 0,
+        race_budget: int = 20000,
+    ) -> None:
+        self.digits = digits
+        self.size = len(all_numbers(digits))
+        self.book = book(digits)
+        self.perm: IntArray = (
+            relabel_rank(digits, rng) if relabel else np.arange(self.size, dtype=np.int64)
+        )
+        self.inverse = np.empty_like(self.perm)
+        self.inverse[self.perm] = np.arange(self.size)
+        self.chooser = CallChooser(digits, rank=self.perm)
+        self.exact_max = exact_max
+        self.race_max = race_max
+        self.race_calls = race_calls
+        self.race_exact = race_exact
+        self.race_dp = race_dp
+        self.race_budget = race_budget
+        self.search = shared_search(digits) if digits <= 4 else None
+
+    # -- canonical form (the tree is stored unrelabelled) --
+    def canonical(self, cands: IntArray) -> IntArray:
+        """The set as the unrelabelled tree sees it (sorted indices)."""
+        return np.sort(self.inverse[cands])
+
+    def tree_node(self, cands: IntArray) -> int | None:
+        """The tree node whose set is ``cands`` (actual indices), if any."""
+        if self.book is None:
+            return None
+        return self.book.node_of.get(int(_hash(self.canonical(cands))))
+
+    # -- the optimal call --
+    def optimal_call(self, cands: IntArray, rng: random.Random) -> int:
+        """The call (actual index) minimising the expected calls."""
+        n = len(cands)
+        if n == 0:
+            return int(self.perm[0])
+        if n <= 2:
+            return int(cands[np.argmin(self.inverse[cands])])
+        node = self.tree_node(cands)
+        if node is not None and self.book is not None:
+            return int(self.perm[self.book.tree.calls[node]])
+        if self.search is not None and n <= self.exact_max:
+            canon = self.canonical(cands)
+            self.search.solve(canon)
+            return int(self.perm[self.search.call_for(canon)])
+        mask = np.zeros(self.size, dtype=np.bool_)
+        mask[cands] = True
+        return self.chooser.choose(mask, rng)
+
+    def distribution(self, cands: IntArray, exact: int | None = None) -> FloatArray:
+        """Counts of this seat's numbers hit with the ``j``-th call from now (optimal play).
+
+        From the tree when the set is one of its nodes, else by solving sets of up to
+        ``exact`` numbers (default ``exact_max``), else the size model.
+        """
+        n = len(cands)
+        out = np.zeros(MAX_CALLS + 1)
+        if n == 0:
+            return out
+        if n == 1:
+            out[1] = 1.0
+            return out
+        if n == 2:
+            out[1:3] = 1.0
+            return out
+        node = self.tree_node(cands)
+        if node is not None and self.book is not None:
+            found: FloatArray = self.book.dist[node].astype(np.float64)
+            return found
+        if self.search is not None and n <= (self.exact_max if exact is None else exact):
+            canon = self.canonical(cands)
+            self.search.solve(canon)
+            return self._walk(canon)
+        return size_model(self.digits, n) * n
+
+    def depth_of(self, cands: IntArray, x: int) -> int | None:
+        """Calls an optimal strategy for ``cands`` needs to hit ``x`` (``None``: not solved)."""
+        n = len(cands)
+        if n > self.exact_max or self.search is None:
+            return None
+        canon = self.canonical(cands)
+        target = int(self.inverse[x])
+        tab = judge_table(self.digits)
+        hit = hit_code(self.digits)
+        self.search.solve(canon)
+        s, depth = canon, 1
+        while depth <= MAX_CALLS:
+            call = self.search.call_for(s)
+            code = tab[call][target]
+            if code == hit:
+                return depth
+            s = s[tab[call][s] == code]
+            depth += 1
+        return MAX_CALLS
+
+    def _walk(self, canon: IntArray) -> FloatArray:
+        """The depth distribution of the search's (solved) strategy on ``canon``."""
+        assert self.search is not None
+        tab = judge_table(self.digits)
+        hit = hit_code(self.digits)
+        out = np.zeros(MAX_CALLS + 1)
+        stack: list[tuple[IntArray, int]] = [(canon, 1)]
+        while stack:
+            s, depth = stack.pop()
+            if depth > MAX_CALLS:
+                out[MAX_CALLS] += len(s)
+                continue
+            if len(s) == 1:
+                out[depth] += 1
+                continue
+            call = self.search.call_for(s)
+            codes = tab[call][s]
+            for r in np.unique(codes):
+                part = s[codes == r]
+                if r == hit:
+                    out[depth] += 1
+                else:
+                    stack.append((part, depth + 1))
+        return out
+
+    # -- the race call --
+    def race_call(
+        self, cands: IntArray, q: FloatArray, rng: random.Random, deadline: float
+    ) -> tuple[int, float]:
+        """The call maximising the chance to hit first, and that chance.
+
+        ``q[j]``: the chance that the opponent needs at least ``j`` more calls (``q[0] = 1``).
+        """
+        best = self.optimal_call(cands, rng)
+        n = len(cands)
+        if n <= 1 or n > self.race_max:
+            return best, float("nan")
+        if self.digits <= 4 and n <= self.race_dp:
+            # Small sets: the exact race (every later call chosen for the race too).
+            race = Race(self.digits, q[: MAX_CALLS + 2], budget=self.race_budget)
+            call, value = race.best(self.canonical(cands))
+            if call >= 0:
+                return int(self.perm[call]), value / n
+        pool = self._race_pool(cands, best)
+        incand = np.zeros(self.size, dtype=np.bool_)
+        incand[cands] = True
+        hit = hit_code(self.digits)
+        shift = np.zeros(MAX_CALLS + 1)
+        shift[: MAX_CALLS + 1] = q[1 : MAX_CALLS + 2]  # weight of "hit with the j-th call after"
+        values: list[float] = []
+        for g in pool:
+            if time.perf_counter() > deadline and values:
+                break
+            codes = judgment_codes(self.digits, int(g), cands)
+            v = float(q[1]) if incand[g] else 0.0
+            for r in np.unique(codes):
+                if r == hit:
+                    continue
+                part = cands[codes == r]
+                d = self.distribution(part, self.race_exact)
+                # Hit with the part's j-th call = this seat's (1 + j)-th call: weight Q(1 + j).
+                v += float(d[1:] @ q[2 : MAX_CALLS + 2])
+            values.append(v / n)
+        i = int(np.argmax(np.array(values) + 1e-12 * (pool[: len(values)] == best)))
+        return int(pool[i]), values[i]
+
+    def _race_pool(self, cands: IntArray, best: int) -> IntArray:
+        """The calls the race scores: the optimal call, the best by estimate, the candidates."""
+        everything = np.arange(self.size, dtype=np.int64)
+        if self.digits > 4:
+            others = cands[: self.race_calls * 4]
+        else:
+            scores = score_calls(self.digits, everything, cands, "calls")
+            others = np.argsort(scores, kind="stable")[: self.race_calls]
+        own = cands
+        if len(own) > 64:
+            scores_own = score_calls(self.digits, own, cands, "calls")
+            own = own[np.argsort(scores_own, kind="stable")[:64]]
+        pool = np.unique(np.concatenate([[best], others, own]).astype(np.int64))
+        # The optimal call first: with equal values it is kept.
+        return np.concatenate([[best], pool[pool != best]])
+
+
+def opponent_survival(view: JSON, planner: Planner) -> FloatArray:
+    """``Q[j]``: the chance that the opponent needs at least ``j`` more calls.
+
+    From the opponent's candidate set for this seat's number (public log, read from its side):
+    its calls left are modelled as an optimal player's, over the numbers it cannot rule out.
+    """
+    digits = view["rules"]["digits"]
+    theirs: Candidates = knowledge(view["log"], digits, view["seat"])
+    cands = np.flatnonzero(theirs.mask).astype(np.int64)
+    if len(cands) == 0:
+        cands = np.arange(planner.size, dtype=np.int64)
+    d = planner.distribution(cands) if len(cands) <= planner.race_max else None
+    if d is None:
+        d = size_model(digits, len(cands)) * len(cands)
+    return survival(d)
+
+
+# --- the bots -----------------------------------------------------------------------------
+class RaceBot(Bot):
+    """The ``race`` bot (see the module docstring).
+
+    Args:
+        objective: ``win`` (race the opponent) or ``calls`` (fewest expected calls).
+        items: Use items (with 4 and 5 digits).
+        relabel: Relabel the digits each game (unpredictable, same strength).
+        budget_ms: Thinking time per decision, in milliseconds (the race stops scoring calls
+            past it and keeps the best so far; the host's clock is far longer).
+        keep: How much win probability an attack item must add, beyond using nothing now, to
+            be used (what keeping it for later is worth; tuned by ``bench/numeron_race.py``).
+        guard: The same for a defence item.
+    """
+
+    name = "race"
+
+    def __init__(
+        self,
+        objective: str = "win",
+        items: bool = True,
+        relabel: bool = True,
+        budget_ms: float = 2000.0,
+        keep: float = 0.01,
+        guard: float = 0.01,
+    ) -> None:
+        if objective not in ("win", "calls"):
+            raise ConfigError(f"{self.name}: objective is 'win' or 'calls', not {objective!r}")
+        if budget_ms <= 0:
+            raise ConfigError(f"{self.name}: budget_ms must be positive")
+        self.objective = objective
+        self.items = items
+        self.relabel = relabel
+        self.budget_ms = budget_ms
+        self.keep = keep
+        self.guard = guard
+        self.seat: Seat | None = None
+        self.planner: Planner | None = None
+
+    def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
+        """Start a game: load the book and compile the kernels before any timed decision."""
+        self.seat = seat
+        self.planner = None
+        digits = getattr(rules, "digits", None)
+        if isinstance(digits, int) and 3 <= digits <= 5:
+            warm(digits)
+
+    def plan(self, digits: int, rng: random.Random) -> Planner:
+        """This game's planner (built at the first decision, which draws the relabelling)."""
+        if self.planner is None or self.planner.digits != digits:
+            self.planner = Planner(digits, rng, relabel=self.relabel)
+        return self.planner
+
+    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Decide from the view alone."""
+        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        digits = view["rules"]["digits"]
+        phase = view["phase"]
+        planner = self.plan(digits, rng)
+        if phase == "setup":
+            pool = all_numbers(digits)
+            return SetNumber(pool[rng.randrange(len(pool))])
+        if phase == "call":
+            return Call(all_numbers(digits)[self.call(view, planner, rng, deadline)])
+        if phase == "reveal":
+            return Reveal(best_reveal(knowledge(view["log"], digits, 1 - view["seat"])))
+        if phase == "attack_item":
+            if not self.items:
+                return NoItem()
+            from dennou.games.numeron.items import choose_attack
+
+            action = choose_attack(view, legal, planner, self, rng, deadline)
+            return action if action in legal else NoItem()
+        if phase == "defence":
+            if not self.items:
+                return Decline()
+            from dennou.games.numeron.items import choose_defence
+
+            action = choose_defence(view, legal, planner, self, rng)
+            return action if action in legal else Decline()
+        return legal[rng.randrange(len(legal))]
+
+    def call(self, view: JSON, planner: Planner, rng: random.Random, deadline: float) -> int:
+        """The index of the number to call."""
+        digits = view["rules"]["digits"]
+        mine = knowledge(view["log"], digits, 1 - view["seat"])
+        cands = np.flatnonzero(mine.mask).astype(np.int64)
+        if len(cands) == 0:
+            cands = np.arange(planner.size, dtype=np.int64)
+        if self.objective == "calls":
+            return planner.optimal_call(cands, rng)
+        q = opponent_survival(view, planner)
+        if view["calls_left"] == 2:
+            # DOUBLE: this turn's second call comes before the opponent calls again.
+            q = np.concatenate([[1.0], q[:-1]])
+        return planner.race_call(cands, q, rng, deadline)[0]
+
+
+class OptimalBot(RaceBot):
+    """The ``optimal`` bot: the exact expected-calls strategy (``race`` with ``objective=calls``).
+
+    Args:
+        objective: ``calls`` (default) or ``win``.
+        items: Use items (with 4 and 5 digits).
+        relabel: Relabel the digits each game.
+        budget_ms: Thinking time per decision, in milliseconds.
+        keep: See :class:`RaceBot`.
+        guard: See :class:`RaceBot`.
+    """
+
+    name = "optimal"
+
+    def __init__(
+        self,
+        objective: str = "calls",
+        items: bool = True,
+        relabel: bool = True,
+        budget_ms: float = 2000.0,
+        keep: float = 0.01,
+        guard: float = 0.01,
+    ) -> None:
+        super().__init__(objective, items, relabel, budget_ms, keep, guard)
