@@ -89,6 +89,15 @@ def estimate_table(n: int, digits: int) -> npt.NDArray[np.float64]:
 
 
 @cache
+def branch_count(digits: int) -> int:
+    """How many judgments other than all-EAT a call can get (8 for 3 digits, 13 for 4).
+
+    EAT + BITE <= digits, less the impossible ``digits - 1`` EATs with 1 BITE and the hit.
+    """
+    return (digits + 1) * (digits + 2) // 2 - 2
+
+
+@cache
 def _swaps(digits: int) -> npt.NDArray[np.int64]:
     """For each of the 45 digit transpositions, the index of every number after the swap."""
     t = table(digits).astype(np.int64)
@@ -405,8 +414,7 @@ class Search:
         self.n = len(self.t)
         self.hit = hit_code(self.digits)
         self.nresp = (self.digits + 1) ** 2
-        branches = len(set(np.unique(self.tab).tolist()) - {self.hit})
-        self.lb = capacity_bound(self.n, branches)
+        self.lb = capacity_bound(self.n, branch_count(self.digits))
         self.est = estimate_table(self.n, self.digits)
         self.swaps = _swaps(self.digits)
         self.memo = Dict.empty(key_type=types.int64, value_type=types.int64)
@@ -747,7 +755,7 @@ class Race:
         self.t = table(digits).astype(np.int64)
         self.hit = hit_code(digits)
         self.nresp = (digits + 1) ** 2
-        self.branches = len(set(np.unique(self.tab).tolist()) - {self.hit})
+        self.branches = branch_count(digits)
         self.swaps = _swaps(digits)
         self.q = np.ascontiguousarray(q, dtype=np.float64)
         self.memo = Dict.empty(key_type=types.int64, value_type=types.float64)

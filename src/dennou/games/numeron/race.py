@@ -31,6 +31,7 @@ tuned by measured win rate (``bench/numeron_race.py``).
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections.abc import Sequence
@@ -166,6 +167,7 @@ def warm(digits: int) -> None:
     if digits <= 4:
         search = shared_search(digits)
         search.solve(np.arange(3, dtype=np.int64))
+        search.call_for(np.arange(3, dtype=np.int64))  # compiles the memo look-up
         Race(digits, np.linspace(1.0, 0.0, MAX_CALLS + 2)).best(np.arange(5, dtype=np.int64))
 
 
@@ -244,6 +246,14 @@ class Planner:
         self.race_dp = race_dp
         self.race_budget = race_budget
         self.search = shared_search(digits) if digits <= 4 else None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Planner:
+        # The book and the exact search are shared, read-mostly caches: copies share them.
+        other = Planner.__new__(Planner)
+        for key, value in self.__dict__.items():
+            shared = key in ("book", "search")
+            other.__dict__[key] = value if shared else copy.deepcopy(value, memo)
+        return other
 
     # -- canonical form (the tree is stored unrelabelled) --
     def canonical(self, cands: IntArray) -> IntArray:
@@ -346,6 +356,38 @@ class Planner:
                     stack.append((part, depth + 1))
         return out
 
+    def survival_of(self, theirs: IntArray) -> FloatArray:
+        """``Q[j]`` for an opponent with candidates ``theirs`` for this seat's number."""
+        if len(theirs) == 0:
+            theirs = np.arange(self.size, dtype=np.int64)
+        if len(theirs) <= self.race_max:
+            return survival(self.distribution(theirs))
+        return survival(size_model(self.digits, len(theirs)))
+
+    def choose(
+        self,
+        mine: IntArray,
+        theirs: IntArray,
+        objective: str,
+        rng: random.Random,
+        deadline: float,
+        *,
+        second_of_double: bool = False,
+    ) -> int:
+        """The call for candidates ``mine`` against an opponent with ``theirs`` for this seat.
+
+        ``objective``: ``calls`` or ``win``; ``second_of_double``: this is the second call of a
+        DOUBLE (it too comes before the opponent's next call).
+        """
+        if len(mine) == 0:
+            mine = np.arange(self.size, dtype=np.int64)
+        if objective == "calls":
+            return self.optimal_call(mine, rng)
+        q = self.survival_of(theirs)
+        if second_of_double:
+            q = np.concatenate([[1.0], q[:-1]])
+        return self.race_call(mine, q, rng, deadline)[0]
+
     # -- the race call --
     def race_call(
         self, cands: IntArray, q: FloatArray, rng: random.Random, deadline: float
@@ -412,13 +454,7 @@ def opponent_survival(view: JSON, planner: Planner) -> FloatArray:
     """
     digits = view["rules"]["digits"]
     theirs: Candidates = knowledge(view["log"], digits, view["seat"])
-    cands = np.flatnonzero(theirs.mask).astype(np.int64)
-    if len(cands) == 0:
-        cands = np.arange(planner.size, dtype=np.int64)
-    d = planner.distribution(cands) if len(cands) <= planner.race_max else None
-    if d is None:
-        d = size_model(digits, len(cands)) * len(cands)
-    return survival(d)
+    return planner.survival_of(np.flatnonzero(theirs.mask).astype(np.int64))
 
 
 # --- the bots -----------------------------------------------------------------------------
@@ -506,17 +542,17 @@ class RaceBot(Bot):
     def call(self, view: JSON, planner: Planner, rng: random.Random, deadline: float) -> int:
         """The index of the number to call."""
         digits = view["rules"]["digits"]
-        mine = knowledge(view["log"], digits, 1 - view["seat"])
-        cands = np.flatnonzero(mine.mask).astype(np.int64)
-        if len(cands) == 0:
-            cands = np.arange(planner.size, dtype=np.int64)
-        if self.objective == "calls":
-            return planner.optimal_call(cands, rng)
-        q = opponent_survival(view, planner)
-        if view["calls_left"] == 2:
-            # DOUBLE: this turn's second call comes before the opponent calls again.
-            q = np.concatenate([[1.0], q[:-1]])
-        return planner.race_call(cands, q, rng, deadline)[0]
+        seat = view["seat"]
+        mine = knowledge(view["log"], digits, 1 - seat)
+        theirs = knowledge(view["log"], digits, seat)
+        return planner.choose(
+            np.flatnonzero(mine.mask).astype(np.int64),
+            np.flatnonzero(theirs.mask).astype(np.int64),
+            self.objective,
+            rng,
+            deadline,
+            second_of_double=view["calls_left"] == 2,
+        )
 
 
 class OptimalBot(RaceBot):

@@ -1,0 +1,194 @@
+"""The exact expected-calls search, the shipped optimal trees, the race objective and the new
+Numeron bots (``optimal``, ``race``). Rules: ``../shared/rules/numeron.md``.
+
+The oracles here use only the engine's ``judge`` and Python containers.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from dennou.games.numeron import GAME, judge
+from dennou.games.numeron.optimum import Race, Search, Tree, capacity_bound, tree
+from dennou.games.numeron.race import MAX_CALLS, Planner, book, survival
+from dennou.games.numeron.rules import NumeronRules
+from dennou.games.numeron.state import all_numbers
+from tests.games.bot_checks import check_bots
+
+
+# --- oracles ------------------------------------------------------------------------------
+def brute_t(digits: int, secrets: tuple[str, ...]) -> int:
+    """T(S) by trying every call at every node (no bounds, no symmetry): tiny sets only."""
+    pool = all_numbers(digits)
+
+    @cache
+    def t(s: frozenset[str]) -> int:
+        if len(s) <= 1:
+            return len(s)
+        best = 1 << 30
+        for g in pool:
+            parts: dict[tuple[int, int], set[str]] = {}
+            for x in s:
+                parts.setdefault(judge(x, g), set()).add(x)
+            if len(parts) == 1 and g not in s:
+                continue
+            total = len(s) + sum(
+                t(frozenset(p)) for r, p in parts.items() if r != (digits, 0)
+            )
+            best = min(best, total)
+        return best
+
+    return t(frozenset(secrets))
+
+
+def replay(tr: Tree) -> list[int]:
+    """Calls per secret, judged by the engine's ``judge``."""
+    digits = tr.digits
+    pool = all_numbers(digits)
+    out = []
+    for secret in pool:
+        node, calls = 0, 0
+        while True:
+            calls += 1
+            eat, bite = judge(secret, pool[int(tr.calls[node])])
+            if eat == digits:
+                break
+            node = int(tr.children[node, eat * (digits + 1) + bite])
+        out.append(calls)
+    return out
+
+
+def small_set(digits: int, rng: random.Random, lo: int = 3, hi: int = 6) -> tuple[str, ...]:
+    """The numbers consistent with two random judgments, if between ``lo`` and ``hi``."""
+    pool = all_numbers(digits)
+    while True:
+        secret = rng.choice(pool)
+        calls = rng.sample(pool, 2)
+        s = tuple(x for x in pool if all(judge(x, g) == judge(secret, g) for g in calls))
+        if lo <= len(s) <= hi:
+            return s
+
+
+def indices(digits: int, numbers: tuple[str, ...]) -> np.ndarray:
+    pool = all_numbers(digits)
+    return np.array(sorted(pool.index(x) for x in numbers), dtype=np.int64)
+
+
+# --- the search ---------------------------------------------------------------------------
+def test_capacity_bound_counts_one_then_branches_per_call() -> None:
+    lb = capacity_bound(200, 8)
+    assert lb[1] == 1 and lb[2] == 3 and lb[9] == 1 + 2 * 8
+    assert lb[10] == 1 + 2 * 8 + 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_search_equals_brute_force_on_small_sets(seed: int) -> None:
+    rng = random.Random(seed)
+    s = small_set(3, rng)
+    assert Search(3).solve(indices(3, s)) == brute_t(3, s)
+
+
+def test_shipped_three_digit_tree_is_the_exact_optimum_3575() -> None:
+    """The shipped strategy replays (engine's judge) to 3575 calls over all 720 secrets, which
+    the exact search proves optimal in bench/numeron_optimum.py; here its parts are re-proved on
+    the smaller branches and the whole is checked against the published figure."""
+    tr = tree(3)
+    assert tr is not None
+    calls = replay(tr)
+    assert sum(calls) == 3575 and max(calls) == 7
+    assert Tree.from_json(tr.to_json()).calls.tolist() == tr.calls.tolist()
+    # Re-prove, with the exact search, that the subtree below the first call is optimal for
+    # every part small enough to solve in a test (the others: bench/numeron_optimum.py).
+    search = Search(3)
+    first = int(tr.calls[0])
+    codes = [int(search.tab[first][x]) for x in range(720)]
+    checked = 0
+    for code in set(codes) - {search.hit}:
+        part = np.array([x for x in range(720) if codes[x] == code], dtype=np.int64)
+        if len(part) > 130:
+            continue
+        below = sum(calls[x] - 1 for x in part.tolist())
+        assert below == search.solve(part), code
+        checked += 1
+    assert checked >= 5
+
+
+def test_shipped_four_digit_tree_reaches_the_published_optimum() -> None:
+    tr = tree(4)
+    if tr is None:
+        pytest.skip("no 4-digit table shipped")  # the bench says so; the docs report it
+    calls = replay(tr)
+    assert len(calls) == 5040
+    assert sum(calls) == 26274
+
+
+# --- the race objective -------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_race_with_linear_weights_is_the_expected_calls_optimum(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    digits = 3 if seed % 2 else 4
+    s = indices(digits, small_set(digits, rng, 3, 20))
+    c = 50.0
+    q = np.array([c - j for j in range(MAX_CALLS + 2)])
+    _, value = Race(digits, q, budget=10**9).best(s)
+    assert c * len(s) - value == pytest.approx(Search(digits).solve(s))
+
+
+def test_race_goes_for_a_hit_when_the_opponent_hits_next() -> None:
+    """If the opponent surely hits with its next call, only a hit now wins: a candidate."""
+    rng = random.Random(3)
+    s = indices(3, small_set(3, rng, 5, 12))
+    q = np.zeros(MAX_CALLS + 2)
+    q[:2] = 1.0
+    call, value = Race(3, q).best(s)
+    assert call in s.tolist()
+    assert value == pytest.approx(1.0)
+
+
+def test_survival_is_the_tail_of_the_distribution() -> None:
+    d = np.zeros(MAX_CALLS + 1)
+    d[2], d[3] = 1.0, 3.0
+    q = survival(d)
+    assert q[0] == q[1] == q[2] == 1.0 and q[3] == pytest.approx(0.75) and q[4] == 0.0
+
+
+def test_book_distributions_sum_to_the_tree_total() -> None:
+    b = book(3)
+    assert b is not None
+    d = b.dist[0]
+    assert d.sum() == 720 and (np.arange(len(d)) * d).sum() == 3575
+
+
+def test_planner_follows_the_tree_under_its_relabelling() -> None:
+    planner = Planner(3, random.Random(9))
+    everything = np.arange(720, dtype=np.int64)
+    first = planner.optimal_call(everything, random.Random(0))
+    tab = Search(3).tab
+    secret = 321
+    part = everything[tab[first] == tab[first][secret]]
+    # The set after the first call is a node of the tree (relabelled).
+    assert planner.tree_node(part) is not None
+
+
+# --- the bots -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("digits", "specs"),
+    [
+        (3, ("race", "optimal")),
+        (4, ("race", "optimal:items=false")),
+        (4, ("optimal", "solver")),
+    ],
+)
+def test_new_bots_keep_the_contract(digits: int, specs: tuple[str, str]) -> None:
+    tally = check_bots(GAME, NumeronRules(digits=digits), specs, seeds=[1, 2], every=2)
+    assert tally.twin_checks >= 4 and tally.hidden_differs >= 1
+
+
+def test_items_are_used_with_four_digits() -> None:
+    tally = check_bots(GAME, NumeronRules(digits=4), ("race", "race"), seeds=[5], every=50)
+    used = {k for k in tally.seen if k not in ("SetNumber", "Call", "NoItem", "Decline")}
+    assert used, tally.seen
