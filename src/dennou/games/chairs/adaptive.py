@@ -381,13 +381,21 @@ class AdaptiveBot(Bot):
         ]
         best = rng.choices(range(len(candidates)), weights=weights)[0]
         order = candidates[best]
-        # The rival most likely to take its first chair (by the models), if any is.
+        # The rival most likely to take its first chair (by the models and the simulated races),
+        # if one stands out; otherwise a rival at random, as the heuristic does (ties broken at
+        # random too: several of this bot must not all block the same seat).
         contest = {p: models[p].get(order[0], 0.0) for p in rivals} if order else {}
         for p in contest:
             contest[p] += threats.get(p, 0.0) / max(draws, 1)
-        threat = max(contest, key=lambda p: (contest[p], -p)) if contest else None
-        if threat is not None and contest[threat] <= 0.0:
-            threat = None
+        threat: int | None = None
+        if contest:
+            top_value = max(contest.values())
+            mean = sum(contest.values()) / len(contest)
+            top = [p for p in contest if contest[p] >= top_value - 1e-12]
+            if top_value > 1.5 * mean and top_value > 0.05:
+                threat = rng.choice(top)
+            else:
+                threat = rng.choice(sorted(contest))
         return order, threat
 
     def _list_from(

@@ -125,15 +125,15 @@ def solve_matrix(a: Matrix) -> tuple[Vector, Vector, float]:
     return _clean(rows.x[:m]), _clean(cols.x[:n]), float(-rows.fun)
 
 
-def restricted_response(a: Matrix, model: Vector, weight: float) -> Vector:
-    """The row strategy maximising ``weight * (x a model) + (1 - weight) * min_j (x a)_j``.
+def restricted_response(a: Matrix, gain: Vector, weight: float) -> Vector:
+    """The row strategy maximising ``weight * (x . gain) + (1 - weight) * min_j (x a)_j``.
 
-    Against a column player who follows ``model`` with probability ``weight`` and is otherwise
-    an adversary: ``weight = 0`` is the maxmin (equilibrium) strategy, ``weight = 1`` the best
-    response to ``model``; in between, it exploits the model while bounding its own loss.
+    ``gain[i]``: what row ``i`` earns against a model of the column player. Against a column
+    player who follows the model with probability ``weight`` and is otherwise an adversary:
+    ``weight = 0`` is the maxmin (equilibrium) strategy, ``weight = 1`` the best response to the
+    model; in between, it exploits the model while bounding its own loss.
     """
     m, n = a.shape
-    gain = a @ model
     res = linprog(
         c=np.r_[-weight * gain, -(1.0 - weight)],
         A_ub=np.c_[-a.T, np.ones(n)],
@@ -188,7 +188,8 @@ class Plan:
             k = self.games
         row = self.values[k]
         r = (len(row) - 1) // 2
-        out: Vector = np.interp(d, np.arange(-r, r + 1, dtype=np.float64), row)
+        # Beyond the table the result is settled: 0 behind, 1 ahead.
+        out: Vector = np.interp(d, np.arange(-r, r + 1, dtype=np.float64), row, 0.0, 1.0)
         return out
 
     def stage(self, k: int, d: float, rows: Vector, cols: Vector) -> Matrix:
@@ -291,6 +292,39 @@ def shipped() -> Plan:
     return build(8)  # pragma: no cover - the package ships the table
 
 
+def model_values(
+    k: int, smuggle_now: bool, q_doubt: Vector, q_trunk: Vector, levels: int = LEVELS
+) -> list[Vector]:
+    """Win chances against a team that plays fixed mixes, by backward induction (an MDP).
+
+    ``values[m][d + r]`` (``r = (len - 1) // 2``): this team's chance to win with ``m`` small games
+    left, ``d`` steps ahead, playing its best against an other team that doubts by ``q_doubt``
+    and packs by ``q_trunk`` (over ``0..levels`` steps) in every small game. With ``k`` left this
+    team smuggles if ``smuggle_now``; roles alternate.
+    """
+    move = delta(levels)
+    r = min((2 * levels - 1) * max(k, 1), 60 * levels)
+    grid = np.arange(-r, r + 1)
+    values: list[Vector] = [np.where(grid > 0, 1.0, np.where(grid < 0, 0.0, 0.5))]
+    for m in range(1, k + 1):
+        smuggles = smuggle_now == ((k - m) % 2 == 0)
+        prev = values[-1]
+        if smuggles:
+            idx = np.clip(grid[:, None, None] + move[None, :, :] + r, 0, 2 * r)
+            here = (prev[idx] * q_doubt[None, None, :]).sum(axis=2).max(axis=1)
+        else:
+            idx = np.clip(grid[:, None, None] - move[None, :, :] + r, 0, 2 * r)
+            here = (prev[idx] * q_trunk[None, :, None]).sum(axis=1).max(axis=1)
+        values.append(here)
+    return values
+
+
+def _at(row: Vector, d: npt.ArrayLike) -> Vector:
+    r = (len(row) - 1) // 2
+    out: Vector = np.interp(np.asarray(d, dtype=np.float64), np.arange(-r, r + 1.0), row)
+    return out
+
+
 # --- the bot --------------------------------------------------------------------------------
 def _team_total(view: JSON, team: str) -> int:
     return sum(view["third"][s] for s in view["teams"][team])
@@ -310,20 +344,26 @@ class PlannerBot(Bot):
     * with ``exploit=false``, the equilibrium mix of that stage (a subgame-perfect equilibrium
       strategy of the abstraction: it maximises the chance to win, not the expected money,
       so it takes risks when behind and avoids them when ahead);
-    * with ``exploit=true`` (default), the *restricted response*: against an other team that
-      follows its observed play (the last ``window`` small games in the opposite role, public
-      results) with probability ``w = min(trust, seen / (seen + prior))``, and is otherwise an
-      adversary. With nothing seen it is the equilibrium; against a team that always plays
-      the same it becomes the best response.
+    * with ``exploit=true`` (default), once the other team has made the same choice (to the
+      nearest step) in at least ``purity`` of its last ``window`` small games in the opposite
+      role (and at least ``min_seen`` of them), the *restricted response*: the mix that is best
+      against an other team that follows its model (a Dirichlet over its choices, prior: the
+      stage equilibrium) with probability ``trust`` and is otherwise an adversary, each option
+      valued by the chance to win when the model also plays every later small game
+      (:func:`model_values`, an MDP solved backwards). Against a mixed or changing team it keeps
+      the equilibrium: best-responding to one makes this bot predictable, and an adaptive team
+      punishes that.
 
     Nominations: the member with the most home money smuggles, the one with the most
     third-country money inspects (every member computes the same from public information).
 
     Args:
         exploit: Exploit the other team's observed play (see above).
-        prior: Pseudo-observations of "anything" before the model is trusted.
-        trust: The most weight the model ever gets.
+        prior: Pseudo-observations of the stage equilibrium in the model.
+        trust: The weight of the model in the restricted response.
         window: How many of the other team's latest small games in the role the model uses.
+        min_seen: Choices to see before exploiting.
+        purity: Share of its most frequent choice above which a team counts as predictable.
         budget_ms: Thinking budget per decision (each decision solves one small LP, a few
             milliseconds; above the budget the bot plays the last equilibrium mix it solved).
     """
@@ -333,17 +373,21 @@ class PlannerBot(Bot):
     def __init__(
         self,
         exploit: bool = True,
-        prior: float = 4.0,
+        prior: float = 2.0,
         trust: float = 0.9,
         window: int = 12,
+        min_seen: int = 3,
+        purity: float = 0.8,
         budget_ms: float = 1000.0,
     ) -> None:
-        if prior < 0 or not 0.0 <= trust <= 1.0 or window < 1:
-            raise ConfigError("planner: prior >= 0, 0 <= trust <= 1, window >= 1")
+        if prior < 0 or not 0.0 <= trust <= 1.0 or window < 1 or min_seen < 1:
+            raise ConfigError("planner: prior >= 0, 0 <= trust <= 1, window >= 1, min_seen >= 1")
         self.exploit = exploit
         self.prior = prior
         self.trust = trust
         self.window = window
+        self.min_seen = min_seen
+        self.purity = purity
         self.budget_ms = budget_ms
         self.last_mix: tuple[str, Vector, Vector] | None = None
 
@@ -389,8 +433,14 @@ class PlannerBot(Bot):
         started = time.perf_counter()
         a, rows, cols, step = self.stage(view)
         mine = a if role == "smuggler" else 1.0 - a.T
-        gain, seen = self._model_gain(view, role, rows, cols, step)
-        w = min(self.trust, seen / (seen + self.prior)) if self.exploit and seen else 0.0
+        gain, w = None, 0.0
+        if self.exploit:
+            gain, seen, purity = self._model_gain(view, role, a, rows, cols, step)
+            # Only a team that keeps doing the same is exploited: against a mixed or changing
+            # one, best-responding makes this bot predictable, and an adaptive team (such as
+            # ``equilibrium:exploit=true``) punishes that; the equilibrium is safe.
+            if gain is not None and seen >= self.min_seen and purity >= self.purity:
+                w = self.trust
         over = (time.perf_counter() - started) * 1000 > self.budget_ms
         if over and self.last_mix is not None and self.last_mix[0] == role:
             x, values = self.last_mix[1], self.last_mix[2]
@@ -407,28 +457,64 @@ class PlannerBot(Bot):
         amount = min(amount, doubt_hi)
         return Pass() if amount <= 0 else Doubt(amount)
 
-    def _model_gain(
-        self, view: JSON, role: str, rows: Vector, cols: Vector, step: float
-    ) -> tuple[Vector | None, int]:
-        """Per own option, its payoff (own side) against the other team's observed play."""
+    def model(
+        self, view: JSON, role: str, a: Matrix, rows: Vector, cols: Vector
+    ) -> tuple[Vector, Vector, int, float]:
+        """The other team's mixes (doubts, trunks over ``0..LEVELS`` steps) and the evidence.
+
+        Dirichlet: ``prior`` pseudo-observations of the stage equilibrium's mix plus the other
+        team's last ``window`` small games in each role (public results, to the nearest step).
+        """
+        rules = view["rules"]
+        step = rules["trunk_max"] / LEVELS
         mine = view["team"]
-        seen = [r for r in view["results"] if (r["smuggling"] == mine) == (role == "smuggler")][
-            -self.window :
-        ]
+        results = view["results"]
+        stage_x, y, _ = solve_matrix(a)
+        # The stage equilibrium on its grid, to the nearest step (the prior for both roles).
+        prior_doubt = np.zeros(LEVELS + 1)
+        prior_trunk = np.zeros(LEVELS + 1)
+        for j, x in enumerate(cols):
+            prior_doubt[min(round(x), LEVELS)] += y[j]
+        for i, s in enumerate(rows):
+            prior_trunk[min(round(s), LEVELS)] += stage_x[i]
+        doubts = [r["doubt"] for r in results if r["smuggling"] == mine][-self.window :]
+        trunks = [r["amount"] for r in results if r["smuggling"] != mine][-self.window :]
+        q_doubt = self.prior * prior_doubt
+        q_trunk = self.prior * prior_trunk
+        for x in doubts:
+            q_doubt[min(round(x / step), LEVELS)] += 1.0
+        for s in trunks:
+            q_trunk[min(round(s / step), LEVELS)] += 1.0
+        watched = doubts if role == "smuggler" else trunks
+        buckets = [min(round(v / step), LEVELS) for v in watched]
+        purity = max(buckets.count(b) for b in set(buckets)) / len(buckets) if buckets else 0.0
+        return q_doubt / q_doubt.sum(), q_trunk / q_trunk.sum(), len(watched), purity
+
+    def _model_gain(
+        self, view: JSON, role: str, a: Matrix, rows: Vector, cols: Vector, step: float
+    ) -> tuple[Vector | None, int, float]:
+        """Per own option, its chance to win against the model, the model playing on after.
+
+        Also returns how many of the other team's choices in the role were seen and the share
+        of the most frequent one (1.0: it always did the same).
+        """
+        q_doubt, q_trunk, seen, purity = self.model(view, role, a, rows, cols)
         if not seen:
-            return None, 0
-        smuggling = view["smuggling_team"]
-        d = (_team_total(view, smuggling) - _team_total(view, _other(smuggling))) / step
+            return None, 0, 0.0
         k = view["rules"]["small_games"] - view["small_game"] + 1
-        plan = shipped()
+        mine = view["team"]
+        d = (_team_total(view, mine) - _team_total(view, _other(mine))) / step
+        later = model_values(k - 1, role != "smuggler", q_doubt, q_trunk)[-1]
+        grid = np.arange(LEVELS + 1, dtype=np.float64)
         if role == "smuggler":
-            theirs = np.array([r["doubt"] / step for r in seen])
-            a = plan.stage(k, d, rows, theirs)
-            return a.mean(axis=1), len(seen)
-        trunk_hi, _ = _limits(view)
-        theirs = np.array([min(r["amount"], trunk_hi) / step for r in seen])
-        a = plan.stage(k, d, theirs, cols)
-        return 1.0 - a.mean(axis=0), len(seen)
+            s = rows[:, None]
+            x = grid[None, :]
+            move = np.where(x == 0, s, np.where(s == 0, x, np.where(s <= x, -s, s + x)))
+            return _at(later, d + move) @ q_doubt, seen, purity
+        s = grid[:, None]
+        x = cols[None, :]
+        move = np.where(x == 0, s, np.where(s == 0, x, np.where(s <= x, -s, s + x)))
+        return q_trunk @ _at(later, d - move), seen, purity
 
     def _nominee(self, view: JSON) -> int:
         team = view["team"]
