@@ -31,11 +31,12 @@ import math
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
@@ -434,11 +435,11 @@ class SolverBot(Bot):
 
     def __init__(
         self,
-        lookahead: int = 8,
-        sample: int = 2000,
-        calls: int = 3000,
+        lookahead: Annotated[int, Meta(ge=0, le=64)] = 8,
+        sample: Annotated[int, Meta(ge=1, le=30_240)] = 2000,
+        calls: Annotated[int, Meta(ge=1, le=30_240)] = 3000,
         items: bool = True,
-        defend: int = 12,
+        defend: Annotated[int, Meta(ge=0, le=30_240)] = 12,
         relabel: bool = True,
     ) -> None:
         self.lookahead = lookahead

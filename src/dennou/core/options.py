@@ -1,0 +1,276 @@
+"""Options of rules and of bots: declared once with their types, defaults, ranges and meaning.
+
+Rules options are the fields of a game's :class:`~dennou.core.game.Rules` struct; bot options
+are the keyword parameters of a bot's constructor. Both are declared the same way, with
+``Annotated[type, msgspec.Meta(ge=..., le=..., description=...)]``:
+
+    class MonteCarloBot(Bot):
+        def __init__(self, playouts: Annotated[int, Meta(ge=1, le=100_000)] = 2000) -> None: ...
+
+and both are checked the same way: strings from a command line or a bot spec
+(``montecarlo:playouts=500``) are converted to the declared type, and a value out of its range
+is a :class:`~dennou.core.errors.ConfigError` that names the range. :func:`option_info` lists
+the options (for ``dennou games`` and the host's game list). A bot option's description comes
+from its ``Meta`` or, failing that, from the ``Args:`` section of the bot's docstring.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+
+from dennou.core.errors import ConfigError
+
+
+class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One option of a rules type or a bot, as ``dennou games`` and the host show it.
+
+    Attributes:
+        name: The option's name.
+        type: Its type for people (``int``, ``float``, ``bool``, ``text``, ``one of a|b``...).
+        default: Its default value (JSON).
+        description: What it means.
+        minimum: Smallest allowed value (numbers), if bounded below.
+        maximum: Largest allowed value (numbers), if bounded above.
+        exclusive_minimum: Whether ``minimum`` itself is excluded.
+    """
+
+    name: str
+    type: str
+    default: Any = None
+    description: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+
+    @property
+    def range(self) -> str:
+        """The allowed range as text (``1..100000``, ``> 0``, ``>= 0``), or ``""``."""
+        if self.minimum is None and self.maximum is None:
+            return ""
+        lo = "" if self.minimum is None else _number(self.minimum)
+        hi = "" if self.maximum is None else _number(self.maximum)
+        if self.exclusive_minimum:
+            return f"> {lo}" + (f" and <= {hi}" if hi else "")
+        if lo and hi:
+            return f"{lo}..{hi}"
+        return f">= {lo}" if lo else f"<= {hi}"
+
+
+def _number(x: float) -> str:
+    return f"{int(x):_}" if float(x).is_integer() else f"{x:g}"
+
+
+# --- rules ------------------------------------------------------------------------------------
+def parse_rules(rules_type: type[msgspec.Struct], options: Mapping[str, Any]) -> Any:
+    """Build a rules struct from options, converting command-line strings.
+
+    ``"a,b"`` becomes a sequence for sequence fields, ``"none"`` becomes ``None`` for optional
+    fields, and ``"3"`` an int where an int is wanted.
+
+    Raises:
+        ConfigError: An unknown option or an impossible value, naming the valid options.
+    """
+    hints = typing.get_type_hints(rules_type, include_extras=True)
+    fields = rules_type.__struct_fields__
+    data: dict[str, Any] = {}
+    for key, value in options.items():
+        name = key.replace("-", "_")
+        if name not in fields:
+            raise ConfigError(
+                f"unknown rules option {key!r} for {rules_type.__name__}; "
+                f"options: {', '.join(fields)}"
+            )
+        data[name] = _coerce(hints[name], value)
+    try:
+        return msgspec.convert(data, rules_type, strict=False)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"invalid rules: {exc}") from None
+
+
+def rules_options(rules_type: type[msgspec.Struct]) -> list[tuple[str, str, Any, str]]:
+    """List ``(name, type, default, description)`` for each option of a rules type.
+
+    (The older, shorter form of :func:`option_info`.)
+    """
+    return [(o.name, o.type, o.default, o.description) for o in option_info(rules_type)]
+
+
+# --- bots -------------------------------------------------------------------------------------
+def bot_options(
+    factory: Callable[..., Any], options: Mapping[str, Any], *, name: str
+) -> dict[str, Any]:
+    """The keyword arguments for ``factory`` from ``options``, converted and range-checked.
+
+    Args:
+        factory: A bot class (or a function making a bot).
+        options: Option name -> value (strings from a bot spec are converted).
+        name: The bot's name, for messages.
+
+    Raises:
+        ConfigError: An unknown option, a value of the wrong type, or one out of its range.
+    """
+    params = _parameters(factory)
+    out: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in params:
+            raise ConfigError(
+                f"bot {name!r} has no option {key!r}; options: {list(params) or 'none'}"
+            )
+        hint = params[key][0]
+        value = _coerce(hint, raw)
+        try:
+            out[key] = msgspec.convert(value, hint, strict=not isinstance(raw, str))
+        except msgspec.ValidationError as exc:
+            info = next(o for o in option_info(factory) if o.name == key)
+            want = info.type + (f" in {info.range}" if info.range else "")
+            raise ConfigError(
+                f"{name}:{key} wants {want}, got {raw!r} ({exc})".replace(" - at `$`", "")
+            ) from None
+    return out
+
+
+# --- both -------------------------------------------------------------------------------------
+def option_info(owner: type[msgspec.Struct] | Callable[..., Any]) -> list[OptionInfo]:
+    """The options of a rules type (its fields) or of a bot (its constructor's keyword options)."""
+    if isinstance(owner, type) and issubclass(owner, msgspec.Struct):
+        hints = typing.get_type_hints(owner, include_extras=True)
+        out = []
+        for f in msgspec.structs.fields(owner):
+            if f.default is not msgspec.NODEFAULT:
+                default = f.default
+            elif f.default_factory is not msgspec.NODEFAULT:
+                default = f.default_factory()
+            else:
+                default = None
+            out.append(_info(f.name, hints[f.name], default, ""))
+        return out
+    docs = _arg_docs(owner)
+    return [
+        _info(name, hint, default, docs.get(name, ""))
+        for name, (hint, default) in _parameters(owner).items()
+    ]
+
+
+def _info(name: str, hint: Any, default: Any, doc: str) -> OptionInfo:
+    meta = _meta(hint)
+    lo = hi = None
+    exclusive = False
+    if meta is not None:
+        if meta.ge is not None:
+            lo = meta.ge
+        elif meta.gt is not None:
+            lo, exclusive = meta.gt, True
+        hi = meta.le if meta.le is not None else meta.lt
+    description = (meta.description if meta is not None and meta.description else "") or doc
+    if isinstance(default, tuple | frozenset | set):
+        default = list(default)
+    return OptionInfo(
+        name=name,
+        type=type_name(_strip_annotated(hint)),
+        default=default,
+        description=description,
+        minimum=lo,
+        maximum=hi,
+        exclusive_minimum=exclusive,
+    )
+
+
+def _parameters(factory: Callable[..., Any]) -> dict[str, tuple[Any, Any]]:
+    """Keyword options of a bot factory: name -> (type hint with extras, default)."""
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    hints = typing.get_type_hints(target, include_extras=True)
+    out: dict[str, tuple[Any, Any]] = {}
+    for p in inspect.signature(factory).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name == "self":
+            continue
+        default = None if p.default is p.empty else p.default
+        out[p.name] = (hints.get(p.name, str), default)
+    return out
+
+
+_ARG = re.compile(r"^\s{4,}(\w+)(?: \([^)]*\))?:\s*(.*)$")
+
+
+def _arg_docs(factory: Callable[..., Any]) -> dict[str, str]:
+    """Each argument's description from the ``Args:`` section of a Google-style docstring."""
+    doc = inspect.getdoc(factory) or ""
+    out: dict[str, str] = {}
+    current = None
+    in_args = False
+    for line in doc.splitlines():
+        if line.strip() == "Args:":
+            in_args = True
+            continue
+        if in_args:
+            if line and not line.startswith(" "):
+                break
+            found = _ARG.match(line)
+            if found and len(line) - len(line.lstrip()) == 4:
+                current = found.group(1)
+                out[current] = found.group(2).strip()
+            elif current and line.strip():
+                out[current] += " " + line.strip()
+    return out
+
+
+def _meta(hint: Any) -> msgspec.Meta | None:
+    if typing.get_origin(hint) is typing.Annotated:
+        for extra in typing.get_args(hint)[1:]:
+            if isinstance(extra, msgspec.Meta):
+                return extra
+    return None
+
+
+def _strip_annotated(tp: Any) -> Any:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _coerce(tp: Any, value: Any) -> Any:
+    """A command-line string made ready for ``msgspec.convert(..., strict=False)``."""
+    if not isinstance(value, str):
+        return value
+    tp = _strip_annotated(tp)
+    args = typing.get_args(tp)
+    optional = typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in args
+    if optional and value.strip().lower() in ("none", "null", ""):
+        return None
+    inner = [_strip_annotated(a) for a in args if a is not type(None)] if optional else [tp]
+    if any(typing.get_origin(t) in (tuple, list) for t in inner):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if any(t is bool for t in inner) and value.strip().lower() in ("yes", "no", "on", "off"):
+        return value.strip().lower() in ("yes", "on")
+    return value.strip()
+
+
+def type_name(tp: Any) -> str:
+    """A type for people: ``int``, ``float``, ``bool``, ``text``, ``one of a|b``, ``list of int``.
+
+    >>> type_name(tuple[int, ...] | None)
+    'list of int or none'
+    """
+    tp = _strip_annotated(tp)
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is str:
+        return "text"
+    if isinstance(tp, type):
+        return tp.__name__
+    if origin is typing.Literal:
+        return "one of " + "|".join(str(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        inner = [type_name(a) for a in args if a is not type(None)]
+        name = " or ".join(inner)
+        return f"{name} or none" if type(None) in args else name
+    if origin in (tuple, list):
+        inner = [a for a in args if a is not Ellipsis]
+        return "list of " + (type_name(inner[0]) if inner else "values")
+    return str(tp).replace("typing.", "")
