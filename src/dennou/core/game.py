@@ -21,7 +21,7 @@ import msgspec
 from dennou.core.actions import Action, ActionCodec, tag_of
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.jsondata import to_json
-from dennou.core.options import parse_rules, rules_options
+from dennou.core.options import check_ranges, parse_rules, rules_options
 from dennou.core.views import Views
 
 Seat = int
@@ -57,10 +57,18 @@ __all__ = [
 class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Base of every game's rules config: a frozen struct whose defaults are the rules page.
 
-    Fields may carry ``Annotated[..., msgspec.Meta(description=..., ge=..., le=...)]``: the
-    description is what ``dennou games`` prints and the bounds are checked on construction.
-    Cross-field checks go in ``__post_init__`` and raise ``ValueError``.
+    Every field carries ``Annotated[..., msgspec.Meta(description=..., ge=..., le=...)]``: the
+    description is what ``dennou games`` prints, and the bounds (every number has both, so that
+    no option can make a game unbounded) are checked whenever rules are built, from data or in
+    Python. Cross-field checks go in :meth:`check` and raise ``ValueError``.
     """
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+        self.check()
+
+    def check(self) -> None:
+        """Cross-field checks (raise ``ValueError``); the default has none."""
 
 
 R = TypeVar("R", bound=Rules)

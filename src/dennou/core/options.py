@@ -64,7 +64,7 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 def _number(x: float) -> str:
-    return f"{int(x):_}" if float(x).is_integer() else f"{x:g}"
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -100,6 +100,88 @@ def rules_options(rules_type: type[msgspec.Struct]) -> list[tuple[str, str, Any,
     (The older, shorter form of :func:`option_info`.)
     """
     return [(o.name, o.type, o.default, o.description) for o in option_info(rules_type)]
+
+
+def check_ranges(rules: msgspec.Struct) -> None:
+    """Check every field of ``rules`` against the bounds its type declares (``Meta(ge=...)``).
+
+    msgspec checks the bounds when it builds a struct from data; this checks them when Python
+    code builds one directly, so that no rules object exists with an option out of its range.
+
+    Raises:
+        ValueError: A field is out of its range (the message names it and the range).
+    """
+    for name, check in _range_checks(type(rules)):
+        problem = check(getattr(rules, name))
+        if problem:
+            raise ValueError(f"{name} {problem}")
+
+
+_Check = Callable[[Any], str]
+_RANGE_CHECKS: dict[type[Any], list[tuple[str, _Check]]] = {}
+
+
+def _range_checks(cls: type[msgspec.Struct]) -> list[tuple[str, _Check]]:
+    if cls not in _RANGE_CHECKS:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        checks = []
+        for name in cls.__struct_fields__:
+            check = _checker(hints[name])
+            if check is not None:
+                checks.append((name, check))
+        _RANGE_CHECKS[cls] = checks
+    return _RANGE_CHECKS[cls]
+
+
+def _checker(hint: Any) -> _Check | None:
+    """A function saying what is wrong with a value of ``hint`` ("" if nothing), or ``None``."""
+    metas: list[msgspec.Meta] = []
+    while typing.get_origin(hint) is typing.Annotated:
+        metas.extend(m for m in typing.get_args(hint)[1:] if isinstance(m, msgspec.Meta))
+        hint = typing.get_args(hint)[0]
+    origin = typing.get_origin(hint)
+    inner: list[_Check] = []
+    if origin in (typing.Union, types.UnionType):
+        inner = [c for a in typing.get_args(hint) if (c := _checker(a)) is not None]
+    elif origin in (tuple, list):
+        element = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        each = _checker(element[0]) if len(element) == 1 else None
+        if each is not None:
+
+            def items(value: Any, each: _Check = each) -> str:
+                if not isinstance(value, tuple | list):
+                    return ""
+                return next((f"item {p}" for v in value if (p := each(v))), "")
+
+            inner = [items]
+    if not metas and not inner:
+        return None
+
+    def check(value: Any) -> str:
+        if value is None:
+            return ""
+        for meta in metas:
+            problem = _against(meta, value)
+            if problem:
+                return problem
+        return next((p for c in inner if (p := c(value))), "")
+
+    return check
+
+
+def _against(meta: msgspec.Meta, value: Any) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if meta.ge is not None and not value >= meta.ge:
+            return f"must be >= {_number(meta.ge)}, got {value!r}"
+        if meta.gt is not None and not value > meta.gt:
+            return f"must be > {_number(meta.gt)}, got {value!r}"
+        if meta.le is not None and not value <= meta.le:
+            return f"must be <= {_number(meta.le)}, got {value!r}"
+        if meta.lt is not None and not value < meta.lt:
+            return f"must be < {_number(meta.lt)}, got {value!r}"
+    if meta.max_length is not None and hasattr(value, "__len__") and len(value) > meta.max_length:
+        return f"has at most {meta.max_length} items, got {len(value)}"
+    return ""
 
 
 # --- bots -------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dennou.games.hilo import ranked, standings, table
+from dennou.games.hilo import full_standings, ranked, standings
 
 SEED_ROWS = [
     ("player1", 3, 10),
@@ -19,7 +19,7 @@ SEED_ROWS = [
 def test_5_1_the_seeds_worked_example() -> None:
     """rules: 5 — player1, player4, player3, player5, player2."""
     assert standings(SEED_ROWS) == ["player1", "player4", "player3", "player5", "player2"]
-    lines = {s.name: s for s in table(SEED_ROWS)}
+    lines = {s.name: s for s in full_standings(SEED_ROWS)}
     assert (lines["player4"].stars_total, lines["player4"].points_left) == (3.0, 17)
     # The rules page corrects the seed: player3 keeps 35 - 25 = 10, not 15.
     assert (lines["player3"].stars_total, lines["player3"].points_left) == (2.5, 10)
@@ -36,7 +36,7 @@ def test_5_1_three_game_stars_rank_first_over_more_stars_from_points() -> None:
 
 def test_5_1_half_stars_take_full_25s_only_and_never_from_a_negative_account() -> None:
     """rules: 5 — k = floor(max(account, 0) / 25); points_left = account - 25 k."""
-    lines = {s.name: s for s in table([("a", 0, 24), ("b", 0, 25), ("c", 0, 100), ("d", 1, -7)])}
+    lines = {s.name: s for s in full_standings([("a", 0, 24), ("b", 0, 25), ("c", 0, 100), ("d", 1, -7)])}
     assert (lines["a"].half_stars, lines["a"].points_left) == (0, 24)
     assert (lines["b"].half_stars, lines["b"].points_left) == (1, 0)
     assert (lines["c"].stars_total, lines["c"].points_left) == (2.0, 0)

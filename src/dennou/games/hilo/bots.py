@@ -23,7 +23,6 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON
 from dennou.games.hilo.actions import DIRECTIONS, Direction, Pick, turn_action
-from dennou.games.hilo.engine import add_points
 from dennou.games.hilo.knowledge import RESULT_KINDS, Belief, belief_of
 from dennou.games.hilo.rules import HiloRules
 
@@ -158,7 +157,7 @@ class BayesBot(Bot):
             return beta * (1 - threat(n_pub)) * worth(n_me)
 
         def delta(d: int) -> int:
-            return add_points(rules, points, d) - points
+            return rules.add_points(points, d) - points
 
         out: list[Option] = []
         # Farm: a guess that is right for sure and tells nobody anything new.

@@ -43,7 +43,8 @@ class NumeronRules(Rules, frozen=True):
         int, Meta(ge=1, description="refused spectator lines before the host removes them")
     ] = 3
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Cross-field checks."""
         if self.items and self.digits < 4:
             raise ValueError("items are allowed only with 4 or 5 digits (rules: Setup)")
 

@@ -79,7 +79,8 @@ class SmugglingRules(Rules, frozen=True):
         bool, Meta(description="whether players have a channel open to everyone (both teams)")
     ] = True
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Cross-field checks."""
         for name in ("home_start", "third_start", "trunk_max"):
             if getattr(self, name) % self.unit:
                 raise ValueError(f"{name} must be a whole number of units ({self.unit} yen)")

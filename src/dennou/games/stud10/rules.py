@@ -40,7 +40,8 @@ class Stud10Rules(Rules, frozen=True):
         Meta(ge=0, description="views enumerate the hidden cards exactly up to this many ways"),
     ] = 200_000
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Cross-field checks."""
         if self.stack < self.ante:
             raise ValueError(
                 f"a stack of {self.stack} cannot pay an ante of {self.ante}: nobody could play "
