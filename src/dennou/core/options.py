@@ -91,7 +91,21 @@ def parse_rules(rules_type: type[msgspec.Struct], options: Mapping[str, Any]) ->
     try:
         return msgspec.convert(data, rules_type, strict=False)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"invalid rules: {exc}") from None
+        raise ConfigError(f"invalid rules: {_explain(exc, rules_type, data)}") from None
+
+
+def _explain(exc: msgspec.ValidationError, owner: type[msgspec.Struct], data: Any) -> str:
+    """A validation error in words: the option, what it wants (type and range) and what it got."""
+    text = str(exc)
+    found = re.search(r" - at `\$\.(\w+)", text)
+    if found is None:
+        return text
+    name = found.group(1)
+    info = next((o for o in option_info(owner) if o.name == name), None)
+    if info is None:
+        return text
+    want = info.type + (f" in {info.range}" if info.range else "")
+    return f"{name} wants {want}, got {data.get(name)!r} ({text.split(' - at ')[0]})"
 
 
 def rules_options(rules_type: type[msgspec.Struct]) -> list[tuple[str, str, Any, str]]:

@@ -262,10 +262,10 @@ def test_deal_must_be_the_whole_deck(cards: tuple[str, ...]) -> None:
 
 def test_wrong_action_for_the_phase() -> None:
     state = GAME.new(Stud10Rules(), PLAYERS)
-    with pytest.raises(IllegalActionError, match="dealt"):
+    with pytest.raises(IllegalActionError, match="reveal is not allowed in the deal phase"):
         GAME.apply(state, CHANCE, Reveal(("As",)))
     state = dealt(deal_of(*WEAK_2))
-    with pytest.raises(IllegalActionError, match="revealed"):
+    with pytest.raises(IllegalActionError, match="deal is not allowed in the reveal phase"):
         GAME.apply(state, CHANCE, deal_of())
 
 
