@@ -10,10 +10,10 @@ from pandemic_helpers import start, tick
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
 from dennou.core.game import CHANCE
+from dennou.core.talk import pair_channel
 from dennou.games.pandemic import GAME, PandemicRules
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect
 from dennou.games.pandemic.bots import BeliefBot, qualify_chance, value
-from dennou.games.pandemic.engine import pair_channel
 
 
 def _bot(seat: int, rules: PandemicRules, n: int) -> BeliefBot:

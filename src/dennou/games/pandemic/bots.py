@@ -31,8 +31,8 @@ from typing import Any
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import JSON, Seat
+from dennou.core.talk import pair_channel
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
-from dennou.games.pandemic.engine import pair_channel
 from dennou.games.pandemic.knowledge import WorldFilter, observations
 from dennou.games.pandemic.rules import PandemicRules
 from dennou.games.pandemic.state import contact_result
