@@ -39,6 +39,7 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
         minimum: Smallest allowed value (numbers), if bounded below.
         maximum: Largest allowed value (numbers), if bounded above.
         exclusive_minimum: Whether ``minimum`` itself is excluded.
+        exclusive_maximum: Whether ``maximum`` itself is excluded.
     """
 
     name: str
@@ -48,19 +49,19 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     minimum: float | None = None
     maximum: float | None = None
     exclusive_minimum: bool = False
+    exclusive_maximum: bool = False
 
     @property
     def range(self) -> str:
-        """The allowed range as text (``1..100000``, ``> 0``, ``>= 0``), or ``""``."""
-        if self.minimum is None and self.maximum is None:
-            return ""
-        lo = "" if self.minimum is None else _number(self.minimum)
-        hi = "" if self.maximum is None else _number(self.maximum)
-        if self.exclusive_minimum:
-            return f"> {lo}" + (f" and <= {hi}" if hi else "")
-        if lo and hi:
-            return f"{lo}..{hi}"
-        return f">= {lo}" if lo else f"<= {hi}"
+        """The allowed range as text (``1..100000``, ``> 0 and <= 60``, ``>= 0``), or ``""``."""
+        parts = []
+        if self.minimum is not None:
+            parts.append(("> " if self.exclusive_minimum else ">= ") + _number(self.minimum))
+        if self.maximum is not None:
+            parts.append(("< " if self.exclusive_maximum else "<= ") + _number(self.maximum))
+        if len(parts) == 2 and not (self.exclusive_minimum or self.exclusive_maximum):
+            return f"{_number(self.minimum or 0)}..{_number(self.maximum or 0)}"
+        return " and ".join(parts)
 
 
 def _number(x: float) -> str:
@@ -199,6 +200,34 @@ def _against(meta: msgspec.Meta, value: Any) -> str:
 
 
 # --- bots -------------------------------------------------------------------------------------
+def check_arguments(function: Callable[..., Any], arguments: Mapping[str, Any]) -> str:
+    """What is out of range among ``arguments`` of ``function`` ("" if nothing).
+
+    The ranges are those the parameters' ``Annotated[..., Meta(ge=...)]`` hints declare.
+    """
+    for name, check in _argument_checks(function):
+        if name in arguments:
+            problem = check(arguments[name])
+            if problem:
+                return f"{name} {problem}"
+    return ""
+
+
+_ARGUMENT_CHECKS: dict[Any, list[tuple[str, _Check]]] = {}
+
+
+def _argument_checks(function: Callable[..., Any]) -> list[tuple[str, _Check]]:
+    if function not in _ARGUMENT_CHECKS:
+        hints = typing.get_type_hints(function, include_extras=True)
+        _ARGUMENT_CHECKS[function] = [
+            (name, check)
+            for name, hint in hints.items()
+            if name != "return" and (check := _checker(hint)) is not None
+        ]
+    return _ARGUMENT_CHECKS[function]
+
+
+
 def bot_options(
     factory: Callable[..., Any], options: Mapping[str, Any], *, name: str
 ) -> dict[str, Any]:
@@ -257,13 +286,16 @@ def option_info(owner: type[msgspec.Struct] | Callable[..., Any]) -> list[Option
 def _info(name: str, hint: Any, default: Any, doc: str) -> OptionInfo:
     meta = _meta(hint)
     lo = hi = None
-    exclusive = False
+    exclusive_lo = exclusive_hi = False
     if meta is not None:
         if meta.ge is not None:
             lo = meta.ge
         elif meta.gt is not None:
-            lo, exclusive = meta.gt, True
-        hi = meta.le if meta.le is not None else meta.lt
+            lo, exclusive_lo = meta.gt, True
+        if meta.le is not None:
+            hi = meta.le
+        elif meta.lt is not None:
+            hi, exclusive_hi = meta.lt, True
     description = (meta.description if meta is not None and meta.description else "") or doc
     if isinstance(default, tuple | frozenset | set):
         default = list(default)
@@ -274,7 +306,8 @@ def _info(name: str, hint: Any, default: Any, doc: str) -> OptionInfo:
         description=description,
         minimum=lo,
         maximum=hi,
-        exclusive_minimum=exclusive,
+        exclusive_minimum=exclusive_lo,
+        exclusive_maximum=exclusive_hi,
     )
 
 
@@ -317,11 +350,27 @@ def _arg_docs(factory: Callable[..., Any]) -> dict[str, str]:
 
 
 def _meta(hint: Any) -> msgspec.Meta | None:
-    if typing.get_origin(hint) is typing.Annotated:
-        for extra in typing.get_args(hint)[1:]:
-            if isinstance(extra, msgspec.Meta):
-                return extra
-    return None
+    """The ``Meta`` of an option's hint, its bounds and description merged.
+
+    Merged from every layer: ``Annotated[Annotated[int, Meta(ge=1)] | None, Meta(...)]`` gives
+    the bounds of the optional number and the outer description.
+    """
+    found: dict[str, Any] = {}
+    while True:
+        while typing.get_origin(hint) is typing.Annotated:
+            for extra in typing.get_args(hint)[1:]:
+                if isinstance(extra, msgspec.Meta):
+                    for key in ("ge", "gt", "le", "lt", "description"):
+                        value = getattr(extra, key)
+                        if value is not None and key not in found:
+                            found[key] = value
+            hint = typing.get_args(hint)[0]
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1:
+            hint = args[0]
+            continue
+        break
+    return msgspec.Meta(**found) if found else None
 
 
 def _strip_annotated(tp: Any) -> Any:

@@ -15,9 +15,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
@@ -67,10 +68,11 @@ class BayesBot(Bot):
     name = "bayes"
 
     def __init__(
-        self, star_value: float = 500.0, patience: float = 0.98, opponents: bool = True
+        self,
+        star_value: Annotated[float, Meta(gt=0, le=1e6)] = 500.0,
+        patience: Annotated[float, Meta(gt=0, lt=1)] = 0.98,
+        opponents: bool = True,
     ) -> None:
-        if star_value <= 0 or not 0 < patience < 1:
-            raise ValueError("star_value > 0 and 0 < patience < 1")
         self.star_value = star_value
         self.patience = patience
         self.opponents = opponents

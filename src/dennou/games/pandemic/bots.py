@@ -26,7 +26,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
@@ -104,11 +106,11 @@ class BeliefBot(Bot):
 
     def __init__(
         self,
-        cure_prob: float = 0.25,
-        cap: int = 2000,
+        cure_prob: Annotated[float, Meta(ge=0, le=1)] = 0.25,
+        cap: Annotated[int, Meta(ge=1, le=100_000)] = 2000,
         talk: bool = True,
-        check_weight: float = 0.8,
-        recover: float = 0.15,
+        check_weight: Annotated[float, Meta(ge=0, le=1)] = 0.8,
+        recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
     ) -> None:
         self.cure_prob = cure_prob
         self.cap = cap
