@@ -227,7 +227,6 @@ def _argument_checks(function: Callable[..., Any]) -> list[tuple[str, _Check]]:
     return _ARGUMENT_CHECKS[function]
 
 
-
 def bot_options(
     factory: Callable[..., Any], options: Mapping[str, Any], *, name: str
 ) -> dict[str, Any]:
