@@ -185,7 +185,7 @@ def handles(phase: str, *actions: type[Action]) -> Callable[[F], F]:
     """Mark an engine method as the transition for ``actions`` in ``phase``.
 
     The method is called as ``method(state, seat, action, events)`` and returns the new state;
-    :meth:`Game.dispatch` finds it in a table built once per engine class::
+    :meth:`Game.dispatch` finds it in a map built once per engine class::
 
         @handles("call", Call)
         def _call(self, state, seat, action, ev): ...
@@ -244,15 +244,15 @@ class Game(ABC, Generic[S, R]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # The (phase, action type) -> transition table, built once per class (not per apply).
-        table: dict[tuple[str, type[Action]], Handler] = {}
+        # The (phase, action type) -> transition map, built once per class (not per apply).
+        transitions: dict[tuple[str, type[Action]], Handler] = {}
         for klass in reversed(cls.__mro__):
             for method in vars(klass).values():
                 for key in getattr(method, "__handles__", ()):
-                    table[key] = method
-        cls._transitions = table
+                    transitions[key] = method
+        cls._transitions = transitions
         phases: dict[str, set[str]] = {}
-        for phase, action in table:
+        for phase, action in transitions:
             phases.setdefault(phase, set()).add(tag_of(action))
         cls._expected = {phase: ", ".join(sorted(tags)) for phase, tags in phases.items()}
 

@@ -36,7 +36,9 @@ def test_5_1_three_game_stars_rank_first_over_more_stars_from_points() -> None:
 
 def test_5_1_half_stars_take_full_25s_only_and_never_from_a_negative_account() -> None:
     """rules: 5 — k = floor(max(account, 0) / 25); points_left = account - 25 k."""
-    lines = {s.name: s for s in full_standings([("a", 0, 24), ("b", 0, 25), ("c", 0, 100), ("d", 1, -7)])}
+    lines = {
+        s.name: s for s in full_standings([("a", 0, 24), ("b", 0, 25), ("c", 0, 100), ("d", 1, -7)])
+    }
     assert (lines["a"].half_stars, lines["a"].points_left) == (0, 24)
     assert (lines["b"].half_stars, lines["b"].points_left) == (1, 0)
     assert (lines["c"].stars_total, lines["c"].points_left) == (2.0, 0)
