@@ -1,4 +1,4 @@
-"""Invariants over random games (hypothesis picks the table and the seed)."""
+"""Invariants over random games (hypothesis picks the rules and the random seed)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Named rule tests for Musical Chairs; each cites ``../shared/rules/chairs.md`` and its section."""
+"""Named rule tests for Musical Chairs; each cites ``docs/games/chairs.md`` and its section."""
 
 from __future__ import annotations
 
@@ -315,7 +315,7 @@ def test_defaults_ready_nearest_chairs_abstain_lowest_chair():
 
 
 def test_map_is_a_checked_chance_action():
-    """chairs.md, People, chairs, medals: chairs stand on an island drawn from the seed."""
+    """chairs.md, People, chairs, medals: chairs stand on an island the host draws (chance)."""
     r = rules(chairs=2)
     s = GAME.new(r, ["a", "b", "c"])
     assert GAME.to_act(s) == {CHANCE}

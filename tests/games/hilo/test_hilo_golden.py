@@ -22,7 +22,7 @@ from dennou.games.hilo.bots import BayesBot, HiloRandomBot
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 CASES: dict[str, tuple[HiloRules, list[str], int]] = {
-    # A realistic game: bayes against two random players, the seed's rules, one game.
+    # A realistic game: bayes against two random players, the source's rules, one game.
     "hilo_bayes_vs_random": (HiloRules(max_games=1), ["random", "bayes", "random"], 5),
     # Every action kind: random players on a small range with easy checks.
     "hilo_all_actions": (

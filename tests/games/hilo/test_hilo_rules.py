@@ -1,4 +1,4 @@
-"""Star Hi-Lo rules, one test per rule (``../shared/rules/hilo.md``, sections named in each)."""
+"""Star Hi-Lo rules, one test per rule (``docs/games/hilo.md``, sections named in each)."""
 
 from __future__ import annotations
 

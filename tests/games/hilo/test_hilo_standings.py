@@ -1,4 +1,4 @@
-"""Final standings (``../shared/rules/hilo.md``, End of the series and ranking (5))."""
+"""Final standings (``docs/games/hilo.md``, End of the series and ranking (5))."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def test_5_1_the_seeds_worked_example() -> None:
     assert standings(SEED_ROWS) == ["player1", "player4", "player3", "player5", "player2"]
     lines = {s.name: s for s in full_standings(SEED_ROWS)}
     assert (lines["player4"].stars_total, lines["player4"].points_left) == (3.0, 17)
-    # The rules page corrects the seed: player3 keeps 35 - 25 = 10, not 15.
+    # The rules page corrects the source: player3 keeps 35 - 25 = 10, not 15.
     assert (lines["player3"].stars_total, lines["player3"].points_left) == (2.5, 10)
     assert (lines["player5"].stars_total, lines["player5"].points_left) == (1.0, 5)
     assert (lines["player2"].stars_total, lines["player2"].points_left) == (1.0, 3)

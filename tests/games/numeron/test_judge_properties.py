@@ -1,4 +1,4 @@
-"""Property tests of judge (hypothesis): ../shared/rules/numeron.md, Judging."""
+"""Property tests of judge (hypothesis): docs/games/numeron.md, Judging."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The candidate tracker equals brute force over the true history (../shared/rules/numeron.md)."""
+"""The candidate tracker equals brute force over the true history (docs/games/numeron.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per rule of ../shared/rules/numeron.md, named after it (seed examples included)."""
+"""One test per rule of docs/games/numeron.md, named after it (the source's examples included)."""
 
 from __future__ import annotations
 
@@ -371,7 +371,7 @@ def test_equal_turns_second_player_miss_first_wins() -> None:
 
 
 def test_equal_turns_off_by_default() -> None:
-    """rules: Judging — equal_turns defaults off, as the seed."""
+    """rules: Judging — equal_turns defaults off, as the source."""
     state, _ = run(start("012", "345"), (0, "call 345"))
     assert state.phase == "over"
 

@@ -1,6 +1,6 @@
 """The Numeron ``solver`` bot: its fast paths against plain-Python oracles, and its play.
 
-Rules: ``../shared/rules/numeron.md``. The oracles here use only ``judge`` from the engine and
+Rules: ``docs/games/numeron.md``. The oracles here use only ``judge`` from the engine and
 Python containers, so a bug in the Numba kernels cannot hide behind itself.
 """
 

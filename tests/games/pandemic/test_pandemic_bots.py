@@ -1,4 +1,4 @@
-"""The Pandemic bots (../shared/rules/pandemic.md; bots in docs/games/pandemic.md)."""
+"""The Pandemic bots (docs/games/pandemic.md; bots in docs/games/pandemic.md)."""
 
 from __future__ import annotations
 

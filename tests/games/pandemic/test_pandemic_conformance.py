@@ -1,4 +1,4 @@
-"""The conformance harness on the Pandemic Game (../shared/rules/pandemic.md, all sections)."""
+"""The conformance harness on the Pandemic Game (docs/games/pandemic.md, all sections)."""
 
 from __future__ import annotations
 

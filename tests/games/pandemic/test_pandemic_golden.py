@@ -1,4 +1,4 @@
-"""Golden playthroughs of the Pandemic Game (../shared/rules/pandemic.md, all sections).
+"""Golden playthroughs of the Pandemic Game (docs/games/pandemic.md, all sections).
 
 Each record under ``tests/golden/`` is replayed through the engine; the final spectator view
 (everything is public after the end) and the outcome must equal the stored expectation.

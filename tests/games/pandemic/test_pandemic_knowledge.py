@@ -1,6 +1,6 @@
 """The world filter against a brute-force oracle built on the engine itself.
 
-Rules: ../shared/rules/pandemic.md (What each player sees). The oracle enumerates every starting
+Rules: docs/games/pandemic.md (What each player sees). The oracle enumerates every starting
 infected set and every hidden cure (branching only where a cure would work, as the filter's model
 says), plays each world through the engine, keeps the worlds whose view for the observer equals
 the real one, and compares the posterior with the filter's.

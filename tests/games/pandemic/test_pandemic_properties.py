@@ -1,6 +1,6 @@
 """Property tests: the contact table and whole ticks against a plain reference resolver.
 
-Rules: ../shared/rules/pandemic.md (Time; Contact outcomes).
+Rules: docs/games/pandemic.md (Time; Contact outcomes).
 """
 
 from __future__ import annotations

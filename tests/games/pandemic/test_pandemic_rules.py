@@ -1,4 +1,4 @@
-"""Named rule tests for the Pandemic Game; each cites ``../shared/rules/pandemic.md``."""
+"""Named rule tests for the Pandemic Game; each cites ``docs/games/pandemic.md``."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_registered_as_pandemic() -> None:
     assert get("pandemic") is GAME
 
 
-# --- Contact outcomes (the seed's table) -----------------------------------------------------
+# --- Contact outcomes (the source's table) -----------------------------------------------------
 
 
 def test_contact_table_normal_normal_each_gets_a_vaccine() -> None:
@@ -84,7 +84,7 @@ def test_contact_table_normal_with_vaccines_meets_infected() -> None:
     state = with_status(start((0, 1)), {2: (False, 3), 0: (True, 1)})
     state, _ = tick(state, {0: Contact(2), 2: Contact(0)})
     assert state.infected[2] and state.vaccines[2] == 2
-    assert not state.infected[0] and state.vaccines[0] == 1  # the seed: the vaccine is lost
+    assert not state.infected[0] and state.vaccines[0] == 1  # the source: the vaccine is lost
 
 
 def test_contact_table_transfer_option_passes_the_vaccine() -> None:

@@ -1,4 +1,4 @@
-"""Rule tests for the Smuggling Game, one per rule of ``../shared/rules/smuggling.md``."""
+"""Rule tests for the Smuggling Game, one per rule of ``docs/games/smuggling.md``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The evaluator against published tables, phevaluator and the reference in ``reference.py``.
 
-Rules: ``../shared/rules/stud10.md``, Reveal loop (hand order; A-2-3-4-5 is the lowest
+Rules: ``docs/games/stud10.md``, Reveal loop (hand order; A-2-3-4-5 is the lowest
 straight; suits never rank).
 """
 

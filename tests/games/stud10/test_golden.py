@@ -1,6 +1,6 @@
 """Golden playthrough: a recorded 3-hand session replays to the stored final view and outcome.
 
-Rules: ../shared/rules/stud10.md (a session with stacks of 2 and an ante of 1, so players go
+Rules: docs/games/stud10.md (a session with stacks of 2 and an ante of 1, so players go
 broke and sit out in the third hand).
 """
 

@@ -1,4 +1,4 @@
-"""One test per rule of ``../shared/rules/stud10.md`` (the section is in each docstring)."""
+"""One test per rule of ``docs/games/stud10.md`` (the section is in each docstring)."""
 
 from __future__ import annotations
 

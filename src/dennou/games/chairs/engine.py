@@ -578,7 +578,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
 
         Free phase: ready. Go: a missing order becomes the nearest allowed chairs, nearest
         first (the host walks you to the nearest chairs), a missing block becomes no block.
-        Vote: abstain (the seed: absent at the vote = 棄権). Removal: the lowest chair number.
+        Vote: abstain (the source: absent at the vote = 棄権). Removal: the lowest chair number.
         """
         self.check_default(state, seat)
         ev = [self.timeout_event(state, seat)]

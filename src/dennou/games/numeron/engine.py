@@ -249,7 +249,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
     def _coin(self, state: State, seat: Seat, action: Coin, ev: list[Event]) -> State:
         if action.first not in (0, 1):
             raise IllegalActionError(
-                f"the coin names seat 0 or 1, not {action.first}", section="Turn order"
+                f"the coin names seat 0 or 1, not {action.first}", section="Setup"
             )
         ev.append(
             Event(

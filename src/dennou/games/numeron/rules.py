@@ -1,4 +1,4 @@
-"""Numeron rules options (defaults = ``../shared/rules/numeron.md``)."""
+"""Numeron rules options (defaults = ``docs/games/numeron.md``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Numeron ``solver`` bot: tracks every number the opponent may hold and calls to split them.
 
-Rules: ``../shared/rules/numeron.md``. The bot acts only on its view (``Bot.act(view, legal,
+Rules: ``docs/games/numeron.md``. The bot acts only on its view (``Bot.act(view, legal,
 rng)``). Each decision it rebuilds, with :func:`~dennou.games.numeron.knowledge.knowledge`, the
 set of numbers consistent with the public log as this seat saw it: judgments, its own attack
 items' results, the digits the opponent revealed for its DOUBLE, and the opponent's defence items

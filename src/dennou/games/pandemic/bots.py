@@ -5,7 +5,7 @@
 log, the round announcements, its own actions and its own check results. Each tick it scores its
 actions by their expected value over the worlds, one tick ahead:
 
-- ``contact j``: the seed's table applied in every world (so a partner likely infected, or a pair
+- ``contact j``: the source's table applied in every world (so a partner likely infected, or a pair
   whose vaccine is used up, scores low), times the chance that ``j`` asks back;
 - ``cure``: worth it in the worlds where it is infected with a vaccine;
 - ``check``: the value of information: how much better its next action would be if it knew its own
@@ -271,7 +271,7 @@ class BeliefBot(Bot):
         p_cure = sum(w.weight for w in f.worlds if w.infected >> me & 1 and w.vaccines[me] > 0)
         if p_cure >= 0.9:
             # It knows it is infected with a vaccine: cure, unless a partner who surely asks
-            # back would cure it for free (a vaccinated normal player; the seed's row 3).
+            # back would cure it for free (a vaccinated normal player; the source's row 3).
             sure = [1] + [
                 2 + i for i, j in enumerate(k for k in range(n) if k != me) if accept[j] >= 0.9
             ]

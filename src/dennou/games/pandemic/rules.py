@@ -1,4 +1,4 @@
-"""Pandemic Game rules options (defaults = ``../shared/rules/pandemic.md``)."""
+"""Pandemic Game rules options (defaults = ``docs/games/pandemic.md``)."""
 
 from __future__ import annotations
 
@@ -53,14 +53,14 @@ class PandemicRules(Rules, frozen=True):
         bool,
         Meta(
             description="the manga's reading: the vaccine a normal player loses to an infected "
-            "one passes to that player (the seed: it is just lost)"
+            "one passes to that player (the source: it is just lost)"
         ),
     ] = False
     pair_rule: Annotated[
         PairRule,
         Meta(
             description="when a pair's one vaccine is used up: at its first normal-normal contact "
-            "(the seed's wording) or at its first contact of any kind"
+            "(the source's wording) or at its first contact of any kind"
         ),
     ] = "first_normal_contact"
     time_limit: Annotated[float, Meta(gt=0, description="seconds per tick (host)")] = 60.0
