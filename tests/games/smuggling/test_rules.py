@@ -21,8 +21,14 @@ from dennou.core.errors import (
 from dennou.games.smuggling import GAME
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk, parse_amount
 from dennou.games.smuggling.settle import half, settle, settle_grid
-
-from .helpers import OKU, M, nominate_first, play_small_game, start, with_balances
+from tests.games.smuggling.helpers import (
+    OKU,
+    M,
+    nominate_first,
+    play_small_game,
+    start,
+    with_balances,
+)
 
 UNIT = 10_000
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from pandemic_helpers import start, tick
 
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
@@ -14,6 +13,7 @@ from dennou.core.talk import pair_channel
 from dennou.games.pandemic import GAME, PandemicRules
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect
 from dennou.games.pandemic.bots import BeliefBot, qualify_chance, value
+from tests.games.pandemic.helpers import start, tick
 
 
 def _bot(seat: int, rules: PandemicRules, n: int) -> BeliefBot:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pandemic_helpers import start, tick
 
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
 from dennou.games.pandemic.state import contact_result
+from tests.games.pandemic.helpers import start, tick
 
 side = st.tuples(st.booleans(), st.integers(0, 5))
 

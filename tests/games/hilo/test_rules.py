@@ -7,7 +7,6 @@ import random
 from dataclasses import replace
 
 import pytest
-from hilo_helpers import act, kinds, rejected, start
 
 from dennou.core.errors import (
     ConfigError,
@@ -31,6 +30,7 @@ from dennou.games.hilo.actions import (
 )
 from dennou.games.hilo.rules import MAX_NUMBER
 from dennou.games.hilo.state import HiloState
+from tests.games.hilo.helpers import act, kinds, rejected, start
 
 T = 1_000  # the target of most tests
 

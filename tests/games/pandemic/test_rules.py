@@ -6,7 +6,6 @@ import copy
 import random
 
 import pytest
-from pandemic_helpers import run_ticks, start, tick, with_status
 
 from dennou.core.errors import (
     ConfigError,
@@ -19,6 +18,7 @@ from dennou.core.game import CHANCE
 from dennou.games import get
 from dennou.games.pandemic import GAME, PandemicRules, qualification
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect, Tiebreak
+from tests.games.pandemic.helpers import run_ticks, start, tick, with_status
 
 # --- Setup --------------------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ import math
 import random
 
 import pytest
-from chairs_helpers import SPOTS, act, all_ready, go, period, race, rules, start, vote
 
 from dennou.core.errors import ConfigError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE
@@ -26,6 +25,7 @@ from dennou.games.chairs.actions import (
     Tiebreak,
     Vote,
 )
+from tests.games.chairs.helpers import SPOTS, act, all_ready, go, period, race, rules, start, vote
 
 
 def rejects(state, seat, action, match: str) -> None:

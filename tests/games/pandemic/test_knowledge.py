@@ -12,7 +12,6 @@ import random
 from itertools import combinations
 
 import pytest
-from pandemic_helpers import tick
 
 from dennou.core.actions import Action
 from dennou.core.game import CHANCE
@@ -20,6 +19,7 @@ from dennou.games.pandemic import GAME, PandemicRules
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect
 from dennou.games.pandemic.knowledge import WorldFilter, filter_for, observations
 from dennou.games.pandemic.state import PandemicState
+from tests.games.pandemic.helpers import tick
 
 C = 0.25
 

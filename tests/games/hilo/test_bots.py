@@ -6,8 +6,6 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from hilo_helpers import act, start
-
 from dennou.arena import make_bot, play
 from dennou.games.hilo import GAME, HiloRules
 from dennou.games.hilo.actions import (
@@ -18,6 +16,7 @@ from dennou.games.hilo.actions import (
 )
 from dennou.games.hilo.bots import BayesBot, HiloRandomBot
 from dennou.games.hilo.state import HiloState
+from tests.games.hilo.helpers import act, start
 
 
 def _decide(bot: BayesBot, state: HiloState, seat: int = 0) -> object:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 
-from chairs_helpers import act, all_ready, period, start, vote
-
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
 from dennou.games import get
 from dennou.games.chairs import GAME
 from dennou.games.chairs.actions import BlockPlayer, Gift, NoBlock, Order, Ready, Remove, Vote
 from dennou.games.chairs.bots import HeuristicBot
+from tests.games.chairs.helpers import act, all_ready, period, start, vote
 
 
 def test_heuristic_and_random_never_need_a_default():

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from chairs_helpers import all_ready, period, start
 
 from dennou.core.errors import InvalidActionError
 from dennou.games.chairs import GAME
 from dennou.games.chairs.actions import Gift, NoBlock, Order, Vote
+from tests.games.chairs.helpers import all_ready, period, start
 
 
 @pytest.mark.parametrize(
