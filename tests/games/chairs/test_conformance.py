@@ -6,7 +6,7 @@ from dennou.core.conformance import check_game
 from dennou.games import get
 
 
-def test_conformance_small_tables():
+def test_conformance_small_tables() -> None:
     game = get("chairs")
     report = check_game(game, games=24, player_counts=[2, 3, 5, 7], talk_rate=0.2)
     assert report.games == 24
@@ -16,7 +16,7 @@ def test_conformance_small_tables():
     assert report.defaults_applied > 0 and report.talk_lines > 10
 
 
-def test_conformance_default_size_game():
+def test_conformance_default_size_game() -> None:
     """24 people (12 players, 12 gaya), 25 chairs: the rules page's own table."""
     game = get("chairs")
     report = check_game(

@@ -18,7 +18,7 @@ from dennou.games.chairs import GAME
     medals=st.integers(0, 4),
     seed=st.integers(0, 10**6),
 )
-def test_random_games_keep_the_invariants(people, chairs, medals, seed):
+def test_random_games_keep_the_invariants(people: int, chairs: int, medals: int, seed: int) -> None:
     rules = GAME.make_rules({"chairs": chairs, "medals": medals, "max_choices": 3})
     state = GAME.new(rules, [f"p{i}" for i in range(people)])
     rng = random.Random(seed)

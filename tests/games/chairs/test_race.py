@@ -3,21 +3,36 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dennou.games.chairs.race import TOTEM, resolve_race
 
+Point = tuple[int, int]
+Runner = tuple[int, float, tuple[int, ...]]
+Case = tuple[dict[int, Point], frozenset[int], list[Runner], float]
 
-def reference_race(positions, blocked, runners, speed, time_limit):
+
+def reference_race(
+    positions: Mapping[int, Point],
+    blocked: frozenset[int],
+    runners: Sequence[Runner],
+    speed: float,
+    time_limit: float,
+) -> dict[int, tuple[int | None, list[tuple[int, str]]]]:
     """Oracle: scan all runners for the next event (arrivals first, then the lower seat)."""
     orders = {seat: list(order) for seat, _, order in runners}
     pos = {seat: TOTEM for seat, _, _ in runners}
     nxt = {seat: 0 for seat, _, _ in runners}
-    event = {seat: (start, 1, None) for seat, start, _ in runners}  # (time, kind, chair)
-    legs = {seat: [] for seat, _, _ in runners}
-    taken = {}
+    # (time, kind, chair): kind 1 = choose the next chair, 0 = arrive at ``chair``
+    event: dict[int, tuple[float, int, int | None] | None] = {
+        seat: (start, 1, None) for seat, start, _ in runners
+    }
+    legs: dict[int, list[tuple[int, str]]] = {seat: [] for seat, _, _ in runners}
+    taken: dict[int, int] = {}
     while True:
         live = [(e[0], e[1], seat) for seat, e in event.items() if e is not None]
         if not live:
@@ -25,7 +40,9 @@ def reference_race(positions, blocked, runners, speed, time_limit):
         t, kind, seat = min(live)
         if t > time_limit:
             break
-        chair = event[seat][2]
+        here = event[seat]
+        assert here is not None
+        chair = here[2]
         event[seat] = None
         if kind == 1:
             free = [c for c in orders[seat][nxt[seat] :] if c not in taken]
@@ -34,6 +51,7 @@ def reference_race(positions, blocked, runners, speed, time_limit):
                 nxt[seat] = orders[seat].index(target) + 1
                 event[seat] = (t + math.dist(pos[seat], positions[target]) / speed, 0, target)
             continue
+        assert chair is not None
         pos[seat] = positions[chair]
         if chair in blocked or chair in taken:
             legs[seat].append((chair, "blocked" if chair in blocked else "taken"))
@@ -54,7 +72,7 @@ spots = st.lists(
 
 
 @st.composite
-def races(draw):
+def races(draw: Any) -> Case:
     points = draw(spots)
     chairs = list(range(1, len(points) + 1))
     positions = dict(zip(chairs, points, strict=True))
@@ -71,7 +89,7 @@ def races(draw):
 
 @settings(max_examples=100, deadline=None)
 @given(races())
-def test_race_matches_the_reference(case):
+def test_race_matches_the_reference(case: Case) -> None:
     positions, blocked, runners, limit = case
     runs = resolve_race(positions, blocked, runners, speed=5.0, time_limit=limit)
     expected = reference_race(positions, blocked, runners, 5.0, limit)
@@ -81,7 +99,7 @@ def test_race_matches_the_reference(case):
 
 @settings(max_examples=100, deadline=None)
 @given(races())
-def test_race_invariants(case):
+def test_race_invariants(case: Case) -> None:
     positions, blocked, runners, limit = case
     runs = resolve_race(positions, blocked, runners, speed=5.0, time_limit=limit)
     seated = [r.chair for r in runs if r.chair is not None]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dennou.core.actions import Action
 from dennou.core.errors import InvalidActionError
 from dennou.games.chairs import GAME
 from dennou.games.chairs.actions import Gift, NoBlock, Order, Vote
@@ -20,18 +21,18 @@ from tests.games.chairs.helpers import all_ready, period, start
         ("vote 1", Vote(1)),
     ],
 )
-def test_text_forms_round_trip(text, action):
+def test_text_forms_round_trip(text: str, action: Action) -> None:
     assert GAME.parse_action(text) == action and str(action) == text
     assert GAME.parse_action(GAME.dump_action(action)) == action
 
 
-def test_malformed_text_is_invalid():
+def test_malformed_text_is_invalid() -> None:
     for text in ("order x", "gift 1", "vote", "fly 3"):
         with pytest.raises(InvalidActionError):
             GAME.parse_action(text)
 
 
-def test_render_draws_the_island_each_period():
+def test_render_draws_the_island_each_period() -> None:
     s = period(start(), {0: [1], 1: [2]})
     text = GAME.render(GAME.view(s, 0))
     rows = text.splitlines()
@@ -41,7 +42,7 @@ def test_render_draws_the_island_each_period():
     assert "your medals" in text and "medals" not in GAME.render(GAME.view(s, None))
 
 
-def test_describe_legal_groups_by_kind():
+def test_describe_legal_groups_by_kind() -> None:
     s = all_ready(start(people=12, starting_players=6, spots=[(40 * i + 50, 0) for i in range(9)]))
     text = GAME.describe_legal(GAME.legal_actions(s, 0))
     assert "block_chair {1,2,3,4,5,6,7,8,9}" in text and "order <chair>" in text

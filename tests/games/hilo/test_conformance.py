@@ -40,8 +40,8 @@ def test_determinize_keeps_what_the_seat_knows_and_resamples_the_rest() -> None:
     state = GAME.new(rules, ["a", "b", "c"])
     state, _ = GAME.apply(state, CHANCE, Target(600))
     for action in (Guess(500, "high"), SecretGuess2(700, "low"), SecretGuess3(650, "high")):
-        (seat,) = GAME.to_act(state)
-        state, _ = GAME.apply(state, seat, action)
+        (actor,) = GAME.to_act(state)
+        state, _ = GAME.apply(state, actor, action)
     rng = random.Random(3)
     for seat in (0, 1, 2, None):
         view = GAME.view(state, seat)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from dennou.core.actions import Action
 from dennou.core.errors import (
     ConfigError,
     GameOverError,
@@ -226,7 +227,7 @@ def test_2_5_2_6_only_the_actor_learns_x_and_the_result() -> None:
     public, private = events
     assert public.kind == "secret_guess" and public.audience is None
     assert "777" not in json.dumps(public.data) and "right" not in public.data
-    assert private.audience == {0}
+    assert private.audience == frozenset({0})
     for seat in (1, 2, None):
         view = GAME.view(state, seat)
         assert "777" not in json.dumps(view)
@@ -402,12 +403,12 @@ def test_malformed_actions_raise_invalid_action(text: str) -> None:
         Guess(-1, "high"),
         Guess(MAX_NUMBER + 1, "low"),
         Guess(True, "high"),
-        Guess(5, "up"),
+        Guess(5, "up"),  # type: ignore[arg-type]
         SecretGuess2(-5, "low"),
         SecretGuess3(10**12, "low"),
     ],
 )
-def test_out_of_range_or_bad_numbers_raise_and_leave_the_state(action: object) -> None:
+def test_out_of_range_or_bad_numbers_raise_and_leave_the_state(action: Action) -> None:
     """rules: A turn — X out of 0..3,276,732,767 is illegal; the player keeps the turn."""
     state = start()
     message = rejected(state, action, IllegalActionError)

@@ -214,7 +214,7 @@ def test_change_seed_example_1673_thousands_to_2_announced_thousands_low() -> No
     assert item.data == {"seat": 0, "item": "change", "position": 0, "class": "LOW"}
     assert "thousands place, LOW" in item.text
     assert item.audience is None
-    assert kinds(events, "number")[0].audience == {0}
+    assert kinds(events, "number")[0].audience == frozenset({0})
 
 
 @pytest.mark.parametrize(
@@ -280,7 +280,7 @@ def test_double_reveal_chosen_by_defender_before_the_calls() -> None:
     state, events = run(state, (1, "reveal 2"))
     revealed = kinds(events, "revealed")[0]
     assert revealed.data == {"owner": 0, "position": 2, "digit": 3}
-    assert revealed.audience == {0, 1}
+    assert revealed.audience == frozenset({0, 1})
     assert state.phase == "call" and state.calls_left == 2
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from dennou.core.game import CHANCE
 from dennou.games import get
 from dennou.games.pandemic import GAME, PandemicRules, qualification
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect, Tiebreak
+from dennou.games.pandemic.state import PandemicState
 from tests.games.pandemic.helpers import run_ticks, start, tick, with_status
 
 # --- Setup --------------------------------------------------------------------------------------
@@ -203,7 +205,7 @@ def test_check_reports_own_status_and_vaccines_to_that_player_only() -> None:
     state, events = tick(state, {2: Check(), 4: Check()})
     checks = [e for e in events if e.kind == "check"]
     assert [(e.data["seat"], e.data["infected"]) for e in checks] == [(2, True), (4, False)]
-    assert all(e.audience == {e.data["seat"]} for e in checks)
+    assert all(e.audience == frozenset({e.data["seat"]}) for e in checks)
     assert GAME.view(state, 2)["checks"] == [
         {"round": 1, "tick": 2, "infected": True, "vaccines": 0}
     ]
@@ -254,7 +256,7 @@ def test_round_and_tick_counting_and_end() -> None:
 # --- End: qualification -----------------------------------------------------------------------
 
 
-def _end(statuses: dict[int, tuple[bool, int]], **options: object) -> object:
+def _end(statuses: dict[int, tuple[bool, int]], **options: Any) -> PandemicState:
     state = with_status(start((0, 1), rounds=1, ticks=1, **options), statuses)
     state, _ = tick(state, {})
     return state
@@ -338,7 +340,7 @@ def test_private_contact_log_option() -> None:
     state = start((0, 1), public_contacts=False)
     state, events = tick(state, {2: Contact(3), 3: Contact(2)})
     (contact,) = [e for e in events if e.kind == "contact"]
-    assert contact.audience == {2, 3}
+    assert contact.audience == frozenset({2, 3})
     assert GAME.view(state, 2)["contacts"] and GAME.view(state, 3)["contacts"]
     assert GAME.view(state, 4)["contacts"] == [] and GAME.view(state, None)["contacts"] == []
 
@@ -374,7 +376,7 @@ def test_talk_public_and_private_pairs() -> None:
     assert "pair:3-5" not in GAME.talk_channels(state, 2)
     assert GAME.talk_channels(state, None) == frozenset()
     state, (event,) = GAME.talk(state, 2, "pair:2-5", "I am normal, touch me")
-    assert event.audience == {2, 5}
+    assert event.audience == frozenset({2, 5})
     state, _ = GAME.talk(state, 3, "public", "hello")
     assert [t["text"] for t in GAME.view(state, 5)["talk"]] == ["I am normal, touch me", "hello"]
     assert [t["text"] for t in GAME.view(state, 4)["talk"]] == ["hello"]

@@ -452,7 +452,8 @@ def _assert_deeply_immutable(value: object, path: str = "state") -> None:
             _assert_deeply_immutable(getattr(value, name), f"{path}.{name}")
         return
     if dataclasses.is_dataclass(value):
-        assert type(value).__dataclass_params__.frozen, f"{path} is a mutable dataclass"  # type: ignore[attr-defined]
+        params = getattr(type(value), "__dataclass_params__")  # noqa: B009 - not typed
+        assert params.frozen, f"{path} is a mutable dataclass"
         for f in dataclasses.fields(value):
             _assert_deeply_immutable(getattr(value, f.name), f"{path}.{f.name}")
         return

@@ -15,7 +15,7 @@ def test_golden_session_deals_the_broke_players_out() -> None:
     record = record_of("stud10_session")
     expected = stored_expectation("stud10_session")
     frames = list(replay(record, GAME))
-    deals = [f for f in frames if f.step is not None and f.step.action["type"] == "deal"]
+    deals = [f for f in frames if f.step and f.step.action and f.step.action["type"] == "deal"]
     assert len(deals) == 3
     # Third hand: only the players who still had a chip were dealt in.
     assert deals[2].state.in_hand == (1, 3)
