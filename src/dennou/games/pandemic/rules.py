@@ -35,16 +35,17 @@ class PandemicRules(Rules, frozen=True):
         Meta(description="everyone sees the list of contacts made (who touched whom, when)"),
     ] = True
     qualifiers: Annotated[
-        Annotated[int, Meta(ge=1)] | None,
+        Annotated[int, Meta(ge=1, le=24)] | None,
         Meta(
             description="how many normal players qualify, most vaccines first (ties at the cut: "
-            "seeded draw); none = no cap (every normal player with min_vaccines qualifies)",
+            "the host's draw); none = no cap (every normal player with min_vaccines qualifies)",
         ),
     ] = 6
     min_vaccines: Annotated[
         int,
         Meta(
             ge=0,
+            le=1000,
             description="vaccines a normal player needs to qualify (the manga's rule: 4 with "
             "qualifiers=none)",
         ),
@@ -63,7 +64,7 @@ class PandemicRules(Rules, frozen=True):
             "(the source's wording) or at its first contact of any kind"
         ),
     ] = "first_normal_contact"
-    time_limit: Annotated[float, Meta(gt=0, description="seconds per tick (host)")] = 60.0
+    time_limit: Annotated[float, Meta(gt=0, le=3600, description="seconds per tick (host)")] = 60.0
 
     @property
     def total_ticks(self) -> int:
