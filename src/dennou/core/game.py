@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 
 import msgspec
 
-from dennou.core.actions import Action, ActionCodec, tag_of
+from dennou.core.actions import Action, ActionCodec, Concat, LazyActions, tag_of
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.jsondata import to_json
 from dennou.core.options import check_ranges, parse_rules, rules_options
@@ -197,6 +197,16 @@ def handles(phase: str, *actions: type[Action]) -> Callable[[F], F]:
         return method
 
     return mark
+
+
+def _kinds(legal: Sequence[Action]) -> str:
+    """The kinds of action (tags) in a legal-action space, without listing a lazy one."""
+    tags: set[str] = set()
+    parts = legal.parts if isinstance(legal, Concat) else (legal,)
+    for part in parts:
+        sample = part[:1] if isinstance(part, LazyActions) else part
+        tags.update(tag_of(type(a)) for a in sample)
+    return ", ".join(sorted(tags))
 
 
 class CommonState(typing.Protocol):
@@ -409,9 +419,9 @@ class Game(ABC, Generic[S, R]):
         handler = self._transitions.get((phase, type(action)))
         if handler is None:
             tag = tag_of(type(action)) if isinstance(action, Action) else type(action).__name__
+            kinds = _kinds(self.legal_actions(state, seat)) or self._expected.get(phase)
             raise IllegalActionError(
-                f"{tag} is not allowed in the {phase} phase; expected "
-                f"{self._expected.get(phase) or 'nothing'}",
+                f"{tag} is not allowed in the {phase} phase; expected {kinds or 'nothing'}",
                 seat=seat,
                 phase=phase,
             )
