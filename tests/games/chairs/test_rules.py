@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import random
@@ -27,16 +26,13 @@ from dennou.games.chairs.actions import (
     Vote,
 )
 from dennou.games.chairs.state import ChairsState, Run
+from tests.conftest import refused
 from tests.games.chairs.helpers import SPOTS, act, all_ready, go, period, race, rules, start, vote
 
 
 def rejects(state: ChairsState, seat: int, action: Action, match: str) -> None:
     """``action`` is refused with a message matching ``match`` and nothing changes."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalActionError, match=match):
-        GAME.apply(state, seat, action)
-    assert state == before
-    assert action not in GAME.legal_actions(state, seat)
+    refused(GAME, state, seat, action, IllegalActionError, match)
 
 
 def _tiebreak(action: Action) -> Tiebreak:

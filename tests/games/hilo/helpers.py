@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 from typing import Any
-
-import pytest
 
 from dennou.core.actions import Action
 from dennou.core.errors import DennouError
@@ -14,6 +11,7 @@ from dennou.core.game import CHANCE, Event
 from dennou.games.hilo import GAME, HiloRules
 from dennou.games.hilo.actions import Target
 from dennou.games.hilo.state import HiloState
+from tests.conftest import kinds, refused
 
 PLAYERS = ("ann", "bob", "cid")
 
@@ -48,16 +46,9 @@ def rejected(
     state: HiloState, action: Action | str, error: type[DennouError], seat: int | None = None
 ) -> str:
     """Assert ``action`` raises ``error`` and leaves ``state`` as it was; return the message."""
-    before = copy.deepcopy(state)
-    with pytest.raises(error) as info:
-        act(state, action, seat)
-    assert state == before
-    if not isinstance(action, str) and seat is None:
-        (who,) = GAME.to_act(state)
-        assert action not in GAME.legal_actions(state, who)
-    return str(info.value)
+    if seat is None:
+        (seat,) = GAME.to_act(state)
+    return refused(GAME, state, seat, action, error)
 
 
-def kinds(events: list[Event]) -> list[str]:
-    """The kinds of some events, in order."""
-    return [e.kind for e in events]
+__all__ = ["act", "kinds", "rejected", "start"]
