@@ -1,4 +1,4 @@
-"""Numeron rules options (defaults = the rules of ``docs/games/numeron.md``; every option bounded)."""
+"""Numeron rules options (defaults = the rules of ``docs/games/numeron.md``), each bounded."""
 
 from __future__ import annotations
 
