@@ -91,3 +91,17 @@ def test_a_bot_option_out_of_its_range_is_refused_on_construction(
         factory(**{option: info.maximum * 10 + 1})
     largest = info.maximum - 0.5 if info.exclusive_maximum else info.maximum
     assert isinstance(factory(**{option: largest}), Bot)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_rules_section_an_error_cites_is_on_the_game_s_page(name: str) -> None:
+    """Errors cite ``— rules: <section>`` of docs/games/<game>.md, never a page outside it."""
+    page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    package = Path(importlib.import_module(f"dennou.games.{name}").__file__ or "").parent
+    sources = "".join(p.read_text(encoding="utf-8") for p in package.glob("*.py"))
+    assert "shared/rules" not in sources and "../" not in re.sub(r"#.*", "", sources)
+    cited = set(re.findall(r'section="([^"]+)"', sources))
+    assert cited
+    for section in cited:
+        heading = section.split(", ")[0]  # "Items, SHUFFLE": the section, then where in it
+        assert heading in page, f"{name}: the section {heading!r} is not on docs/games/{name}.md"
