@@ -415,7 +415,7 @@ class Game(ABC, Generic[S, R]):
         Raises:
             IllegalActionError: No transition takes this action in this phase.
         """
-        phase = cast(CommonState, state).phase
+        phase: str = state.phase  # type: ignore[attr-defined]  # CommonState (no cast: hot path)
         handler = self._transitions.get((phase, type(action)))
         if handler is None:
             tag = tag_of(type(action)) if isinstance(action, Action) else type(action).__name__
@@ -425,7 +425,8 @@ class Game(ABC, Generic[S, R]):
                 seat=seat,
                 phase=phase,
             )
-        return typing.cast(S, handler(self, state, seat, action, events))
+        new: S = handler(self, state, seat, action, events)
+        return new
 
     def commit(self, old: S, new: S, events: list[Event]) -> S:
         """The state after a step, given the step's events (default: ``new`` as it is).

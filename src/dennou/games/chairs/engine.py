@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 import msgspec
 
 from dennou.core.actions import Action, Concat
 from dennou.core.errors import ConfigError, IllegalActionError
 from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
-from dennou.core.immutable import replace_at
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
 from dennou.games.chairs.actions import (

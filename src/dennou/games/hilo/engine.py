@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from dennou.core.actions import Action, Concat, LazyActions
@@ -32,7 +31,7 @@ from dennou.core.game import (
     Seat,
     handles,
 )
-from dennou.core.immutable import replace_at
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.games.hilo.actions import (
     ACTION_IDS,

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from itertools import permutations
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import IllegalActionError, InvalidActionError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
-from dennou.core.immutable import replace_at
+from dennou.core.immutable import replace, replace_at
 from dennou.core.talk import check_line, speaker_name, talk_event
 from dennou.games.numeron.actions import (
     CODEC,

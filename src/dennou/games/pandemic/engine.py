@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from math import comb
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import ConfigError, IllegalActionError
 from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.immutable import replace
 from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
 from dennou.games.pandemic.actions import (
     CODEC,

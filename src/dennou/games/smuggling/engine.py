@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -27,7 +26,7 @@ import msgspec
 from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.errors import ConfigError, IllegalActionError
 from dennou.core.game import Event, Game, GameSpec, Outcome, Seat, handles
-from dennou.core.immutable import replace_at
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.core.talk import check_line, speaker_name
 from dennou.games.smuggling.actions import CODEC, Doubt, Nominate, Pass, Ready, Trunk, parse

@@ -18,11 +18,11 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.immutable import replace
 from dennou.core.rng import derive_seed
 from dennou.games.stud10.actions import CODEC, Deal, Reveal
 from dennou.games.stud10.cards import CODE as _CODE
