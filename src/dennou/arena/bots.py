@@ -36,10 +36,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def make_bot(game: Game[Any, Any], spec: str) -> Bot:
-    """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
+def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], dict[str, Any]]:
+    """The factory of a bot spec and its options converted to the types it declares.
 
-    Option values are converted to the types the bot's constructor declares.
+    Building the bot is then ``factory(**options)`` (the host does that in a worker process).
 
     Raises:
         ConfigError: Unknown bot or option, or a value of the wrong type.
@@ -57,9 +57,21 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
             allowed = [p for p in params if p != "self"]
             raise ConfigError(f"bot {name!r} has no option {key!r}; options: {allowed or 'none'}")
         kwargs[key] = _convert(raw, hints.get(key, str), f"{name}:{key}")
+    return factory, kwargs
+
+
+def make_bot(game: Game[Any, Any], spec: str) -> Bot:
+    """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
+
+    Option values are converted to the types the bot's constructor declares.
+
+    Raises:
+        ConfigError: Unknown bot or option, or a value of the wrong type.
+    """
+    factory, kwargs = resolve_bot(game, spec)
     bot = factory(**kwargs)
     if not isinstance(bot, Bot):
-        raise ConfigError(f"{name!r} did not make a Bot")
+        raise ConfigError(f"{spec!r} did not make a Bot")
     return bot
 
 

@@ -12,10 +12,16 @@ from typing import Any
 class DennouError(Exception):
     """Base of every error dennou raises on purpose.
 
+    Each class names the wire protocol's error code for itself (``code``; see
+    ``docs/protocol.md`` §4), so the host never has to guess a code from a class name.
+
     Args:
         message: A sentence saying what went wrong and, where it helps, what would be right.
         **context: Structured context (``seat``, ``phase``, ``rule``...) kept for clients.
     """
+
+    code: str = "internal"
+    """The protocol's error code for this kind of error."""
 
     def __init__(self, message: str, **context: Any) -> None:
         super().__init__(message)
@@ -30,30 +36,46 @@ class DennouError(Exception):
 class GameError(DennouError):
     """An error about a game: its input, its rules or its config."""
 
+    code = "illegal_action"
+
 
 class InvalidActionError(GameError):
     """Malformed: the input cannot be parsed as an action of this game."""
+
+    code = "invalid_action"
 
 
 class IllegalActionError(GameError):
     """Well-formed, but not legal in this state (the message names the rule)."""
 
+    code = "illegal_action"
+
 
 class NotYourTurnError(IllegalActionError):
     """The seat is not among the seats that must act now."""
+
+    code = "not_your_turn"
 
 
 class GameOverError(IllegalActionError):
     """The game has ended; nothing more can be applied."""
 
+    code = "game_over"
+
 
 class ConfigError(GameError):
     """Impossible rules options, unknown options, or a wrong number of players."""
+
+    code = "config"
 
 
 class ProtocolError(DennouError):
     """A client broke the wire protocol."""
 
+    code = "bad_message"
+
 
 class StoreError(DennouError):
     """Persistence failed."""
+
+    code = "store"

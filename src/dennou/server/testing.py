@@ -27,12 +27,53 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
-    """`python -m dennou.server serve` as a real subprocess on a loopback port."""
+TEST_LIMITS: dict[str, object] = {
+    "rate": 1000,
+    "burst": 2000,
+    "time_limit_min": 0.1,
+    "absent_grace_min": 0.1,
+    "accounts_per_address": 10_000,
+    "connections_per_address": 10_000,
+    "tables_per_account": 1000,
+    "talk_rate_account": 1000,
+    "talk_burst_account": 1000,
+    "talk_rate_table": 1000,
+    "talk_burst_table": 1000,
+}
+"""Limits of the test servers: wide enough for tests that are not about limits (every test
+client comes from 127.0.0.1, and tests run fast clocks)."""
 
-    def __init__(self, data_dir: Path, db: str | None = None) -> None:
+
+class ServerProcess:
+    """`python -m dennou.server serve` as a real subprocess on a loopback port.
+
+    Every message it sends is checked against the protocol's schemas (``check_messages``);
+    :meth:`stop` fails if one did not validate.
+
+    Args:
+        data_dir: The data directory (its ``server.log`` gets the server's stderr).
+        db: A database URL (default: SQLite in ``data_dir``).
+        limits: Limits on top of :data:`TEST_LIMITS`.
+        operators: Operator accounts.
+        check_messages: Check every message sent against the schemas.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        db: str | None = None,
+        *,
+        limits: dict[str, object] | None = None,
+        operators: tuple[str, ...] = (),
+        check_messages: bool = True,
+    ) -> None:
         self.data_dir = data_dir
         self.db = db
+        self.limits = {**TEST_LIMITS, **(limits or {})}
+        self.operators = operators
+        self.violations_file = (
+            Path(data_dir) / "schema-violations.jsonl" if check_messages else None
+        )
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -49,16 +90,22 @@ class ServerProcess:
     def start(self) -> None:
         """Start the process and wait until it answers."""
         cmd = [sys.executable, "-m", "dennou.server", "serve", "--port", str(self.port)]
-        cmd += ["--data-dir", str(self.data_dir), "--rate", "1000", "--burst", "2000"]
+        cmd += ["--data-dir", str(self.data_dir)]
+        for name, value in self.limits.items():
+            cmd += ["--limit", f"{name}={value}"]
+        for name in self.operators:
+            cmd += ["--operator", name]
         if self.db:
             cmd += ["--db", self.db]
         env = {**os.environ, "PYTHONPATH": SRC}
+        if self.violations_file is not None:
+            env["DENNOU_CHECK_MESSAGES"] = str(self.violations_file)
         # A file, not a pipe: nobody reads a pipe while the server runs, and a full pipe would
         # block the server on its next log line.
         Path(self.data_dir).mkdir(parents=True, exist_ok=True)
         self.log = Path(self.data_dir) / "server.log"
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, env=env, stderr=log)
+            self.proc = subprocess.Popen(cmd, env=env, stderr=log, stdout=log)
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -77,7 +124,7 @@ class ServerProcess:
         self.proc.wait()
 
     def stop(self) -> None:
-        """Stop the server."""
+        """Stop the server; fail if a message it sent broke the protocol's schemas."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -85,6 +132,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        assert_no_violations(self.violations_file)
 
     def register(self, name: str) -> str:
         """Register an account; return its token."""
@@ -93,18 +141,56 @@ class ServerProcess:
         return str(reply.json()["token"])
 
 
-class LiveServer:
-    """The app under uvicorn in a thread of this process (in-process, real sockets)."""
+def assert_no_violations(path: Path | None) -> None:
+    """Fail if the server noted messages that do not validate against the schemas."""
+    from dennou.server.checking import violations
 
-    def __init__(self, data_dir: Path, **app_options: object) -> None:
+    if path is None:
+        return
+    found = violations(path)
+    assert not found, f"{len(found)} server messages broke the schemas, e.g. {found[0]}"
+
+
+class LiveServer:
+    """The app under uvicorn in a thread of this process (in-process, real sockets).
+
+    As :class:`ServerProcess`, it checks every message it sends against the schemas.
+
+    Args:
+        data_dir: The data directory.
+        limits: Limits on top of :data:`TEST_LIMITS`.
+        check_messages: Check every message sent against the schemas.
+        **app_options: More arguments of :func:`~dennou.server.app.create_app`.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        limits: dict[str, object] | None = None,
+        check_messages: bool = True,
+        **app_options: object,
+    ) -> None:
         import threading
 
         import uvicorn
 
         from dennou.server.app import create_app
+        from dennou.server.limits import Limits
 
         self.port = free_port()
-        self.app = create_app(data_dir=str(data_dir), quiet=True, **app_options)  # type: ignore[arg-type]
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        self.violations_file = (
+            Path(data_dir) / "schema-violations.jsonl" if check_messages else None
+        )
+        merged = Limits().with_options({**TEST_LIMITS, **(limits or {})})
+        self.app = create_app(
+            data_dir=str(data_dir),
+            quiet=True,
+            limits=merged,
+            check_messages=str(self.violations_file) if self.violations_file else None,
+            **app_options,  # type: ignore[arg-type]
+        )
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="error", ws_max_size=1 << 20
         )
@@ -142,9 +228,10 @@ class LiveServer:
         return ws
 
     def stop(self) -> None:
-        """Stop the server."""
+        """Stop the server; fail if a message it sent broke the protocol's schemas."""
         self.server.should_exit = True
         self.thread.join(10)
+        assert_no_violations(self.violations_file)
 
 
 class WS:
