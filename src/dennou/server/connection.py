@@ -140,6 +140,8 @@ class QueuedConnection(Connection):
             self._closing = asyncio.create_task(
                 self.close(1008, f"too slow: more than {self.max_bytes} bytes waiting")
             )
+            self.closed = True  # nothing more is read from it or queued for it
+            self._free()
             return
         self._queue.append(data)
         self.queued += len(data)
@@ -172,7 +174,7 @@ class QueuedConnection(Connection):
 
     async def close(self, code: int, reason: str) -> None:
         """Close now: what is still queued is dropped (and its memory freed)."""
-        if self.closed and self._writer.done():
+        if self._writer.done() and self._closing is not None and self._closing.done():
             return
         self.closed = True
         self._free()

@@ -82,6 +82,7 @@ class Hub:
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
         self._janitor: asyncio.Task[None] | None = None
+        self._games_info: list[p.GameInfo] | None = None
         self.check: Check | None = None
         """Test mode: checks every message sent (see :mod:`dennou.server.checking`)."""
         self._handlers: dict[type[p.ClientMessage], Handler] = {
@@ -116,6 +117,7 @@ class Hub:
         A table that cannot be read or resumed is logged and skipped: one bad row never keeps
         the server (or the other tables) down.
         """
+        self.loop = asyncio.get_running_loop()
         store = self.store.store
         bad: list[tuple[str, str]] = []
         rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
@@ -228,7 +230,12 @@ class Hub:
         return game_clock(game, self.limits)
 
     def games_info(self) -> list[p.GameInfo]:
-        """Every hosted game, its rules options and bots."""
+        """Every hosted game, its rules options and bots (built once: it never changes)."""
+        if self._games_info is None:
+            self._games_info = self._make_games_info()
+        return self._games_info
+
+    def _make_games_info(self) -> list[p.GameInfo]:
         out = []
         for name in self.games:
             game = self.games[name]

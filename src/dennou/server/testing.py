@@ -6,6 +6,9 @@ blocking WebSocket client with timeouts (:class:`WS`): no mocks.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import os
 import secrets
 import signal
@@ -13,9 +16,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
+
+T = TypeVar("T")
 
 SRC = str(Path(__file__).resolve().parents[2])
 
@@ -219,6 +229,12 @@ class LiveServer:
         assert reply.status_code == 201, reply.text
         return str(reply.json()["token"])
 
+    def call(self, make: Callable[[Hub], Coroutine[Any, Any, T]], timeout: float = 60) -> T:
+        """Run ``make(hub)`` on the server's event loop (server-side APIs) and return its result."""
+        hub: Hub = self.app.state.hub
+        future = asyncio.run_coroutine_threadsafe(make(hub), hub.loop)
+        return future.result(timeout)
+
     def connect(self, token: str | None = None, hello: bool = True) -> WS:
         """A connection, logged in with ``token`` (``None``: a guest)."""
         ws = WS(self.ws_url)
@@ -342,3 +358,108 @@ def drop_postgres_database(url: str, name: str) -> None:
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     admin.dispose()
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process, in MiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+class RawSocket:
+    """A plain TCP client for what well-behaved clients never do.
+
+    It can announce a huge body and go silent, stream without end, or never read.
+
+    Args:
+        port: The loopback port.
+        timeout: Seconds any one socket operation may take.
+    """
+
+    def __init__(self, port: int, timeout: float = 10) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+
+    def send(self, data: bytes) -> bool:
+        """Send all of ``data``; ``False`` if the server closed or stopped reading meanwhile."""
+        try:
+            self.sock.sendall(data)
+        except OSError:
+            return False
+        return True
+
+    def read_response(self, timeout: float = 10) -> tuple[int, bytes]:
+        """The HTTP status and the bytes received until the server closes (or ``timeout``)."""
+        self.sock.settimeout(timeout)
+        data = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                break
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+            if b"\r\n\r\n" in data and b"content-length:" in data.lower():
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                if len(body) >= length:
+                    break
+        status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        return status, data
+
+    def closed_by_server(self, timeout: float = 10) -> bool:
+        """Whether the server closes the connection within ``timeout`` (data read is dropped)."""
+        self.sock.settimeout(0.2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if not self.sock.recv(1 << 20):
+                    return True
+            except TimeoutError:
+                continue
+            except OSError:
+                return True
+        return False
+
+    def websocket(self, path: str = "/ws") -> None:
+        """Open a WebSocket on this connection (the handshake), then read nothing more."""
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise ConnectionError("closed during the WebSocket handshake")
+            data += chunk
+        if b" 101 " not in data.split(b"\r\n", 1)[0]:
+            raise ConnectionError(data.decode(errors="replace"))
+
+    def send_text(self, text: str) -> bool:
+        """Send one masked WebSocket text frame; ``False`` once the server is gone."""
+        payload = text.encode()
+        mask = secrets.token_bytes(4)
+        header = bytearray([0x81])
+        if len(payload) < 126:
+            header.append(0x80 | len(payload))
+        elif len(payload) < 1 << 16:
+            header.append(0x80 | 126)
+            header += len(payload).to_bytes(2, "big")
+        else:
+            header.append(0x80 | 127)
+            header += len(payload).to_bytes(8, "big")
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        return self.send(bytes(header) + mask + masked)
+
+    def close(self) -> None:
+        """Close the socket."""
+        with contextlib.suppress(OSError):
+            self.sock.close()
