@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dennou.client import Client, run_bot
+from dennou.client import run_bot
 from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.games import REGISTRY
@@ -359,12 +359,14 @@ def test_nan_and_infinity_are_refused_and_nothing_is_stored(tmp_path: Path) -> N
         ws.request({"type": "hello", "token": token})
         for bad in ("NaN", "Infinity", "-Infinity", "1e400"):
             ws.send(
-                '{"type": "create_table", "game": "numeron", "options": {"time_limit": %s}}' % bad
+                '{"type": "create_table", "game": "numeron", "options": {"time_limit": '
+                + bad
+                + "}}"
             )
             assert ws.wait_for("error")["code"] == "bad_message", bad
             reply = httpx.post(
                 f"{server.http}/api/tables",
-                content='{"game": "numeron", "rules": {"digits": %s}}' % bad,
+                content='{"game": "numeron", "rules": {"digits": ' + bad + "}}",
                 headers={**auth(token), "content-type": "application/json"},
             )
             assert reply.status_code == 400 and reply.json()["code"] == "bad_message", bad
@@ -414,7 +416,7 @@ def test_deep_nesting_is_malformed_json_and_the_connection_stays(live: LiveServe
     for depth in (40, 5000):
         ws.send("[" * depth + "]" * depth)
         assert ws.wait_for("error")["code"] == "malformed_json"
-        ws.send('{"type": "ping", "id": %s}' % ("[" * depth + "]" * depth))
+        ws.send('{"type": "ping", "id": ' + "[" * depth + "]" * depth + "}")
         assert ws.wait_for("error")["code"] == "malformed_json"
     assert ws.request({"type": "ping"})["type"] == "pong"
 
@@ -451,7 +453,7 @@ def test_talk_loses_control_and_bidi_characters(live: LiveServer) -> None:
     ws, table = seated_numeron(live)
     said = ws.request({"type": "talk", "table": table, "text": "he\u202ell\x00o\n\tthere\u2066!"})
     assert said["events"][0]["data"]["text"] == "hello there!"  # type: ignore[index]
-    ws.send('{"type": "talk", "table": "%s", "text": "bad \\ud800 half"}' % table)
+    ws.send('{"type": "talk", "table": "' + table + '", "text": "bad \\ud800 half"}')
     assert ws.wait_for("error")["code"] == "bad_message"
     assert ws.request({"type": "talk", "table": table, "text": "\x00\u202e"})["code"] == (
         "bad_message"
