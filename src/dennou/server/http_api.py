@@ -97,6 +97,17 @@ class StoreStats(msgspec.Struct, kw_only=True):
     threaded: bool
 
 
+class WorkStats(msgspec.Struct, kw_only=True):
+    """One kind of engine work (``game/operation``): its cost and where it ran."""
+
+    cost_ms: float
+    """A running estimate of one run's cost."""
+    slowest_ms: float
+    inline: int
+    thread: int
+    process: int
+
+
 class Stats(msgspec.Struct, kw_only=True):
     """Counters for operators and benchmarks."""
 
@@ -107,6 +118,7 @@ class Stats(msgspec.Struct, kw_only=True):
     bot_decisions: int
     bot_kills: int
     store: StoreStats
+    work: dict[str, WorkStats]
     uptime_s: float
 
 
@@ -266,6 +278,14 @@ async def api_stats(request: Request) -> Any:
             slowest_write_ms=round(store.slowest * 1000, 1),
             threaded=store.threaded,
         ),
+        work={
+            f"{kind[0]}/{kind[1]}": WorkStats(
+                cost_ms=round(cost * 1000, 3),
+                slowest_ms=round(hub.work.slowest[kind] * 1000, 3),
+                **hub.work.where[kind],
+            )
+            for kind, cost in hub.work.cost.items()
+        },
         uptime_s=round(time.time() - hub.started, 1),
     )
 

@@ -29,7 +29,8 @@ from dennou.server.connection import Check, Connection, QueuedConnection
 from dennou.server.errors import STRIKES, Refused, error_body
 from dennou.server.limits import Limits
 from dennou.server.lobby import game_clock, new_table
-from dennou.server.table import TableActor, Work
+from dennou.server.table import TableActor
+from dennou.server.work import Work
 from dennou.store import AsyncStore
 
 STRIKES_TO_CLOSE = 10
@@ -70,7 +71,7 @@ class Hub:
         self.limits = limits or Limits()
         self.accounts = Accounts(store, self.limits, operators)
         self.bots = BotPool(self.limits.bot_workers, self.limits.bot_queue, self.log)
-        self.work = Work()
+        self.work = Work(self.limits.engine_workers)
         self.tables: dict[str, TableActor] = {}
         self.recent: deque[p.TableInfo] = deque(maxlen=50)
         self.quiet = quiet
@@ -118,6 +119,7 @@ class Hub:
         the server (or the other tables) down.
         """
         self.loop = asyncio.get_running_loop()
+        self.work.warm()
         store = self.store.store
         bad: list[tuple[str, str]] = []
         rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
@@ -149,6 +151,7 @@ class Hub:
         for actor in list(self.tables.values()):
             await actor.stop()
         await self.bots.close()
+        self.work.close()
 
     def finished(self, actor: TableActor) -> None:
         """A table is over: remember it for the status page; drop its actor later."""

@@ -97,6 +97,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     bot_workers: Annotated[
         int, Meta(ge=1, le=64, description="worker processes that run built-in bots")
     ] = 2
+    engine_workers: Annotated[
+        int,
+        Meta(ge=1, le=64, description="worker processes for expensive engine steps and views"),
+    ] = 1
     bot_queue: Annotated[
         int, Meta(ge=1, description="bot decisions waiting per worker before tables wait too")
     ] = 256

@@ -13,8 +13,9 @@ away for the table's ``absent_grace`` its decisions default as they come, until 
 After a restart, deadlines start afresh and every remote seat counts as away from the moment
 the table was reloaded (so each has ``absent_grace`` to reconnect).
 
-Heavy engine work (a step, a view, the legal actions) runs on a thread once it has shown itself
-to be slow (:class:`Work`), so that one table's expensive views never stall the event loop.
+Engine work (a step, a chance draw, a view, a turn) runs where its measured cost says
+(:class:`dennou.server.work.Work`): on the loop when cheap, else on a thread or in a process, so
+that one table's expensive steps never stall the event loop.
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dennou.arena.bots import resolve_bot
-from dennou.core.actions import LazyActions
 from dennou.core.errors import ConfigError, GameError, GameOverError, NotYourTurnError
 from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, Outcome, TalkLine
 from dennou.core.jsondata import to_json
 from dennou.core.record import Step, apply_step
 from dennou.core.rng import derive_seed, make_rng
 from dennou.server import protocol as p
+from dennou.server import work
 from dennou.server.botworker import BotSpec
 from dennou.server.connection import Connection, TokenBucket
 from dennou.server.errors import Refused
@@ -47,12 +48,6 @@ if TYPE_CHECKING:
     from dennou.server.hub import Hub
 
 T = TypeVar("T")
-
-LIST_LEGAL_UP_TO = 300
-"""Legal actions are listed in a ``turn`` up to this many; beyond, a sample of them."""
-
-SAMPLE = 20
-"""Legal actions sampled in a ``turn`` that does not list them all."""
 
 MAX_RESUME = 2000
 """A client that missed more events than this gets a fresh view instead."""
@@ -130,40 +125,6 @@ class TableRandomness:
         if self.seed is None:
             return secrets.randbits(256)
         return derive_seed(self.seed, "bot", seat, version)
-
-
-class Work:
-    """Engine work for the tables: inline while it is cheap, on a thread once it is not.
-
-    Each kind of work (game, operation) keeps a running estimate of its cost. Work whose estimate
-    is under :attr:`INLINE` runs on the event loop (a thread hand-off would cost more than the
-    work); anything slower, or not measured yet, runs on a thread so the loop stays free.
-    """
-
-    INLINE = 0.002
-    """Seconds under which work runs inline."""
-
-    def __init__(self) -> None:
-        self.cost: dict[tuple[str, str], float] = {}
-
-    async def run(self, kind: tuple[str, str], fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)``, inline or on a thread by its measured cost."""
-        estimate = self.cost.get(kind)
-        spent = [0.0]
-
-        def timed() -> T:
-            started = time.perf_counter()
-            try:
-                return fn(*args)
-            finally:
-                spent[0] = time.perf_counter() - started
-
-        if estimate is not None and estimate < self.INLINE:
-            result = timed()
-        else:
-            result = await asyncio.to_thread(timed)
-        self.cost[kind] = spent[0] if estimate is None else 0.7 * estimate + 0.3 * spent[0]
-        return result
 
 
 def forfeit_outcome(players: int, losers: set[int], how: str, by: int) -> Outcome:
@@ -539,7 +500,7 @@ class TableActor:
             )
         action = self.game.parse_action(data)
         new, events = await self.hub.work.run(
-            (self.game.spec.name, "apply"), self.game.apply, self.state, seat, action
+            (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
         )
         ms = (time.time() - pending.due_at) * 1000
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
@@ -638,13 +599,8 @@ class TableActor:
                 return
             if CHANCE in acting:
                 rng = self.randomness.chance(self.chance_draws)
-
-                def draw(state: Any = self.state, rng: random.Random = rng) -> Any:
-                    action = self.game.sample_chance(state, rng)
-                    return action, self.game.apply(state, CHANCE, action)
-
-                action, (new, events) = await self.hub.work.run(
-                    (self.game.spec.name, "chance"), draw
+                action, new, events = await self.hub.work.run(
+                    (self.game.spec.name, "chance"), work.draw, self.game, self.state, rng
                 )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
                 continue
@@ -714,7 +670,7 @@ class TableActor:
         try:
             action = self.game.parse_action(answer.action)
             new, events = await self.hub.work.run(
-                (self.game.spec.name, "apply"), self.game.apply, self.state, seat, action
+                (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
             )
         except GameError as exc:
             await self._default(seat, "illegal", f"{answer.action!s}: {exc}"[:500])
@@ -886,7 +842,7 @@ class TableActor:
             view, to_act = None, []
         else:
             view = await self.hub.work.run(
-                (self.game.spec.name, "view"), self.game.view, self.state, seat
+                (self.game.spec.name, "view"), work.view, self.game, self.state, seat
             )
             to_act = sorted(self.game.to_act(self.state))
         return p.ViewMsg(
@@ -902,7 +858,12 @@ class TableActor:
     async def _turn_msg(self, seat: int) -> p.Turn:
         pending = self.pending[seat]
         view, listed, count, description, sample = await self.hub.work.run(
-            (self.game.spec.name, "turn"), self._turn_parts, pending, seat
+            (self.game.spec.name, "turn"),
+            work.turn_parts,
+            self.game,
+            pending.state,
+            seat,
+            pending.version,
         )
         return p.Turn(
             table=self.id,
@@ -917,32 +878,6 @@ class TableActor:
             deadline=round(pending.deadline, 3),
             time_limit=round(pending.deadline - time.time(), 3),
         )
-
-    def _turn_parts(
-        self, pending: Pending, seat: int
-    ) -> tuple[
-        dict[str, Any],
-        list[dict[str, Any]] | None,
-        int,
-        dict[str, Any] | None,
-        list[dict[str, Any]] | None,
-    ]:
-        state = pending.state
-        legal = self.game.legal_actions(state, seat)
-        description = (
-            (getattr(legal, "description", None) or None)
-            if isinstance(legal, LazyActions)
-            else None
-        )
-        listed: list[dict[str, Any]] | None = None
-        sample: list[dict[str, Any]] | None = None
-        if len(legal) <= LIST_LEGAL_UP_TO:
-            listed = [self.game.dump_action(a) for a in legal]
-        else:
-            rng = random.Random(pending.version * 1000 + seat)
-            picks = sorted(rng.sample(range(len(legal)), min(SAMPLE, len(legal))))
-            sample = [self.game.dump_action(legal[i]) for i in picks]
-        return self.game.view(state, seat), listed, len(legal), description, sample
 
     def info(self) -> p.TableInfo:
         """The table as the lobby shows it."""
@@ -988,4 +923,4 @@ def _reason(step: Step) -> str | None:
     return step.end if step.end is not None else step.default
 
 
-__all__ = ["LogEntry", "Pending", "TableActor", "TableRandomness", "Work", "forfeit_outcome"]
+__all__ = ["LogEntry", "Pending", "TableActor", "TableRandomness", "forfeit_outcome"]

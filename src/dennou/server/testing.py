@@ -380,6 +380,7 @@ class RawSocket:
 
     def __init__(self, port: int, timeout: float = 10) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.upgraded = False
 
     def send(self, data: bytes) -> bool:
         """Send all of ``data``; ``False`` if the server closed or stopped reading meanwhile."""
@@ -413,16 +414,22 @@ class RawSocket:
         return status, data
 
     def closed_by_server(self, timeout: float = 10) -> bool:
-        """Whether the server closes the connection within ``timeout`` (data read is dropped)."""
+        """Whether the server closes the connection within ``timeout``.
+
+        Closing is the TCP connection's end or, on a WebSocket, a close frame (the TCP close
+        follows the closing handshake, which this client never answers). Data read meanwhile
+        is dropped.
+        """
         self.sock.settimeout(0.2)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                if not self.sock.recv(1 << 20):
-                    return True
+                data = self.sock.recv(1 << 20)
             except TimeoutError:
                 continue
             except OSError:
+                return True
+            if not data or (self.upgraded and data[:1] == b"\x88"):
                 return True
         return False
 
@@ -442,6 +449,7 @@ class RawSocket:
             data += chunk
         if b" 101 " not in data.split(b"\r\n", 1)[0]:
             raise ConnectionError(data.decode(errors="replace"))
+        self.upgraded = True
 
     def send_text(self, text: str) -> bool:
         """Send one masked WebSocket text frame; ``False`` once the server is gone."""
