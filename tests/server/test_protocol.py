@@ -466,3 +466,24 @@ def test_auth_only_your_own_seat_with_your_own_token(live: LiveServer) -> None:
     )
     after = ann.request({"type": "get_view", "table": table})
     assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_resume_answers_with_its_id_then_what_was_missed(live: LiveServer) -> None:
+    """20.2: resume got no reply carrying the request's id."""
+    ann, ben, table = start_duel(live)
+    ann.request({"type": "act", "table": table, "action": "set 012"})
+    ben.drain()
+    reply = ben.request({"type": "resume", "table": table, "version": 0})
+    assert reply == {"type": "resumed", "id": reply["id"], "table": table, "version": 1}
+    missed = ben.wait_for("event", table=table)
+    assert missed["version"] == 1  # already seen live: clients drop it (docs/protocol.md §3)
+
+
+def test_talk_at_a_game_without_talk_has_its_own_code(live: LiveServer) -> None:
+    """20.8: talk at a game without talk was an illegal_action like any other."""
+    ann = live.connect(live.register("ann"))
+    table = ann.request({"type": "create_table", "game": "hilo", "seats": ["me", "bot:random"]})[
+        "table"
+    ]["id"]  # type: ignore[index]
+    ann.wait_for("turn", table=table)
+    assert ann.request({"type": "talk", "table": table, "text": "hi"})["code"] == "no_talk"

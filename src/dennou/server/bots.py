@@ -60,6 +60,7 @@ class _Worker:
     known: dict[Key, int] = field(default_factory=dict)
     """Per bot: the version up to which this worker's copy has observed."""
     task: asyncio.Task[None] | None = None
+    starting: asyncio.Future[None] | None = None
     kills: int = 0
 
 
@@ -82,6 +83,15 @@ class BotPool:
         self.kills = 0
         """Workers killed because a bot overran its clock."""
         self.decisions = 0
+
+    def warm(self) -> None:
+        """Start every worker now (in the background), so the first decision does not wait."""
+        loop = asyncio.get_running_loop()
+        for worker in self._workers:
+            if worker.task is None or worker.task.done():
+                worker.task = asyncio.create_task(self._serve(worker), name=f"bots-{worker.index}")
+            if worker.process is None:
+                worker.starting = loop.run_in_executor(self._io, self._start, worker)
 
     def _slot(self, key: Key) -> _Worker:
         return self._workers[zlib.crc32(f"{key[0]}/{key[1]}".encode()) % len(self._workers)]
@@ -145,6 +155,9 @@ class BotPool:
                 job.future.set_result(answer)
 
     async def _run(self, worker: _Worker, job: _Job, loop: asyncio.AbstractEventLoop) -> Answer:
+        if worker.starting is not None:
+            starting, worker.starting = worker.starting, None
+            await starting
         if worker.process is None or not worker.process.is_alive():
             await loop.run_in_executor(self._io, self._start, worker)
         assert worker.conn is not None

@@ -406,6 +406,9 @@ async def api_record(request: Request) -> Any:
     )
 
 
+BODY_ERRORS = ("malformed_json", "not_an_object", "bad_message", "too_large", "too_slow")
+"""What a route that reads a JSON body may answer about the body."""
+
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/games", api_games, "Hosted games, rules options, bots", list[p.GameInfo]),
     Endpoint("GET", "/api/stats", api_stats, "Counters for operators and benchmarks", Stats),
@@ -417,7 +420,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         AccountToken,
         status=201,
         body=NewAccount,
-        errors=("bad_message", "conflict", "limit_reached", "too_large", "too_slow"),
+        errors=(*BODY_ERRORS, "conflict", "limit_reached"),
     ),
     Endpoint(
         "GET",
@@ -450,16 +453,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=201,
         body=NewTable,
         auth="required",
-        errors=(
-            "bad_message",
-            "unauthorized",
-            "forbidden",
-            "not_found",
-            "config",
-            "limit_reached",
-            "too_large",
-            "too_slow",
-        ),
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden", "not_found", "config", "limit_reached"),
     ),
     Endpoint(
         "GET", "/api/tables/{table}", api_table, "One table", p.TableInfo, errors=("not_found",)
@@ -472,7 +466,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         p.TableInfo,
         body=SeatChoice,
         auth="required",
-        errors=("bad_message", "unauthorized", "forbidden", "not_found", "conflict"),
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden", "not_found", "conflict"),
     ),
     Endpoint(
         "POST",

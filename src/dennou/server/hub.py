@@ -120,6 +120,7 @@ class Hub:
         """
         self.loop = asyncio.get_running_loop()
         self.work.warm()
+        self.bots.warm()
         store = self.store.store
         bad: list[tuple[str, str]] = []
         rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
@@ -407,18 +408,23 @@ class Hub:
     async def _hello(self, conn: Connection, msg: p.Hello) -> None:
         if msg.protocol != p.PROTOCOL:
             raise Refused("bad_message", f"this server speaks protocol {p.PROTOCOL}")
-        if conn.hello:
-            raise Refused("bad_message", "hello once per connection")
         account = None
         if msg.token is not None:
             account = await self.authenticate(msg.token)
             if account is None:
                 raise Refused("unauthorized", "unknown token")
-            if self.by_account[account] >= self.limits.connections_per_account:
+            again = conn.hello and conn.account == account
+            if not again and self.by_account[account] >= self.limits.connections_per_account:
                 raise Refused(
                     "limit_reached",
                     f"at most {self.limits.connections_per_account} connections per account",
                 )
+        # a second hello on a connection signs it in again (as another account, or a guest)
+        if conn.hello and conn.account is not None:
+            self.by_account[conn.account] -= 1
+            if self.by_account[conn.account] <= 0:
+                del self.by_account[conn.account]
+        if account is not None:
             self.by_account[account] += 1
         conn.account = account
         conn.hello = True
