@@ -228,10 +228,10 @@ def test_resume_sends_missed_events_or_a_fresh_view(live: LiveServer) -> None:
     ann.request({"type": "act", "table": table, "action": "set 012"})
     ann.request({"type": "talk", "table": table, "text": "one"})
     ann.request({"type": "talk", "table": table, "text": "two"})
-    ben.drain()
-    ben.send({"type": "resume", "table": table, "version": 1})
-    missed = [m for m in ben.drain() if m["type"] == "event"]
-    assert [m["version"] for m in missed] == [2, 3]
+    ben.wait_for("event", table=table, version=3)  # everything seen live first
+    assert ben.request({"type": "resume", "table": table, "version": 1})["type"] == "resumed"
+    missed = [ben.wait_for("event", table=table)["version"] for _ in range(2)]
+    assert missed == [2, 3]
     ben.send({"type": "resume", "table": table, "version": 99})
     fresh = ben.wait_for("view", table=table)
     assert fresh["version"] == 3

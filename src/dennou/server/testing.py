@@ -44,6 +44,7 @@ TEST_LIMITS: dict[str, object] = {
     "absent_grace_min": 0.1,
     "accounts_per_address": 10_000,
     "connections_per_address": 10_000,
+    "connections_per_account": 10_000,
     "tables_per_account": 1000,
     "talk_rate_account": 1000,
     "talk_burst_account": 1000,
@@ -116,12 +117,12 @@ class ServerProcess:
         self.log = Path(self.data_dir) / "server.log"
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, env=env, stderr=log, stdout=log)
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')}")
             try:
-                if httpx.get(self.http + "/api/games", timeout=1).status_code == 200:
+                if httpx.get(self.http + "/api", timeout=5).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)

@@ -6,9 +6,12 @@ stall every table if it ran there. Each kind of work (game, operation) keeps a r
 of its cost, measured where it ran:
 
 - under :attr:`Work.INLINE`: on the event loop;
-- under :attr:`Work.THREAD`: on a thread (the loop keeps running between the GIL switches);
-- slower, or not measured yet: in a worker process, because compiled code (Numba) may hold the
-  GIL for its whole call and a thread would stall the loop just the same.
+- under :attr:`Work.THREAD`, or not measured yet: on a thread (the loop keeps running between
+  the GIL switches);
+- slower: in a worker process, because compiled code (Numba) may hold the GIL for its whole call
+  and a thread would stall the loop just the same. (The first run of such a kind, on a thread,
+  can still hold the loop once: starting a process for every kind of work not yet measured would
+  make every table's first steps wait for it.)
 
 The engine functions are module-level so that a process can run them; a game's errors come back
 with their context (``rule``, ``seat``...) intact.
@@ -126,7 +129,7 @@ class Work:
         return self._pool
 
     def warm(self) -> None:
-        """Start the worker process now, so that the first expensive step does not wait."""
+        """Start the worker process now (in the background), so that it is ready when needed."""
         self._process_pool().submit(int)
 
     async def run(self, kind: Kind, fn: Callable[..., T], *args: Any) -> T:
@@ -136,7 +139,7 @@ class Work:
         if estimate is not None and estimate < self.INLINE:
             ok, result, spent = _timed(fn, args)
             where["inline"] += 1
-        elif estimate is not None and estimate < self.THREAD:
+        elif estimate is None or estimate < self.THREAD:
             ok, result, spent = await asyncio.to_thread(_timed, fn, args)
             where["thread"] += 1
         else:
