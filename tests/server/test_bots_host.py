@@ -162,7 +162,7 @@ def test_heavy_steps_do_not_stop_other_tables(tmp_path: Path) -> None:
         assert heavy_info["status"] == "finished"
         # while the expensive table dealt, the other table played on, and pings came back in a
         # small part of one expensive step (on the loop, each would have waited for a whole one)
-        assert len(set(other_versions)) > 3, other_versions
+        assert max(other_versions) > 10, other_versions  # seen while the heavy table dealt
         work = httpx.get(f"{server.http}/api/stats").json()["work"]["stud10/chance"]
         step_ms = work["slowest_ms"]
         assert step_ms > 200 and work["inline"] == 0, work
