@@ -77,11 +77,13 @@ def test_sigkill_mid_game_then_restart_finishes_identically(server: ServerProces
     async def make(game: str, seats: list[str], token: str, *, seeded: bool = True) -> str:
         # A seed makes the reference and the interrupted game deal alike; a client may seed only
         # a practice table (one player, built-in bots), so the duel plays unseeded.
-        options: dict[str, Any] = {"absent_grace": 60}
+        # a long clock: this test is about the crash, not about a loaded machine's timeouts
+        options: dict[str, Any] = {"absent_grace": 60, "time_limit": 300}
         if seeded:
             options["seed"] = seed
         async with await Client.open(server.ws, token) as client:
-            info = await client.create_table(game, seats, quick_rules(game), **options)
+            rules = {k: v for k, v in quick_rules(game).items() if k != "time_limit"}
+            info = await client.create_table(game, seats, rules, **options)
             return str(info["id"])
 
     async def reference(game: str) -> rec.Record:

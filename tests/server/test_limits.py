@@ -54,17 +54,21 @@ def test_accounts_per_address_are_limited(tight: LiveServer) -> None:
     assert reply.json()["code"] == "limit_reached"
 
 
-def test_open_tables_per_account_are_limited(tight: LiveServer) -> None:
+def test_open_tables_per_account_are_limited(tmp_path: Path) -> None:
     """12.6: 2,000 tables from one account in 8 s."""
-    token = tight.register("ann")
-    made = [
-        httpx.post(f"{tight.http}/api/tables", json={"game": "numeron"}, headers=auth(token))
-        for _ in range(3)
-    ]
-    assert [r.status_code for r in made] == [201, 201, 429]
-    assert made[2].json()["code"] == "limit_reached"
-    ws = tight.connect(token)
-    assert ws.request({"type": "create_table", "game": "numeron"})["code"] == "limit_reached"
+    server = LiveServer(tmp_path / "data", limits={"tables_per_account": 2})
+    try:
+        token = server.register("ann")
+        made = [
+            httpx.post(f"{server.http}/api/tables", json={"game": "numeron"}, headers=auth(token))
+            for _ in range(3)
+        ]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert made[2].json()["code"] == "limit_reached"
+        ws = server.connect(token)
+        assert ws.request({"type": "create_table", "game": "numeron"})["code"] == "limit_reached"
+    finally:
+        server.stop()
 
 
 def test_abandoned_waiting_tables_expire(tight: LiveServer) -> None:

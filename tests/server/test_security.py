@@ -221,6 +221,7 @@ def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
 ) -> None:
     """12.2: four 50 MB chunked uploads: each refused after 16 KiB, the server's memory flat."""
     assert server.proc is not None
+    httpx.get(f"{server.http}/api/games", timeout=60)  # every game imported: not the bodies
     before = rss_mib(server.proc.pid)
     chunk = b"x" * 65536
     frame = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
@@ -237,7 +238,7 @@ def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
         assert status in (413, 0)  # 0: the server answered and closed before we read it
         raw.close()
     assert rss_mib(server.proc.pid) - before < 40
-    assert httpx.get(f"{server.http}/api/games").status_code == 200
+    assert httpx.get(f"{server.http}/api", timeout=30).status_code == 200
 
 
 # --- 12.3 slow consumers --------------------------------------------------------------------
@@ -247,6 +248,7 @@ def test_a_client_that_never_reads_is_dropped_and_its_memory_is_freed(tmp_path: 
     server.start()
     try:
         assert server.proc is not None
+        httpx.get(f"{server.http}/api/games", timeout=60)  # every game imported: not the queue
         before = rss_mib(server.proc.pid)
         raw = RawSocket(server.port, timeout=5)
         raw.websocket()
@@ -256,10 +258,10 @@ def test_a_client_that_never_reads_is_dropped_and_its_memory_is_freed(tmp_path: 
                 break
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            if httpx.get(f"{server.http}/api/stats").json()["connections"] == 0:
+            if httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0:
                 break
             time.sleep(0.1)
-        assert httpx.get(f"{server.http}/api/stats").json()["connections"] == 0
+        assert httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0
         assert rss_mib(server.proc.pid) - before < 15  # 256 KiB queued at most, then freed
         raw.close()
     finally:

@@ -119,7 +119,6 @@ class Hub:
         the server (or the other tables) down.
         """
         self.loop = asyncio.get_running_loop()
-        self.work.warm()
         self.bots.warm()
         store = self.store.store
         bad: list[tuple[str, str]] = []

@@ -45,6 +45,7 @@ TEST_LIMITS: dict[str, object] = {
     "accounts_per_address": 10_000,
     "connections_per_address": 10_000,
     "connections_per_account": 10_000,
+    "bot_workers": 1,
     "tables_per_account": 1000,
     "talk_rate_account": 1000,
     "talk_burst_account": 1000,
@@ -267,7 +268,7 @@ class WS:
 
         self.conn.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
-    def recv(self, timeout: float = 10) -> dict[str, object]:
+    def recv(self, timeout: float = 30) -> dict[str, object]:
         """The next message."""
         import json
 
@@ -280,7 +281,7 @@ class WS:
 
         return dict(json.loads(self.conn.recv(timeout)))
 
-    def request(self, message: dict[str, object], timeout: float = 10) -> dict[str, object]:
+    def request(self, message: dict[str, object], timeout: float = 30) -> dict[str, object]:
         """Send with a fresh id; return the reply with that id (others go to the backlog)."""
         self._ids += 1
         rid = f"r{self._ids}"
@@ -292,7 +293,7 @@ class WS:
                 return msg
             self.backlog.append(msg)
 
-    def wait_for(self, kind: str, timeout: float = 10, **match: object) -> dict[str, object]:
+    def wait_for(self, kind: str, timeout: float = 30, **match: object) -> dict[str, object]:
         """The next message of a type (matching fields); earlier ones are dropped."""
         deadline = time.time() + timeout
         while True:
