@@ -1,0 +1,93 @@
+"""Every dennou game as a learning environment: PettingZoo, Gymnasium and OpenSpiel.
+
+Install with ``pip install 'dennou[rl]'``, then::
+
+    import dennou.rl
+    env = dennou.rl.env("daifugo", games=1)              # PettingZoo AEC, agents seat_0..
+    par = dennou.rl.parallel_env("pandemic", players=6)  # PettingZoo Parallel
+    import gymnasium
+    gym = gymnasium.make("dennou/Daifugo-v0", opponents="greedy", seat=0, games=1)
+
+See ``docs/rl.md`` for each game's observation layout and action numbering.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.env import ParallelEnv
+
+from dennou.core.encoding import Block, Encoding, Field, NotEncodable
+from dennou.games import get
+from dennou.rl.gym import DennouGym, gym_id, register_all
+from dennou.rl.pz import DennouAEC, DennouParallel
+from dennou.rl.table import ENCODINGS, IllegalActionNumber, Table, encoding_for
+
+__all__ = [
+    "ENCODINGS",
+    "Block",
+    "DennouAEC",
+    "DennouGym",
+    "DennouParallel",
+    "Encoding",
+    "Field",
+    "IllegalActionNumber",
+    "NotEncodable",
+    "Table",
+    "encoding_for",
+    "env",
+    "games",
+    "gym_id",
+    "parallel_env",
+    "raw_env",
+]
+
+_ENV_KEYS = ("players", "reward", "illegal", "max_cycles", "talk")
+
+
+def games() -> list[str]:
+    """The names of every game with an environment."""
+    return list(ENCODINGS)
+
+
+def _split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    env_kw = {k: kwargs.pop(k) for k in _ENV_KEYS if k in kwargs}
+    return env_kw, kwargs
+
+
+def raw_env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
+    """The AEC environment of game ``name`` (see :func:`env`)."""
+    env_kw, rules = _split(dict(kwargs))
+    return DennouAEC(name, render_mode=render_mode, rules=rules, **env_kw)
+
+
+def env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
+    """Game ``name`` as a PettingZoo AEC environment.
+
+    Args:
+        name: The game (``numeron``, ``daifugo``, ``stud10``, ``hilo``, ``smuggling``,
+            ``pandemic``, ``chairs``).
+        render_mode: ``"ansi"`` prints the acting seat's view in words after each step.
+        **kwargs: The game's rules options (``games=1``, ``digits=4``), and the env's own:
+            ``players`` (seats), ``reward`` (``score``/``rank``/``team``), ``illegal``
+            (``default``/``raise``), ``max_cycles``, ``talk`` (talk lines in ``infos``).
+    """
+    return raw_env(name, render_mode=render_mode, **kwargs)
+
+
+def parallel_env(name: str, render_mode: str | None = None, **kwargs: Any) -> ParallelEnv[Any, Any, Any]:
+    """Game ``name`` as a PettingZoo Parallel environment.
+
+    Games with sealed simultaneous steps (Numeron, Smuggling, Pandemic, Musical Chairs) get a
+    native :class:`DennouParallel`: at each step every seat due to act sends an action. Turn-based
+    games (Daifugo, Star Hi-Lo, 10-card stud) are converted with PettingZoo's own
+    ``turn_based_aec_to_parallel`` (one agent acts per step; ``infos[agent]["active_agent"]``).
+    """
+    if get(name).spec.simultaneous:
+        env_kw, rules = _split(dict(kwargs))
+        return DennouParallel(name, render_mode=render_mode, rules=rules, **env_kw)
+    return turn_based_aec_to_parallel(raw_env(name, render_mode=render_mode, **kwargs))
+
+
+register_all()
