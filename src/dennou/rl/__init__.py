@@ -15,11 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-from pettingzoo.utils.env import ParallelEnv
-
 from dennou.core.encoding import Block, Encoding, Field, NotEncodable
-from dennou.games import get
 from dennou.rl.gym import DennouGym, gym_id, register_all
 from dennou.rl.pz import DennouAEC, DennouParallel
 from dennou.rl.table import ENCODINGS, IllegalActionNumber, Table, encoding_for
@@ -76,18 +72,17 @@ def env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
     return raw_env(name, render_mode=render_mode, **kwargs)
 
 
-def parallel_env(name: str, render_mode: str | None = None, **kwargs: Any) -> ParallelEnv[Any, Any, Any]:
-    """Game ``name`` as a PettingZoo Parallel environment.
+def parallel_env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouParallel:
+    """Game ``name`` as a PettingZoo Parallel environment (same arguments as :func:`env`).
 
-    Games with sealed simultaneous steps (Numeron, Smuggling, Pandemic, Musical Chairs) get a
-    native :class:`DennouParallel`: at each step every seat due to act sends an action. Turn-based
-    games (Daifugo, Star Hi-Lo, 10-card stud) are converted with PettingZoo's own
-    ``turn_based_aec_to_parallel`` (one agent acts per step; ``infos[agent]["active_agent"]``).
+    At each step every seat due to act sends an action number: all of them in a sealed
+    simultaneous step (Numeron's setup, Smuggling's nominations and room, every Pandemic tick,
+    Musical Chairs' free phase, go and vote), one in a turn-based step (the others' numbers are
+    ignored; their action mask is all zeros). For turn-based games PettingZoo's own
+    ``turn_based_aec_to_parallel(env(name))`` works as well.
     """
-    if get(name).spec.simultaneous:
-        env_kw, rules = _split(dict(kwargs))
-        return DennouParallel(name, render_mode=render_mode, rules=rules, **env_kw)
-    return turn_based_aec_to_parallel(raw_env(name, render_mode=render_mode, **kwargs))
+    env_kw, rules = _split(dict(kwargs))
+    return DennouParallel(name, render_mode=render_mode, rules=rules, **env_kw)
 
 
 register_all()
