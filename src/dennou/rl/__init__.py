@@ -39,7 +39,7 @@ __all__ = [
     "raw_env",
 ]
 
-_ENV_KEYS = ("players", "reward", "illegal", "max_cycles", "talk")
+_ENV_KEYS = ("players", "reward", "illegal", "max_cycles", "talk", "seed")
 
 
 def games() -> list[str]:
@@ -67,7 +67,8 @@ def env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
         render_mode: ``"ansi"`` prints the acting seat's view in words after each step.
         **kwargs: The game's rules options (``games=1``, ``digits=4``), and the env's own:
             ``players`` (seats), ``reward`` (``score``/``rank``/``team``), ``illegal``
-            (``default``/``raise``), ``max_cycles``, ``talk`` (talk lines in ``infos``).
+            (``default``/``raise``), ``max_cycles``, ``talk`` (talk lines in ``infos``),
+            ``seed`` (for resets without a seed).
     """
     return raw_env(name, render_mode=render_mode, **kwargs)
 

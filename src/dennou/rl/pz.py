@@ -99,6 +99,7 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
         illegal: Illegal = "default",
         max_cycles: int | None = None,
         talk: bool = False,
+        seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
@@ -110,13 +111,14 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
             reward=reward,
             illegal=illegal,
             max_cycles=max_cycles,
+            seed=seed,
             rules=rules,
         )
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"dennou_{name}_v0"}
         self.possible_agents = list(self.table.players)
         self._obs_space = observation_space(self.table.encoding)
-        self._act_space = spaces.Discrete(self.table.encoding.num_actions)
+        self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
         self._init_talk(talk)
         self.agents = []
 
@@ -222,17 +224,20 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):
         illegal: Illegal = "default",
         max_cycles: int | None = None,
         talk: bool = False,
+        seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.table = Table(name, players=players, reward=reward, illegal=illegal, rules=rules)
+        self.table = Table(
+            name, players=players, reward=reward, illegal=illegal, seed=seed, rules=rules
+        )
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"dennou_{name}_v0"}
         self.possible_agents = list(self.table.players)
         self._obs_space = observation_space(self.table.encoding)
-        self._act_space = spaces.Discrete(self.table.encoding.num_actions)
+        self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
         self._init_talk(talk)
         self.agents: list[str] = []
         self.steps = 0

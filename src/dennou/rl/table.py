@@ -73,6 +73,8 @@ class Table:
             ``illegal`` in the step's info; ``raise`` raises :class:`IllegalActionNumber`.
         max_cycles: Truncate the game when a seat that has already made this many decisions is
             due to make another (``None``: never).
+        seed: Seeds the first unseeded reset (``None``: fresh entropy); a reset's own seed
+            wins.
         rules: The game's rules options (``games=1``, ``digits=4``...).
     """
 
@@ -84,6 +86,7 @@ class Table:
         reward: Reward = "score",
         illegal: Illegal = "default",
         max_cycles: int | None = None,
+        seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
         if name not in REGISTRY:
@@ -104,12 +107,13 @@ class Table:
         self.reward: Reward = reward
         self.illegal: Illegal = illegal
         self.max_cycles = max_cycles
-        self._seeds = random.Random()
+        self._seeds = random.Random(seed)
         self.seed = 0
         self.state: Any = None
         self.version = 0
         self._cache: dict[tuple[int, int], tuple[Obs, Mask]] = {}
         self.reset(None)
+        self._seeds = random.Random(seed)  # the first reset() replays the same game
 
     # --- life cycle ---------------------------------------------------------------------
     def reset(self, seed: int | None) -> None:
