@@ -174,7 +174,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         table.reset(seed)
         table.take_events()
         self._heard = 0
-        names = [f"p{i}" for i in range(table.n)]
+        names = list(table.players)
         for seat, bot in self.bots.items():
             bot.reset(seat=seat, rules=table.rules, players=names)
             self._rngs[seat] = make_rng(table.seed, "bot", seat)

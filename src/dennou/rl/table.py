@@ -124,7 +124,7 @@ class Table:
         else:
             self.seed = self._seeds.getrandbits(63)
         self.chance = make_rng(self.seed, "chance")
-        self.state = self.game.new(self.rules, [f"p{i}" for i in range(self.n)])
+        self.state = self.game.new(self.rules, self.players)
         self.paid = [0.0] * self.n
         self.decisions = [0] * self.n
         self.truncated = False
