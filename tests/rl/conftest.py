@@ -11,7 +11,6 @@ from dennou.rl import Table
 
 PRESETS: dict[str, list[dict[str, Any]]] = {
     "numeron": [{"digits": 3}, {"digits": 4}],
-    "daifugo": [{"games": 1}, {"games": 2, "players": 4, "revolution": False}],
     "stud10": [{"view_odds": False}, {"view_odds": False, "hands": 3, "ante": 2, "stack": 10}],
     "hilo": [
         {"players": 3, "max_games": 1, "max_rounds": 10},
@@ -52,7 +51,13 @@ MAX_CYCLES_PRESETS: dict[str, list[dict[str, Any]]] = {
     ],
     "chairs": [
         {"players": 4, "starting_players": 4, "gifts_per_phase": 0, "seed": 4},
-        {"players": 6, "starting_players": 6, "gifts_per_phase": 0, "public_gifts": True, "seed": 4},
+        {
+            "players": 6,
+            "starting_players": 6,
+            "gifts_per_phase": 0,
+            "public_gifts": True,
+            "seed": 4,
+        },
     ],
 }
 

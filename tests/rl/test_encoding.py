@@ -8,6 +8,7 @@ the seat's view, which redraws every hidden part (hands, numbers, targets, statu
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -63,9 +64,11 @@ def test_every_legal_number_round_trips_and_the_mask_is_the_legal_set(game: str,
         numset = set(numbers)
         seen: set[Any] = set()
         rng = random.Random(checked)
-        every = range(enc.num_actions)
+        every: Sequence[int] = range(enc.num_actions)
         if enc.num_actions > 2000:  # Numeron's 5,040 numbers: a sample of them, all the rest
-            every = sorted(set(rng.sample(every, 1000)) | set(range(enc.blocks[1].start, enc.num_actions)))
+            every = sorted(
+                set(rng.sample(every, 1000)) | set(range(enc.blocks[1].start, enc.num_actions))
+            )
         for index in every:  # mask = the legal actions, each once
             try:
                 action = enc.action(state, seat, index)

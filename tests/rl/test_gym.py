@@ -47,7 +47,9 @@ def test_opponents_by_spec_and_by_object() -> None:
 def test_gymnasium_make_with_module_prefix_needs_no_import() -> None:
     env = gymnasium.make("dennou.rl:dennou/Pandemic-v0", players=4, rounds=1, ticks=2)
     obs, _ = env.reset(seed=0)
-    assert obs["observation"].shape == env.observation_space["observation"].shape
+    space = env.observation_space
+    assert isinstance(space, gymnasium.spaces.Dict)
+    assert obs["observation"].shape == space["observation"].shape
 
 
 def test_illegal_number_applies_the_default_or_raises() -> None:

@@ -73,17 +73,27 @@ def test_resampled_states_share_the_information_state() -> None:
     assert checked > 10
 
 
-@pytest.mark.parametrize(("game", "options"), [("smuggling", TINY_SMUGGLING),
-                                               ("pandemic", {"players": 4, "infected": 1,
-                                                             "rounds": 1, "ticks": 2})])
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("smuggling", TINY_SMUGGLING),
+        ("pandemic", {"players": 4, "infected": 1, "rounds": 1, "ticks": 2}),
+    ],
+)
 def test_mcts_and_information_set_mcts_play_whole_games(game: str, options: dict[str, Any]) -> None:
     loaded = dos.load(game, **options)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
     bots = [
-        ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=30,
-                         random_state=np.random.RandomState(1)),
-        mcts.MCTSBot(loaded, uct_c=2.0, max_simulations=30, evaluator=evaluator,
-                     random_state=np.random.RandomState(2)),
+        ismcts.ISMCTSBot(
+            loaded, evaluator, uct_c=2.0, max_simulations=30, random_state=np.random.RandomState(1)
+        ),
+        mcts.MCTSBot(
+            loaded,
+            uct_c=2.0,
+            max_simulations=30,
+            evaluator=evaluator,
+            random_state=np.random.RandomState(2),
+        ),
     ]
     rng = random.Random(3)
     for first in range(2):

@@ -66,7 +66,7 @@ def test_max_cycles_caps_every_seat(game: str, i: int, cap: int) -> None:
     assert max(made.values()) <= cap
     if table.truncated:
         assert not table.over()
-        assert made[max(made, key=made.get)] == cap
+        assert max(made.values()) == cap
 
 
 @pytest.mark.parametrize(("game", "i"), CASES, ids=CASE_IDS)
@@ -95,7 +95,7 @@ def test_same_seed_same_game_and_rewards_add_up_to_the_outcome(game: str, i: int
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("game", ["daifugo", "hilo", "stud10"])
+@pytest.mark.parametrize("game", ["hilo", "stud10"])
 def test_pettingzoo_turn_based_conversion_plays_a_game(game: str) -> None:
     par = turn_based_aec_to_parallel(rl.env(game, **PRESETS[game][0]))
     obs, _ = par.reset(seed=3)

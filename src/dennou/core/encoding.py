@@ -1,4 +1,4 @@
-"""Fixed-shape encodings of a game for learning agents: observation arrays and action numbers.
+r"""Fixed-shape encodings of a game for learning agents: observation arrays and action numbers.
 
 A game's ``encoding.py`` (``dennou.games.<name>.encoding``) defines an :class:`Encoding` for one
 rules config and player count: a flat ``float32`` observation of exactly what a seat may see
@@ -36,7 +36,7 @@ Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 
-class NotEncodable(ValueError):  # noqa: N818 - it reads as a fact, like KeyError
+class NotEncodable(ValueError):
     """An action the numbering does not cover (outside an abstraction)."""
 
 

@@ -3,22 +3,24 @@
 Install with ``pip install 'dennou[rl]'``, then::
 
     import dennou.rl
-    env = dennou.rl.env("daifugo", games=1)              # PettingZoo AEC, agents seat_0..
+    env = dennou.rl.env("numeron", digits=4)             # PettingZoo AEC, agents seat_0..
     par = dennou.rl.parallel_env("pandemic", players=6)  # PettingZoo Parallel
     import gymnasium
-    gym = gymnasium.make("dennou/Daifugo-v0", opponents="greedy", seat=0, games=1)
+    gym = gymnasium.make("dennou/Smuggling-v0", opponents="greedy", seat=0, team_size=1)
 
 See ``docs/rl.md`` for each game's observation layout and action numbering.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dennou.core.encoding import Block, Encoding, Field, NotEncodable
-from dennou.rl.gym import DennouGym, gym_id, register_all
-from dennou.rl.pz import DennouAEC, DennouParallel
 from dennou.rl.table import ENCODINGS, IllegalActionNumber, Table, encoding_for
+
+if TYPE_CHECKING:
+    from dennou.rl.gym import DennouGym
+    from dennou.rl.pz import DennouAEC, DennouParallel
 
 __all__ = [
     "ENCODINGS",
@@ -42,6 +44,20 @@ __all__ = [
 _ENV_KEYS = ("players", "reward", "illegal", "max_cycles", "talk", "seed")
 
 
+def __getattr__(name: str) -> Any:
+    # PettingZoo and Gymnasium load on first use: a trained policy (dennou.rl.policy) plays
+    # with NumPy alone.
+    if name in ("DennouAEC", "DennouParallel"):
+        from dennou.rl import pz
+
+        return getattr(pz, name)
+    if name in ("DennouGym", "gym_id"):
+        from dennou.rl import gym
+
+        return getattr(gym, name)
+    raise AttributeError(name)
+
+
 def games() -> list[str]:
     """The names of every game with an environment."""
     return list(ENCODINGS)
@@ -54,6 +70,8 @@ def _split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def raw_env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
     """The AEC environment of game ``name`` (see :func:`env`)."""
+    from dennou.rl.pz import DennouAEC
+
     env_kw, rules = _split(dict(kwargs))
     return DennouAEC(name, render_mode=render_mode, rules=rules, **env_kw)
 
@@ -62,8 +80,8 @@ def env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
     """Game ``name`` as a PettingZoo AEC environment.
 
     Args:
-        name: The game (``numeron``, ``daifugo``, ``stud10``, ``hilo``, ``smuggling``,
-            ``pandemic``, ``chairs``).
+        name: The game (``numeron``, ``stud10``, ``hilo``, ``smuggling``, ``pandemic``,
+            ``chairs``; :func:`games` lists them).
         render_mode: ``"ansi"`` prints the acting seat's view in words after each step.
         **kwargs: The game's rules options (``games=1``, ``digits=4``), and the env's own:
             ``players`` (seats), ``reward`` (``score``/``rank``/``team``), ``illegal``
@@ -82,8 +100,15 @@ def parallel_env(name: str, render_mode: str | None = None, **kwargs: Any) -> De
     ignored; their action mask is all zeros). For turn-based games PettingZoo's own
     ``turn_based_aec_to_parallel(env(name))`` works as well.
     """
+    from dennou.rl.pz import DennouParallel
+
     env_kw, rules = _split(dict(kwargs))
     return DennouParallel(name, render_mode=render_mode, rules=rules, **env_kw)
 
 
-register_all()
+try:  # register the Gymnasium ids when Gymnasium is installed (the rl extra)
+    from dennou.rl.gym import register_all
+except ImportError:  # pragma: no cover - NumPy-only installs still run trained policies
+    pass
+else:
+    register_all()

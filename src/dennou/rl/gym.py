@@ -1,7 +1,7 @@
 """Gymnasium single-agent environments: one seat learns, the others are bots.
 
-``gymnasium.make("dennou/Daifugo-v0", opponents="greedy,montecarlo", seat=0, games=1)`` (after
-``import dennou.rl``, or as ``gymnasium.make("dennou.rl:dennou/Daifugo-v0", ...)``).
+``gymnasium.make("dennou/Smuggling-v0", opponents="equilibrium", seat=0, team_size=1)`` (after
+``import dennou.rl``, or as ``gymnasium.make("dennou.rl:dennou/Smuggling-v0", ...)``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from dennou.rl.table import Illegal, Reward, Table
 
 TITLES = {
     "numeron": "Numeron",
-    "daifugo": "Daifugo",
     "stud10": "Stud10",
     "hilo": "Hilo",
     "smuggling": "Smuggling",
@@ -34,7 +33,7 @@ TITLES = {
 
 
 def gym_id(name: str) -> str:
-    """The Gymnasium id of game ``name`` (``dennou/Daifugo-v0``)."""
+    """The Gymnasium id of game ``name`` (``dennou/Numeron-v0``)."""
     return f"dennou/{TITLES[name]}-v0"
 
 
@@ -59,7 +58,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         opponents: Bot specs for the other seats, comma-separated in seat order (one spec is
             used for every other seat), or a list of :class:`~dennou.core.bot.Bot` objects.
             Built-in bots by name: ``random``, ``greedy``, ``montecarlo:ms=50``...
-        seat: The learner's seat.
+        seat: The learner's seat (``None``: a seat drawn at each reset, from the reset's seed).
         players: Number of seats (default: the game's default).
         reward: ``score``, ``rank`` or ``team`` (see :class:`~dennou.rl.table.Table`).
         illegal: ``default`` (apply the rules' default, ``info["illegal"]``) or ``raise``.
@@ -69,13 +68,13 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         **rules: The game's rules options.
     """
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
         game: str,
         opponents: str | Sequence[Bot] = "random",
-        seat: int = 0,
+        seat: int | None = 0,
         players: int | None = None,
         reward: Reward = "score",
         illegal: Illegal = "default",
@@ -88,9 +87,10 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
         self.table = Table(game, players=players, reward=reward, illegal=illegal, rules=rules)
         n = self.table.n
-        if not 0 <= seat < n:
+        if seat is not None and not 0 <= seat < n:
             raise ConfigError(f"seat must be 0..{n - 1}, got {seat}")
-        self.seat = seat
+        self.fixed_seat = seat
+        self.seat = seat if seat is not None else 0
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.talk = talk
@@ -105,11 +105,17 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             bots = list(opponents)
             if len(bots) != n - 1:
                 raise ConfigError(f"{game} with {n} seats needs {n - 1} opponents")
-        self.bots: dict[int, Bot] = dict(zip([s for s in range(n) if s != seat], bots, strict=True))
-        self.observation_space = observation_space(self.table.encoding)
+        self._bots = bots
+        self.bots: dict[int, Bot] = {}
+        self._seat_bots()
+        self.observation_space = observation_space(self.table.encoding)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.table.encoding.num_actions)
         self._heard = 0
         self._rngs: dict[int, Any] = {}
+
+    def _seat_bots(self) -> None:
+        others = [s for s in range(self.table.n) if s != self.seat]
+        self.bots = dict(zip(others, self._bots, strict=True))
 
     @property
     def encoding(self) -> Encoding[Any, Any]:
@@ -173,6 +179,9 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         table = self.table
         table.reset(seed)
         table.take_events()
+        if self.fixed_seat is None:
+            self.seat = make_rng(table.seed, "learner seat").randrange(table.n)
+            self._seat_bots()
         self._heard = 0
         names = list(table.players)
         for seat, bot in self.bots.items():
@@ -213,7 +222,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         """The legal action numbers as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
         return self._obs()["action_mask"].astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The learner's view in words."""
         if self.render_mode is None:
             return None

@@ -81,8 +81,9 @@ def _game_type(name: str) -> Any:
 class Context:
     """What every state of one loaded game shares (never copied when OpenSpiel clones a state)."""
 
-    def __init__(self, name: str, players: int, options: dict[str, Any], sampled: int,
-                 reward: Reward) -> None:
+    def __init__(
+        self, name: str, players: int, options: dict[str, Any], sampled: int, reward: Reward
+    ) -> None:
         self.dennou: Game[Any, Any] = get(name)
         self.rules = self.dennou.make_rules(options)
         self.encoding: Encoding[Any, Any] = encoding_for(name, self.rules, players)
@@ -314,8 +315,14 @@ def _register(name: str) -> None:
     pyspiel.register_game(_game_type(name), cls)
 
 
-def load(name: str, *, players: int | None = None, chance_outcomes: int = CHANCE_OUTCOMES,
-         reward: Reward = "score", **rules: Any) -> Any:
+def load(
+    name: str,
+    *,
+    players: int | None = None,
+    chance_outcomes: int = CHANCE_OUTCOMES,
+    reward: Reward = "score",
+    **rules: Any,
+) -> Any:
     """``pyspiel.load_game`` for dennou game ``name`` with these seats and rules options."""
     params: dict[str, Any] = {
         "rules": json.dumps(rules, sort_keys=True),

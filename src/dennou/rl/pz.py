@@ -74,7 +74,7 @@ def talk_line(line: TalkLine) -> dict[str, Any]:
     return out
 
 
-class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
+class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """A dennou game as a PettingZoo AEC environment (agents ``seat_0``, ``seat_1``...).
 
     Build it with :func:`dennou.rl.env`. Observations are ``{"observation": float32 vector,
@@ -83,7 +83,7 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
     the others' sealed choices. Chance is drawn inside with the env's seed.
     """
 
-    metadata: dict[str, Any] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo and Gymnasium declare it so
         "render_modes": RENDER_MODES,
         "name": "dennou",
         "is_parallelizable": False,
@@ -120,14 +120,14 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
         self._obs_space = observation_space(self.table.encoding)
         self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
         self._init_talk(talk)
-        self.agents = []
+        self.agents: list[str] = []
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent, as PettingZoo asks
+    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same ``Dict`` space for every agent."""
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(num_actions)`` for every agent."""
         return self._act_space
@@ -146,7 +146,7 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_step()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -204,7 +204,7 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):
         raise NotImplementedError("dennou envs give per-seat observations only")
 
 
-class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):
+class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """A dennou game as a PettingZoo Parallel environment.
 
     At each step every agent that must act now (all of them in a sealed simultaneous step)
@@ -212,7 +212,7 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):
     Actions are applied in seat order; a seat's sealed choice is hidden from the others.
     """
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "name": "dennou"}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "name": "dennou"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -242,12 +242,12 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):
         self.agents: list[str] = []
         self.steps = 0
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same ``Dict`` space for every agent."""
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(num_actions)`` for every agent."""
         return self._act_space
@@ -258,7 +258,7 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):
         return self.table.encoding
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        out = {}
+        out: dict[str, dict[str, np.ndarray]] = {}
         for agent in self.agents:
             obs, mask = self.table.observe(self.table.players.index(agent))
             out[agent] = {"observation": obs, "action_mask": mask}

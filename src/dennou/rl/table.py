@@ -22,14 +22,17 @@ from dennou.games import REGISTRY, get
 
 ENCODINGS: Mapping[str, str] = {
     "numeron": "dennou.games.numeron.encoding:NumeronEncoding",
-    "daifugo": "dennou.games.daifugo.encoding:DaifugoEncoding",
     "stud10": "dennou.games.stud10.encoding:Stud10Encoding",
     "hilo": "dennou.games.hilo.encoding:HiloEncoding",
     "smuggling": "dennou.games.smuggling.encoding:SmugglingEncoding",
     "pandemic": "dennou.games.pandemic.encoding:PandemicEncoding",
     "chairs": "dennou.games.chairs.encoding:ChairsEncoding",
 }
-"""Each game's encoding, by game name (``module:class``): one line per game."""
+"""Each game's encoding, by game name (``module:class``): one line per game.
+
+Daifugo joins when its rules options (sequences, suit lock: the UECda rules) have landed, so
+that its action numbering covers every play of every rules option from the start.
+"""
 
 Reward = Literal["score", "rank", "team"]
 Illegal = Literal["default", "raise"]
@@ -91,6 +94,10 @@ class Table:
     ) -> None:
         if name not in REGISTRY:
             raise ConfigError(f"unknown game {name!r}; games: {', '.join(REGISTRY)}")
+        if name not in ENCODINGS:
+            raise ConfigError(
+                f"{name} has no learning environment yet; games: {', '.join(ENCODINGS)}"
+            )
         if reward not in ("score", "rank", "team"):
             raise ConfigError(f"reward must be score, rank or team, got {reward!r}")
         if illegal not in ("default", "raise"):

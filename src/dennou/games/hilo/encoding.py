@@ -25,6 +25,7 @@ from dennou.core.actions import Action
 from dennou.core.encoding import Encoding, Layout, NotEncodable, Obs, one_hot
 from dennou.core.game import JSON, Game, Seat
 from dennou.games.hilo.actions import (
+    DIRECTIONS,
     Check,
     Guess,
     Pick,
@@ -41,7 +42,6 @@ PHASES = ("target", "turn", "draw", "pick", "over")
 KINDS = ("guess", "random_guess", "check", "random_check", "secret_guess_3", "secret_guess_2")
 GRID = 19
 QUANTILES = GRID - 2
-DIRECTIONS = ("high", "low")
 _NAMED: tuple[type[Guess] | type[SecretGuess3] | type[SecretGuess2], ...] = (
     Guess,
     SecretGuess3,

@@ -86,7 +86,6 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
     def encode_view(self, view: JSON) -> Obs:
         """The observation of the view's seat."""
         out = self.new_obs()
-        d = self.rules.digits
         seat = view["seat"]
         opp = 1 - seat
         one_hot(out, self.f_me, seat, 2)

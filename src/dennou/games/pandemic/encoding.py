@@ -24,7 +24,9 @@ class PandemicEncoding(Encoding[PandemicState, PandemicRules]):
     Seats are absolute (``me`` says which one is the observer).
     """
 
-    def __init__(self, game: Game[PandemicState, PandemicRules], rules: PandemicRules, players: int):
+    def __init__(
+        self, game: Game[PandemicState, PandemicRules], rules: PandemicRules, players: int
+    ):
         super().__init__(game, rules, players)
         n, r = players, rules.rounds
         self.total = rules.rounds * rules.ticks
@@ -115,4 +117,3 @@ class PandemicEncoding(Encoding[PandemicState, PandemicRules]):
         if seat not in self.game.to_act(state):
             return []
         return [0, 1, 2, *(self.contact_start + p for p in range(self.players) if p != seat)]
-

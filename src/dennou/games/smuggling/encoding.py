@@ -64,8 +64,11 @@ class SmugglingEncoding(Encoding[SmugglingState, SmugglingRules]):
             "my verdict / (2 * trunk_max)",
         )
         self.f_totals = lay.field(
-            "totals", 2, "third-country totals / (n * third_start): my team, the other (0..4)",
-            0.0, 4.0,
+            "totals",
+            2,
+            "third-country totals / (n * third_start): my team, the other (0..4)",
+            0.0,
+            4.0,
         )
         self.f_recent = lay.field(
             "recent",
