@@ -33,7 +33,8 @@ ROWS: dict[str, dict[str, Any]] = {
     "smuggling": {},
     "smuggling (1 v 1)": {"game": "smuggling", "team_size": 1},
     "pandemic": {},
-    "chairs": {},
+    "chairs": {"players": 24},
+    "chairs (6 people)": {"game": "chairs", "players": 6},
 }
 """Our rows: default rules unless said (seats: the game's default)."""
 

@@ -30,7 +30,7 @@ from dennou.rl.policy import save_policy
 RULES: dict[str, Any] = {"team_size": 1, "small_games": 10}
 
 
-class ObservationOnly(gymnasium.ObservationWrapper):  # type: ignore[type-arg]
+class ObservationOnly(gymnasium.ObservationWrapper):
     """The observation vector alone (the mask goes to MaskablePPO through ``action_masks``)."""
 
     def __init__(self, env: Any) -> None:
