@@ -1,0 +1,43 @@
+"""Talk stays out of the numeric observation; ``talk=True`` gives it to agents as text."""
+
+from __future__ import annotations
+
+import pytest
+
+import dennou.rl as rl
+from dennou.core.errors import IllegalActionError
+
+
+def _to_room(env: rl.DennouAEC) -> str:
+    """Play nominations and the trunk until the room opens; the smuggler's agent name."""
+    for _ in range(10):
+        table = env.table
+        if table.state.phase == "room":
+            return table.players[table.state.smuggler]
+        obs = env.observe(env.agent_selection)
+        env.step(int(obs["action_mask"].nonzero()[0][0]))
+    raise AssertionError("the room never opened")
+
+
+def test_room_talk_is_text_in_infos_and_never_in_the_observation() -> None:
+    env = rl.env("smuggling", team_size=1, small_games=2, talk=True)
+    env.reset(seed=0)
+    smuggler = _to_room(env)
+    inspector = next(a for a in env.agents if a != smuggler)
+    before = {a: env.observe(a)["observation"].tobytes() for a in env.agents}
+    assert "room" in env.infos[smuggler]["channels"]
+    env.say(smuggler, "room", "空っぽですよ。")
+    after = {a: env.observe(a)["observation"].tobytes() for a in env.agents}
+    assert before == after, "talk must not change the numeric observation"
+    env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
+    heard = env.infos[inspector]["talk"]
+    assert [line["text"] for line in heard] == ["空っぽですよ。"]
+    assert heard[0]["channel"] == "room"
+
+
+def test_talk_off_by_default_and_closed_channels_refused() -> None:
+    env = rl.env("smuggling", team_size=1, small_games=2)
+    env.reset(seed=0)
+    assert "talk" not in env.infos["seat_0"]
+    with pytest.raises(IllegalActionError):
+        env.say("seat_0", "room", "hello")  # nobody is in the room yet
