@@ -70,8 +70,6 @@ def test_the_example_agent_beats_the_random_bot() -> None:
         g, g.make_rules(EXAMPLE_RULES), [f"policy:path={EXAMPLE}", "random"], 40, seed=500
     )
     wins = sum(
-        1
-        for i, r in enumerate(records)
-        if r.outcome is not None and r.outcome["ranks"][i % 2] == 1
+        1 for i, r in enumerate(records) if r.outcome is not None and r.outcome["ranks"][i % 2] == 1
     )
     assert wins >= 36  # measured 400 of 400 (docs/rl.md); 36 of 40 leaves room for chance

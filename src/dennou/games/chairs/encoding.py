@@ -218,6 +218,25 @@ class ChairsEncoding(Encoding[ChairsState, ChairsRules]):
             return Abstain()
         return Remove(i + 1)
 
+    def _free_indices(self, state: ChairsState, seat: Seat) -> list[int]:
+        """``ready``, and every gift of one medal (or all, when that is more than one) of a name
+        one holds to anyone else, while gifts are left this phase (the engine's gift space)."""
+        out = [self.b_ready]
+        if state.gifts_made[seat] >= self.rules.gifts_per_phase:
+            return out
+        p = self.players
+        held = state.holdings[seat]
+        for to in range(p):
+            if to == seat:
+                continue
+            for name in range(p):
+                if held[name] >= 1:
+                    base = self.b_gift + (to * p + name) * 2
+                    out.append(base)
+                    if held[name] >= 2:
+                        out.append(base + 1)
+        return out
+
     def legal_indices(self, state: ChairsState, seat: Seat) -> list[int]:
         """The legal numbers, one per distinct action."""
         legal = self.game.legal_actions(state, seat)
@@ -225,15 +244,15 @@ class ChairsEncoding(Encoding[ChairsState, ChairsRules]):
             return []
         phase = state.phase
         if phase == "free":
-            span = range(self.b_ready, self.b_gift + self.players * self.players * 2)
-        elif phase == "go":
+            return self._free_indices(state, seat)
+        if phase == "go":
             span = range(self.b_order, self.b_vote)
         elif phase == "vote":
             span = range(self.b_vote, self.b_remove)
         else:
             span = range(self.b_remove, self.num_actions)
         out, seen = [], set()
-        for i in span:
+        for i in span:  # build each action and ask the engine: exact, and small spans
             try:
                 action = self.action(state, seat, i)
             except NotEncodable:

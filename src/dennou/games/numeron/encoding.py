@@ -12,7 +12,6 @@ opponent's number may still be it, from the calls, judgments and item results th
 
 from __future__ import annotations
 
-import hashlib
 import math
 from itertools import permutations
 
@@ -79,7 +78,7 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
         self.b_change = lay.block("change", d * 10, "change position * 10 + digit")
         self.b_move = lay.block("move", d * d * 9, "move (source * d + target) * 9 + amount - 1")
         self._log_total = math.log(total)
-        self._memo: dict[bytes, Candidates] = {}
+        self._memo: tuple[list[tuple[list[JSON], Candidates]], ...] = ([], [])
         self._finish(lay)
 
     # --- observation --------------------------------------------------------------------
@@ -116,26 +115,24 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
         return self.clip(out)
 
     def _knowledge(self, log: list[JSON], owner: int) -> Candidates:
-        """``knowledge(log, digits, owner)``, resumed from the longest log prefix seen before.
+        """``knowledge(log, digits, owner)``, resumed from a log this one extends.
 
         An agent's successive views extend one log, so each view costs only its new events.
+        The last few logs are kept per owner (seats' logs differ: private results).
         """
-        keys = []
-        key = bytes([owner])
-        for event in log:
-            key = hashlib.blake2b(key + repr((event["kind"], event.get("data"))).encode()).digest()
-            keys.append(key)
-        start, done = None, 0
-        for i in range(len(keys) - 1, -1, -1):
-            if keys[i] in self._memo:
-                start, done = self._memo[keys[i]], i + 1
-                break
-        cands = knowledge(log[done:], self.rules.digits, owner, start=start)
-        if keys and done < len(keys):
-            if len(self._memo) > 4096:
-                self._memo.clear()
-            self._memo[keys[-1]] = cands
-        return cands
+        best, done = None, 0
+        for old, cands in self._memo[owner]:
+            k = len(old)
+            if done < k <= len(log) and log[k - 1] == old[-1] and log[:k] == old:
+                best, done = cands, k
+        if best is not None and done == len(log):
+            return best
+        result = knowledge(log[done:], self.rules.digits, owner, start=best)
+        memo = self._memo[owner]
+        memo.append((list(log), result))
+        if len(memo) > 8:
+            memo.pop(0)
+        return result
 
     # --- actions ------------------------------------------------------------------------
     def _mine(self, state: NumeronState, seat: Seat) -> str:
