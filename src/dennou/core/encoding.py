@@ -18,7 +18,7 @@ is here (not in ``dennou.rl``) so that games need not import anything but ``core
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -166,6 +166,26 @@ class Encoding(ABC, Generic[S, R]):
         """
         legal = self.game.legal_actions(state, seat)
         return sorted({self.index(state, seat, a) for a in legal})
+
+    def first_legal(
+        self, state: S, seat: Seat, numbers: Iterable[int], legal: Sequence[Action]
+    ) -> list[int]:
+        """The numbers among ``numbers`` whose action is in ``legal``, the first of each action.
+
+        For abstractions where several numbers may name one action now (grid points that
+        coincide): every legal number then means a different action.
+        """
+        out: list[int] = []
+        seen: set[Action] = set()
+        for i in numbers:
+            try:
+                action = self.action(state, seat, i)
+            except NotEncodable:
+                continue
+            if action not in seen and action in legal:
+                seen.add(action)
+                out.append(i)
+        return out
 
     def action_mask(self, state: S, seat: Seat) -> Mask:
         """1 for every legal action number, 0 elsewhere."""

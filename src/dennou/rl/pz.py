@@ -11,8 +11,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from dennou.core.encoding import Encoding
-from dennou.core.game import Seat, TalkLine
-from dennou.core.jsondata import to_json
+from dennou.core.game import Seat
 from dennou.rl.table import Illegal, Reward, Table
 
 RENDER_MODES = ["ansi"]
@@ -28,15 +27,54 @@ def observation_space(enc: Encoding[Any, Any]) -> spaces.Dict:
     )
 
 
-class _Talk:
-    """Talk for language agents: lines each seat may read, and a way to speak."""
+class _Common:
+    """What the AEC and Parallel envs share: the table, the spaces, talk as text."""
 
     table: Table
     talk: bool
+    metadata: dict[str, Any]
 
-    def _init_talk(self, talk: bool) -> None:
+    def _setup(
+        self,
+        name: str,
+        render_mode: str | None,
+        talk: bool,
+        seed: int | None,
+        **table: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        self.table = Table(name, seed=seed, **table)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"dennou_{name}_v0"}
+        self.possible_agents = list(self.table.players)
+        self._obs_space = observation_space(self.table.encoding)
+        self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
         self.talk = talk
         self._heard: list[int] = []
+        self.agents: list[str] = []
+
+    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Dict`` space for every agent."""
+        return self._obs_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(num_actions)`` for every agent."""
+        return self._act_space
+
+    @property
+    def encoding(self) -> Encoding[Any, Any]:
+        """The game's encoding (layout, numbering, index <-> action)."""
+        return self.table.encoding
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def state(self) -> np.ndarray:
+        """Not offered: a global state would show hidden information."""
+        raise NotImplementedError("dennou envs give per-seat observations only")
 
     def _reset_talk(self) -> None:
         self._heard = [0] * self.table.n
@@ -67,14 +105,7 @@ class _Talk:
         return {"talk": self._new_lines(seat), "channels": channels}
 
 
-def talk_line(line: TalkLine) -> dict[str, Any]:
-    """A talk line as JSON data."""
-    out = to_json(line)
-    assert isinstance(out, dict)
-    return out
-
-
-class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+class DennouAEC(_Common, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """A dennou game as a PettingZoo AEC environment (agents ``seat_0``, ``seat_1``...).
 
     Build it with :func:`dennou.rl.env`. Observations are ``{"observation": float32 vector,
@@ -103,39 +134,17 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore
         rules: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.table = Table(
+        self._setup(
             name,
+            render_mode,
+            talk,
+            seed,
             players=players,
             reward=reward,
             illegal=illegal,
             max_cycles=max_cycles,
-            seed=seed,
             rules=rules,
         )
-        self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"dennou_{name}_v0"}
-        self.possible_agents = list(self.table.players)
-        self._obs_space = observation_space(self.table.encoding)
-        self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
-        self._init_talk(talk)
-        self.agents: list[str] = []
-
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same ``Dict`` space for every agent."""
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(num_actions)`` for every agent."""
-        return self._act_space
-
-    @property
-    def encoding(self) -> Encoding[Any, Any]:
-        """The game's encoding (layout, numbering, index <-> action)."""
-        return self.table.encoding
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` fixes the deal and every later unseeded reset)."""
@@ -196,15 +205,8 @@ class DennouAEC(_Talk, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore
         seat = self.table.players.index(self.agent_selection) if self.agents else None
         return self.table.render(seat)
 
-    def close(self) -> None:
-        """Nothing to release."""
 
-    def state(self) -> np.ndarray:
-        """Not offered: a global state would show hidden information."""
-        raise NotImplementedError("dennou envs give per-seat observations only")
-
-
-class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+class DennouParallel(_Common, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """A dennou game as a PettingZoo Parallel environment.
 
     At each step every agent that must act now (all of them in a sealed simultaneous step)
@@ -227,35 +229,19 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):  # ty
         seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.table = Table(
-            name, players=players, reward=reward, illegal=illegal, seed=seed, rules=rules
+        # max_cycles counts Parallel steps here (PettingZoo's meaning for Parallel envs)
+        self._setup(
+            name,
+            render_mode,
+            talk,
+            seed,
+            players=players,
+            reward=reward,
+            illegal=illegal,
+            rules=rules,
         )
         self.max_cycles = max_cycles
-        self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"dennou_{name}_v0"}
-        self.possible_agents = list(self.table.players)
-        self._obs_space = observation_space(self.table.encoding)
-        self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
-        self._init_talk(talk)
-        self.agents: list[str] = []
         self.steps = 0
-
-    @functools.cache  # noqa: B019
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same ``Dict`` space for every agent."""
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(num_actions)`` for every agent."""
-        return self._act_space
-
-    @property
-    def encoding(self) -> Encoding[Any, Any]:
-        """The game's encoding (layout, numbering, index <-> action)."""
-        return self.table.encoding
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         out: dict[str, dict[str, np.ndarray]] = {}
@@ -315,10 +301,3 @@ class DennouParallel(_Talk, ParallelEnv[str, dict[str, np.ndarray], int]):  # ty
             return None
         acting = self.table.acting()
         return self.table.render(acting[0] if acting else None)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def state(self) -> np.ndarray:
-        """Not offered: a global state would show hidden information."""
-        raise NotImplementedError("dennou envs give per-seat observations only")

@@ -219,8 +219,11 @@ class ChairsEncoding(Encoding[ChairsState, ChairsRules]):
         return Remove(i + 1)
 
     def _free_indices(self, state: ChairsState, seat: Seat) -> list[int]:
-        """``ready``, and every gift of one medal (or all, when that is more than one) of a name
-        one holds to anyone else, while gifts are left this phase (the engine's gift space)."""
+        """``ready``, and the gifts the engine's gift space allows, without building them.
+
+        A gift of one medal (or of all, when that is more than one) of any name one holds, to
+        anyone else, while gifts are left this phase.
+        """
         out = [self.b_ready]
         if state.gifts_made[seat] >= self.rules.gifts_per_phase:
             return out
@@ -251,13 +254,4 @@ class ChairsEncoding(Encoding[ChairsState, ChairsRules]):
             span = range(self.b_vote, self.b_remove)
         else:
             span = range(self.b_remove, self.num_actions)
-        out, seen = [], set()
-        for i in span:  # build each action and ask the engine: exact, and small spans
-            try:
-                action = self.action(state, seat, i)
-            except NotEncodable:
-                continue
-            if action not in seen and action in legal:
-                seen.add(action)
-                out.append(i)
-        return out
+        return self.first_legal(state, seat, span, legal)

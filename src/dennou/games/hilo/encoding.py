@@ -191,14 +191,4 @@ class HiloEncoding(Encoding[HiloState, HiloRules]):
         legal = self.game.legal_actions(state, seat)
         if not legal:
             return []
-        out = []
-        seen: set[Action] = set()
-        for i in range(self.num_actions):
-            try:
-                action = self.action(state, seat, i)
-            except NotEncodable:
-                continue
-            if action not in seen and action in legal:
-                seen.add(action)
-                out.append(i)
-        return out
+        return self.first_legal(state, seat, range(self.num_actions), legal)

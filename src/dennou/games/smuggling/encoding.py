@@ -183,10 +183,4 @@ class SmugglingEncoding(Encoding[SmugglingState, SmugglingRules]):
             return []
         if state.phase == "nominate":
             return [self.b_nominate + a.seat for a in legal if isinstance(a, Nominate)]
-        out, seen = [], set()
-        for i in range(self.b_trunk, self.num_actions):
-            action = self.action(state, seat, i)
-            if action not in seen and action in legal:
-                seen.add(action)
-                out.append(i)
-        return out
+        return self.first_legal(state, seat, range(self.b_trunk, self.num_actions), legal)
