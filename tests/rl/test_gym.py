@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gymnasium
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
@@ -69,3 +70,26 @@ def test_ansi_render_shows_the_view_in_words() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and "set a number" in text and "you (seat_0" in text
+
+
+def test_gymnasium_vector_envs_run_with_masks() -> None:
+    """``gymnasium.make_vec`` batches any game (terminal steps carry an all-zero mask)."""
+    vec = gymnasium.make_vec(
+        rl.gym_id("pandemic"),
+        num_envs=3,
+        vectorization_mode="sync",
+        players=4,
+        rounds=1,
+        ticks=3,
+    )
+    obs, _ = vec.reset(seed=0)
+    enc = rl.encoding_for("pandemic", {"rounds": 1, "ticks": 3}, 4)
+    assert obs["observation"].shape == (3, enc.size)
+    assert obs["action_mask"].shape == (3, enc.num_actions)
+    episodes = 0
+    for _ in range(40):
+        legal = [row.nonzero()[0] for row in obs["action_mask"]]
+        actions = np.array([int(ix[-1]) if len(ix) else 0 for ix in legal])
+        obs, _, term, trunc, info = vec.step(actions)
+        episodes += int(np.sum(term | trunc))
+    assert episodes >= 3
