@@ -90,6 +90,6 @@ def test_gymnasium_vector_envs_run_with_masks() -> None:
     for _ in range(40):
         legal = [row.nonzero()[0] for row in obs["action_mask"]]
         actions = np.array([int(ix[-1]) if len(ix) else 0 for ix in legal])
-        obs, _, term, trunc, info = vec.step(actions)
+        obs, _, term, trunc, _ = vec.step(actions)
         episodes += int(np.sum(term | trunc))
     assert episodes >= 3
