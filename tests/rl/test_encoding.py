@@ -39,6 +39,9 @@ def test_observations_do_not_leak_what_the_seat_may_not_see(game: str, i: int) -
             differs += other != state
             a, b = enc.observe(state, observer), enc.observe(other, observer)
             assert a.dtype == np.float32 and a.shape == (enc.size,)
+            if not table.passive:  # an encoding that reads the state reads what the view shows
+                via_view = enc.encode_view(g.view(state, observer))
+                assert a.tobytes() == via_view.tobytes(), f"{game}: observe != encode_view"
             assert a.tobytes() == b.tobytes(), f"{game}: seat {observer} sees a hidden part"
             if observer == seat and not table.passive:
                 assert enc.legal_indices(state, seat) == enc.legal_indices(other, seat)

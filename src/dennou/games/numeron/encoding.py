@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from itertools import permutations
+from typing import Any
 
 from dennou.core.actions import Action
 from dennou.core.encoding import Encoding, Layout, NotEncodable, Obs, one_hot
@@ -78,10 +79,32 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
         self.b_change = lay.block("change", d * 10, "change position * 10 + digit")
         self.b_move = lay.block("move", d * d * 9, "move (source * d + target) * 9 + amount - 1")
         self._log_total = math.log(total)
-        self._memo: tuple[list[tuple[list[JSON], Candidates]], ...] = ([], [])
+        self._memo: tuple[list[tuple[list[Any], Candidates]], ...] = ([], [])
         self._finish(lay)
 
     # --- observation --------------------------------------------------------------------
+    def observe(self, state: NumeronState, seat: Seat) -> Obs:
+        """The observation, read from the state as the view shows it (no JSON copies).
+
+        The fields are the view's: the log is the events the seat may see (all once over), the
+        number is the seat's own. ``tests/rl`` checks it equals :meth:`encode_view` of the view.
+        """
+        over = state.phase == "over"
+        shown: JSON = {
+            "seat": seat,
+            "phase": state.phase,
+            "attacker": state.attacker,
+            "turn": state.turn,
+            "first": state.first,
+            "calls_left": state.calls_left,
+            "last_turn": state.last_turn,
+            "items": state.items,
+            "strikes": state.strikes,
+            "my_number": state.numbers[seat],
+            "log": [e for e in state.log if over or e.visible_to(seat)],
+        }
+        return self.encode_view(shown)
+
     def encode_view(self, view: JSON) -> Obs:
         """The observation of the view's seat."""
         out = self.new_obs()
@@ -114,11 +137,12 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
         out[self.f_cands : self.f_cands + len(self.pool)] = theirs.mask
         return self.clip(out)
 
-    def _knowledge(self, log: list[JSON], owner: int) -> Candidates:
+    def _knowledge(self, log: list[Any], owner: int) -> Candidates:
         """``knowledge(log, digits, owner)``, resumed from a log this one extends.
 
-        An agent's successive views extend one log, so each view costs only its new events.
-        The last few logs are kept per owner (seats' logs differ: private results).
+        ``log`` holds event dicts (a view's) or events (the state's). An agent's successive
+        observations extend one log, so each costs only its new events. The last few logs are
+        kept per owner (seats' logs differ: private results).
         """
         best, done = None, 0
         for old, cands in self._memo[owner]:
@@ -127,7 +151,8 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
                 best, done = cands, k
         if best is not None and done == len(log):
             return best
-        result = knowledge(log[done:], self.rules.digits, owner, start=best)
+        tail = [e if isinstance(e, dict) else {"kind": e.kind, "data": e.data} for e in log[done:]]
+        result = knowledge(tail, self.rules.digits, owner, start=best)
         memo = self._memo[owner]
         memo.append((list(log), result))
         if len(memo) > 8:
