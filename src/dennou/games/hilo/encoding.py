@@ -34,6 +34,7 @@ from dennou.games.hilo.actions import (
     SecretGuess2,
     SecretGuess3,
 )
+from dennou.games.hilo.engine import available
 from dennou.games.hilo.knowledge import Belief, belief_of, public_belief
 from dennou.games.hilo.rules import HiloRules
 from dennou.games.hilo.state import HiloState
@@ -187,8 +188,30 @@ class HiloEncoding(Encoding[HiloState, HiloRules]):
         return _NAMED[kind](x, DIRECTIONS[h])
 
     def legal_indices(self, state: HiloState, seat: Seat) -> list[int]:
-        """The legal numbers, one per distinct action."""
-        legal = self.game.legal_actions(state, seat)
-        if not legal:
+        """The legal numbers, one per distinct action, from the kinds open to the seat.
+
+        (The kinds are the view's ``actions``; X must be a grid point in range. Computed
+        without building the actions: ``tests/rl`` checks it against the engine's legal set.)
+        """
+        if seat not in self.game.to_act(state):
             return []
-        return self.first_legal(state, seat, range(self.num_actions), legal)
+        if state.phase == "pick":
+            return [2, 3]
+        if state.phase != "turn":
+            return []
+        kinds = set(available(self.rules, state.points[seat]))
+        firsts: dict[int, int] = {}
+        for g, x in enumerate(self._grid(state, seat)):
+            if x is not None and x not in firsts:
+                firsts[x] = g
+        points = sorted(firsts.values())
+        out = [0] if "random_guess" in kinds else []
+        if "random_check" in kinds:
+            out.append(1)
+        for k, kind in enumerate(("guess", "secret_guess_3", "secret_guess_2")):
+            if kind in kinds:
+                base = self.b_named + k * GRID * 2
+                out.extend(base + 2 * g + h for g in points for h in (0, 1))
+        if "check" in kinds:
+            out.extend(self.b_check + g for g in points)
+        return out
