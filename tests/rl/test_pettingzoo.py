@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import dennou.rl as rl
+from dennou.core.errors import ConfigError
 from tests.rl.conftest import CASE_IDS, CASES, MAX_CYCLES_PRESETS, PRESETS, finishing_choice
 
 
@@ -112,3 +113,27 @@ def test_pettingzoo_turn_based_conversion_plays_a_game(game: str) -> None:
         assert active in actions
         obs, _, _, _, _ = par.step(actions)
     assert not par.agents
+
+
+@pytest.mark.parametrize("reward", ["rank", "team"])
+def test_rank_and_team_rewards(reward: str) -> None:
+    """``rank``: 1 for the sole winner, 0 for the last; ``team``: the team's result."""
+    env = rl.env("smuggling", players=4, small_games=2, reward=reward, seed=3)
+    env.reset()
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for k, agent in enumerate(env.agent_iter(max_iter=10_000)):
+        obs, r, term, trunc, _ = env.last()
+        totals[agent] += r
+        env.step(None if term or trunc else finishing_choice(env.table, obs, k))
+    outcome = env.table.game.outcome(env.table.state)
+    values = [totals[a] for a in env.possible_agents]
+    if reward == "team":
+        teams = outcome.teams or {}
+        assert values == [teams[t] for t in outcome.detail["team_of"]]
+    else:
+        assert values == [(4 - rank) / 3 for rank in outcome.ranks]
+
+
+def test_team_reward_needs_teams() -> None:
+    with pytest.raises(ConfigError, match="no teams"):
+        rl.env("pandemic", players=4, reward="team")
