@@ -13,7 +13,8 @@ def _to_room(env: rl.DennouAEC) -> str:
     for _ in range(10):
         table = env.table
         if table.state.phase == "room":
-            return table.players[table.state.smuggler]
+            smuggler: int = table.state.smuggler
+            return table.players[smuggler]
         obs = env.observe(env.agent_selection)
         env.step(int(obs["action_mask"].nonzero()[0][0]))
     raise AssertionError("the room never opened")
