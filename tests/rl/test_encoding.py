@@ -18,8 +18,8 @@ import dennou.rl as rl
 from dennou.core.encoding import NotEncodable
 from tests.rl.conftest import CASE_IDS, CASES, PRESETS, random_states, split
 
-STATES = 150
-"""Random states per preset (two presets per game, seven games: about 2,000 in all)."""
+STATES = 200
+"""Random states per preset for the round trips (two presets per game, six games: 2,400)."""
 
 
 def _table(game: str, i: int) -> rl.Table:
