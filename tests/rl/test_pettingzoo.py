@@ -8,7 +8,13 @@ import warnings
 from typing import Any
 
 import pytest
-from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+from pettingzoo.test import (
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    render_test,
+    seed_test,
+)
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import dennou.rl as rl
@@ -137,3 +143,17 @@ def test_rank_and_team_rewards(reward: str) -> None:
 def test_team_reward_needs_teams() -> None:
     with pytest.raises(ConfigError, match="no teams"):
         rl.env("pandemic", players=4, reward="team")
+
+
+@pytest.mark.parametrize("game", list(PRESETS))
+def test_render_test_passes(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ansi`` returns the acting seat's view in words; ``human`` prints it."""
+    preset = PRESETS[game][0]
+    render_test(functools.partial(rl.env, game, **preset))
+    capsys.readouterr()
+    env = rl.env(game, render_mode="ansi", **preset)
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text.strip()
+    env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
+    assert capsys.readouterr().out == ""  # ansi returns the text, never prints

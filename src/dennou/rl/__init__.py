@@ -82,7 +82,8 @@ def env(name: str, render_mode: str | None = None, **kwargs: Any) -> DennouAEC:
     Args:
         name: The game (``numeron``, ``stud10``, ``hilo``, ``smuggling``, ``pandemic``,
             ``chairs``; :func:`games` lists them).
-        render_mode: ``"ansi"`` prints the acting seat's view in words after each step.
+        render_mode: ``"ansi"``: ``render()`` returns the acting seat's view in words (as
+            ``dennou play`` shows it); ``"human"``: each step prints it.
         **kwargs: The game's rules options (``games=1``, ``digits=4``), and the env's own:
             ``players`` (seats), ``reward`` (``score``/``rank``/``team``), ``illegal``
             (``default``/``raise``), ``max_cycles``, ``talk`` (talk lines in ``infos``),

@@ -18,7 +18,7 @@ from dennou.core.bot import Bot
 from dennou.core.encoding import Encoding
 from dennou.core.errors import ConfigError
 from dennou.core.rng import make_rng
-from dennou.rl.pz import RENDER_MODES, observation_space
+from dennou.rl.pz import RENDER_MODES, observation_space, show
 from dennou.rl.table import Illegal, Reward, Table
 
 TITLES = {
@@ -63,7 +63,8 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         reward: ``score``, ``rank`` or ``team`` (see :class:`~dennou.rl.table.Table`).
         illegal: ``default`` (apply the rules' default, ``info["illegal"]``) or ``raise``.
         max_cycles: Truncate once the learner has made this many decisions.
-        render_mode: ``ansi`` or ``None``.
+        render_mode: ``ansi`` (``render()`` returns the learner's view in words), ``human``
+            (each step prints it) or ``None``.
         talk: Put the talk lines the seat may read into ``info["talk"]``.
         **rules: The game's rules options.
     """
@@ -208,8 +209,8 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         ):
             table.truncated = True
             table._touch()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
         return (
             self._obs(),
             reward,
@@ -226,4 +227,4 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         """The learner's view in words."""
         if self.render_mode is None:
             return None
-        return self.table.render(self.seat)
+        return show(self.table.render(self.seat), self.render_mode)

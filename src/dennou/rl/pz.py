@@ -14,7 +14,16 @@ from dennou.core.encoding import Encoding
 from dennou.core.game import Seat
 from dennou.rl.table import Illegal, Reward, Table
 
-RENDER_MODES = ["ansi"]
+RENDER_MODES = ["ansi", "human"]
+"""``ansi``: ``render()`` returns the acting seat's view in words; ``human``: steps print it."""
+
+
+def show(text: str | None, mode: str | None) -> str | None:
+    """What ``render()`` does in ``mode``: return the text (``ansi``) or print it (``human``)."""
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def observation_space(enc: Encoding[Any, Any]) -> spaces.Dict:
@@ -195,15 +204,15 @@ class DennouAEC(_Common, AECEnv[str, dict[str, np.ndarray], int]):  # type: igno
         ok = self.table.step(self.table.players.index(agent), int(action))
         self.infos[agent] = {**self.infos[agent], "illegal": not ok}
         self._after_step()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """The selected agent's view in words (``render_mode="ansi"``)."""
+        """The selected agent's view in words (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None:
             return None
         seat = self.table.players.index(self.agent_selection) if self.agents else None
-        return self.table.render(seat)
+        return show(self.table.render(seat), self.render_mode)
 
 
 class DennouParallel(_Common, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -291,8 +300,8 @@ class DennouParallel(_Common, ParallelEnv[str, dict[str, np.ndarray], int]):  # 
         rewards = {a: rewards[a] for a in self.agents}
         if over or cut:
             self.agents = []
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
@@ -300,4 +309,4 @@ class DennouParallel(_Common, ParallelEnv[str, dict[str, np.ndarray], int]):  # 
         if self.render_mode is None:
             return None
         acting = self.table.acting()
-        return self.table.render(acting[0] if acting else None)
+        return show(self.table.render(acting[0] if acting else None), self.render_mode)
