@@ -6,6 +6,7 @@ import pytest
 
 import dennou.rl as rl
 from dennou.core.errors import IllegalActionError
+from dennou.rl.pz import new_lines
 
 
 def _to_room(env: rl.DennouAEC) -> str:
@@ -42,3 +43,23 @@ def test_talk_off_by_default_and_closed_channels_refused() -> None:
     assert "talk" not in env.infos["seat_0"]
     with pytest.raises(IllegalActionError):
         env.say("seat_0", "room", "hello")  # nobody is in the room yet
+
+
+def test_new_lines_follow_a_sliding_window_of_recent_talk() -> None:
+    seen = ["a", "b", "c"]
+    assert new_lines(seen, ["b", "c", "d", "e"]) == ["d", "e"]  # the window slid by one
+    assert new_lines(seen, ["a", "b", "c"]) == []
+    assert new_lines([], ["x"]) == ["x"]
+    assert new_lines(seen, ["x", "y"]) == ["x", "y"]  # no overlap: all new
+
+
+def test_more_lines_than_a_view_keeps_are_each_heard_once() -> None:
+    env = rl.env("pandemic", players=4, rounds=1, ticks=2, talk=True)
+    env.reset(seed=0)
+    for k in range(70):  # more than RECENT_TALK: the view's window slides
+        env.say("seat_1", "public", f"line {k}")
+    env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
+    env.say("seat_1", "public", "one more")
+    env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
+    heard = env.infos["seat_2"]["talk"]
+    assert [line["text"] for line in heard] == ["one more"]

@@ -18,7 +18,7 @@ from dennou.core.bot import Bot
 from dennou.core.encoding import Encoding
 from dennou.core.errors import ConfigError
 from dennou.core.rng import make_rng
-from dennou.rl.pz import RENDER_MODES, observation_space, show
+from dennou.rl.pz import RENDER_MODES, new_lines, observation_space, show
 from dennou.rl.table import Illegal, Reward, Table
 
 TITLES = {
@@ -111,7 +111,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._seat_bots()
         self.observation_space = observation_space(self.table.encoding)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.table.encoding.num_actions)
-        self._heard = 0
+        self._heard: list[Any] = []
         self._rngs: dict[int, Any] = {}
 
     def _seat_bots(self) -> None:
@@ -131,8 +131,9 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         info: dict[str, Any] = {"action_mask": self._obs()["action_mask"], **extra}
         if self.talk:
             lines = self.table.game.view(self.table.state, self.seat).get("talk") or []
-            info["talk"] = [dict(line) for line in lines[self._heard :]]
-            self._heard = len(lines)
+            window = list(lines)
+            info["talk"] = [dict(line) for line in new_lines(self._heard, window)]
+            self._heard = window
         return info
 
     def _play_others(self) -> float:
@@ -183,7 +184,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if self.fixed_seat is None:
             self.seat = make_rng(table.seed, "learner seat").randrange(table.n)
             self._seat_bots()
-        self._heard = 0
+        self._heard = []
         names = list(table.players)
         for seat, bot in self.bots.items():
             bot.reset(seat=seat, rules=table.rules, players=names)

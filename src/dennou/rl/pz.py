@@ -26,6 +26,18 @@ def show(text: str | None, mode: str | None) -> str | None:
     return text
 
 
+def new_lines(seen: list[Any], window: list[Any]) -> list[Any]:
+    """The lines of a view's talk ``window`` after those already ``seen``.
+
+    Views carry only the most recent talk lines (``core.talk.RECENT_TALK``), so the new lines
+    are what follows the longest overlap of the window's start with the end of what was seen.
+    """
+    for k in range(min(len(seen), len(window)), 0, -1):
+        if window[:k] == seen[-k:]:
+            return window[k:]
+    return window
+
+
 def observation_space(enc: Encoding[Any, Any]) -> spaces.Dict:
     """``Dict(observation=Box, action_mask=Box(0, 1, int8))`` for an encoding."""
     return spaces.Dict(
@@ -60,7 +72,7 @@ class _Common:
         self._obs_space = observation_space(self.table.encoding)
         self._act_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
         self.talk = talk
-        self._heard: list[int] = []
+        self._heard: list[list[Any]] = []
         self.agents: list[str] = []
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
@@ -86,13 +98,13 @@ class _Common:
         raise NotImplementedError("dennou envs give per-seat observations only")
 
     def _reset_talk(self) -> None:
-        self._heard = [0] * self.table.n
+        self._heard = [[] for _ in range(self.table.n)]
 
     def _new_lines(self, seat: Seat) -> list[dict[str, Any]]:
         view = self.table.game.view(self.table.state, seat)
-        lines = view.get("talk") or []
-        new = lines[self._heard[seat] :]
-        self._heard[seat] = len(lines)
+        window = list(view.get("talk") or [])
+        new = new_lines(self._heard[seat], window)
+        self._heard[seat] = window
         return [dict(line) for line in new]
 
     def say(self, agent: str, channel: str, text: str) -> None:

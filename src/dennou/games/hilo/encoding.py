@@ -34,7 +34,6 @@ from dennou.games.hilo.actions import (
     SecretGuess2,
     SecretGuess3,
 )
-from dennou.games.hilo.engine import available
 from dennou.games.hilo.knowledge import Belief, belief_of, public_belief
 from dennou.games.hilo.rules import HiloRules
 from dennou.games.hilo.state import HiloState
@@ -199,7 +198,7 @@ class HiloEncoding(Encoding[HiloState, HiloRules]):
             return [2, 3]
         if state.phase != "turn":
             return []
-        kinds = set(available(self.rules, state.points[seat]))
+        kinds = set(self.rules.available(state.points[seat]))
         firsts: dict[int, int] = {}
         for g, x in enumerate(self._grid(state, seat)):
             if x is not None and x not in firsts:
