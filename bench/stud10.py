@@ -28,12 +28,17 @@ from dennou.games.stud10.sim import simulate
 ROWS: list[tuple[str, str, float, str]] = []
 
 
-def rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
+def rate(
+    fn: Callable[[], object],
+    count: int,
+    repeat: int = 3,
+    clock: Callable[[], float] = time.perf_counter,
+) -> float:
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = clock()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, clock() - t)
     return count / best
 
 
@@ -104,7 +109,7 @@ def bench_games() -> None:
             (
                 "5-player hands",
                 "dennou engine (Python)",
-                cpu_rate(engine_run, 200),
+                rate(engine_run, 200, clock=time.process_time),
                 f"200 hands, {note}",
             )
         )
@@ -132,15 +137,6 @@ def bench_views() -> None:
             f"median {median * 1000:.1f} ms, max {max(times) * 1000:.1f} ms of CPU (target 20)",
         )
     )
-
-
-def cpu_rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return count / best
 
 
 def bench_odds() -> None:
