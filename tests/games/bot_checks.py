@@ -108,13 +108,11 @@ def check_bots(
     tally = Tally()
     for seed in seeds:
         holder: dict[str, Any] = {}
-        bots: list[Bot] = [
-            Twin(make_bot(game, spec), game, holder, tally, every) for spec in specs
-        ]
+        bots: list[Bot] = [Twin(make_bot(game, spec), game, holder, tally, every) for spec in specs]
         names = [f"p{i}" for i in range(len(specs))]
         holder["state"] = game.new(rules if rules is not None else game.make_rules(), names)
 
-        def keep(step: Any, state: Any) -> None:
+        def keep(step: Any, state: Any, holder: dict[str, Any] = holder) -> None:
             holder["state"] = state
 
         first = play(game, rules, bots, seed, players=names, on_step=keep)

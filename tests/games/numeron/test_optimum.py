@@ -36,9 +36,7 @@ def brute_t(digits: int, secrets: tuple[str, ...]) -> int:
                 parts.setdefault(judge(x, g), set()).add(x)
             if len(parts) == 1 and g not in s:
                 continue
-            total = len(s) + sum(
-                t(frozenset(p)) for r, p in parts.items() if r != (digits, 0)
-            )
+            total = len(s) + sum(t(frozenset(p)) for r, p in parts.items() if r != (digits, 0))
             best = min(best, total)
         return best
 

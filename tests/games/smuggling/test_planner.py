@@ -55,9 +55,7 @@ def oracle(k: int, d: int, levels: int) -> float:
     if abs(d) > (2 * levels - 1) * k:
         return 1.0 if d > 0 else 0.0
     move = delta(levels)
-    a = np.array(
-        [[1.0 - oracle(k - 1, -(d + int(m)), levels) for m in row] for row in move]
-    )
+    a = np.array([[1.0 - oracle(k - 1, -(d + int(m)), levels) for m in row] for row in move])
     return support_enumeration_value(a)
 
 

@@ -33,11 +33,12 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError
 from dennou.core.game import JSON, Seat
 from dennou.games.chairs.actions import BlockPlayer, NoBlock, Order
 from dennou.games.chairs.race import resolve_race
@@ -136,13 +137,13 @@ class AdaptiveBot(Bot):
 
     def __init__(
         self,
-        samples: int = 32,
-        firsts: int = 8,
-        prior: float = 2.0,
-        temperature: float = 0.05,
-        crowd_penalty: float = 60.0,
-        helper_weight: float = 0.5,
-        budget_ms: float = 1500.0,
+        samples: Annotated[int, Meta(ge=1, le=10_000)] = 32,
+        firsts: Annotated[int, Meta(ge=1, le=99)] = 8,
+        prior: Annotated[float, Meta(gt=0, le=1000)] = 2.0,
+        temperature: Annotated[float, Meta(gt=0, le=10)] = 0.05,
+        crowd_penalty: Annotated[float, Meta(ge=0, le=10_000)] = 60.0,
+        helper_weight: Annotated[float, Meta(ge=0, le=10)] = 0.5,
+        budget_ms: Annotated[float, Meta(gt=0, le=60_000)] = 1500.0,
     ) -> None:
         # Votes, removals, gaya play and gifts are the heuristic's (imported here: ``bots.py``
         # registers this module, so a module-level import would be circular).
@@ -151,8 +152,6 @@ class AdaptiveBot(Bot):
         self.base = HeuristicBot(crowd_penalty=crowd_penalty, helper_weight=helper_weight)
         self.crowd_penalty = crowd_penalty
         self.helper_weight = helper_weight
-        if samples < 1 or firsts < 1 or prior <= 0 or budget_ms <= 0 or temperature <= 0:
-            raise ConfigError("adaptive: samples, firsts, prior and budget_ms must be positive")
         self.samples = samples
         self.temperature = temperature
         self.firsts = firsts
@@ -391,9 +390,9 @@ class AdaptiveBot(Bot):
         if contest:
             top_value = max(contest.values())
             mean = sum(contest.values()) / len(contest)
-            top = [p for p in contest if contest[p] >= top_value - 1e-12]
+            leaders = [p for p in contest if contest[p] >= top_value - 1e-12]
             if top_value > 1.5 * mean and top_value > 0.05:
-                threat = rng.choice(top)
+                threat = rng.choice(leaders)
             else:
                 threat = rng.choice(sorted(contest))
         return order, threat

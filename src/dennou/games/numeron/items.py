@@ -44,7 +44,7 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, index_of, knowledge, table
+from dennou.games.numeron.knowledge import Candidates, digit_matrix, index_of, knowledge
 from dennou.games.numeron.race import MAX_CALLS, size_model, survival
 from dennou.games.numeron.solver import _item_partition, _new_number, best_reveal
 
@@ -104,7 +104,7 @@ def attack_values(view: JSON, legal: Sequence[Action]) -> dict[Action, float]:
         elif isinstance(action, Double):
             where = best_reveal(theirs_c)
             digit = int(view["my_number"][where])
-            seen = theirs[table(digits)[theirs, where] == digit]
+            seen = theirs[digit_matrix(digits)[theirs, where] == digit]
             q_rev = q_of(digits, len(seen))
             # Calls 1 and 2 come before the opponent's next; call k >= 2 after k - 2 of its.
             shifted = np.concatenate([[1.0], q_rev[:-1]])

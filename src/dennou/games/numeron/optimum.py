@@ -41,7 +41,7 @@ import numpy.typing as npt
 from numba import types
 from numba.typed import Dict
 
-from dennou.games.numeron.knowledge import table
+from dennou.games.numeron.knowledge import digit_matrix
 from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
@@ -100,7 +100,7 @@ def branch_count(digits: int) -> int:
 @cache
 def _swaps(digits: int) -> npt.NDArray[np.int64]:
     """For each of the 45 digit transpositions, the index of every number after the swap."""
-    t = table(digits).astype(np.int64)
+    t = digit_matrix(digits).astype(np.int64)
     n = len(t)
 
     def codes(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -410,7 +410,7 @@ class Search:
         from dennou.games.numeron.solver import judge_table
 
         self.tab = judge_table(self.digits)
-        self.t = table(self.digits).astype(np.int64)
+        self.t = digit_matrix(self.digits).astype(np.int64)
         self.n = len(self.t)
         self.hit = hit_code(self.digits)
         self.nresp = (self.digits + 1) ** 2
@@ -752,7 +752,7 @@ class Race:
 
         self.digits = digits
         self.tab = judge_table(digits)
-        self.t = table(digits).astype(np.int64)
+        self.t = digit_matrix(digits).astype(np.int64)
         self.hit = hit_code(digits)
         self.nresp = (digits + 1) ** 2
         self.branches = branch_count(digits)

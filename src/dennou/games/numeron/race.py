@@ -37,14 +37,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError
 from dennou.core.game import JSON, Seat
 from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumber
 from dennou.games.numeron.knowledge import Candidates, knowledge
@@ -476,17 +476,13 @@ class RaceBot(Bot):
 
     def __init__(
         self,
-        objective: str = "win",
+        objective: Literal["win", "calls"] = "win",
         items: bool = True,
         relabel: bool = True,
-        budget_ms: float = 2000.0,
-        keep: float = 0.01,
-        guard: float = 0.01,
+        budget_ms: Annotated[float, Meta(gt=0, le=60_000)] = 2000.0,
+        keep: Annotated[float, Meta(ge=0, le=1)] = 0.01,
+        guard: Annotated[float, Meta(ge=0, le=1)] = 0.01,
     ) -> None:
-        if objective not in ("win", "calls"):
-            raise ConfigError(f"{self.name}: objective is 'win' or 'calls', not {objective!r}")
-        if budget_ms <= 0:
-            raise ConfigError(f"{self.name}: budget_ms must be positive")
         self.objective = objective
         self.items = items
         self.relabel = relabel
@@ -571,11 +567,11 @@ class OptimalBot(RaceBot):
 
     def __init__(
         self,
-        objective: str = "calls",
+        objective: Literal["win", "calls"] = "calls",
         items: bool = True,
         relabel: bool = True,
-        budget_ms: float = 2000.0,
-        keep: float = 0.01,
-        guard: float = 0.01,
+        budget_ms: Annotated[float, Meta(gt=0, le=60_000)] = 2000.0,
+        keep: Annotated[float, Meta(ge=0, le=1)] = 0.01,
+        guard: Annotated[float, Meta(ge=0, le=1)] = 0.01,
     ) -> None:
         super().__init__(objective, items, relabel, budget_ms, keep, guard)

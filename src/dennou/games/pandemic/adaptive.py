@@ -28,11 +28,12 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError
 from dennou.core.game import JSON, Seat
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
 from dennou.games.pandemic.knowledge import WorldFilter, observations
@@ -127,15 +128,13 @@ class AdaptiveBot(Bot):
 
     def __init__(
         self,
-        cure_prob: float = 0.25,
-        cap: int = 2000,
-        strength: float = 3.0,
+        cure_prob: Annotated[float, Meta(ge=0, le=1)] = 0.25,
+        cap: Annotated[int, Meta(ge=1, le=100_000)] = 2000,
+        strength: Annotated[float, Meta(gt=0, le=1000)] = 3.0,
         talk: bool = True,
-        check_weight: float = 0.8,
-        recover: float = 0.15,
+        check_weight: Annotated[float, Meta(ge=0, le=10)] = 0.8,
+        recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
     ) -> None:
-        if not 0.0 <= cure_prob <= 1.0 or cap < 1 or strength <= 0:
-            raise ConfigError("adaptive: 0 <= cure_prob <= 1, cap >= 1, strength > 0")
         self.cure_prob = cure_prob
         self.cap = cap
         self.strength = strength

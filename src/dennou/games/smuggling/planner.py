@@ -48,15 +48,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import numpy.typing as npt
+from msgspec import Meta
 from scipy.optimize import linprog
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError
 from dennou.core.game import JSON
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk
 
@@ -373,15 +373,13 @@ class PlannerBot(Bot):
     def __init__(
         self,
         exploit: bool = True,
-        prior: float = 2.0,
-        trust: float = 0.9,
-        window: int = 12,
-        min_seen: int = 3,
-        purity: float = 0.8,
-        budget_ms: float = 1000.0,
+        prior: Annotated[float, Meta(ge=0, le=1000)] = 2.0,
+        trust: Annotated[float, Meta(ge=0, le=1)] = 0.9,
+        window: Annotated[int, Meta(ge=1, le=200)] = 12,
+        min_seen: Annotated[int, Meta(ge=1, le=200)] = 3,
+        purity: Annotated[float, Meta(ge=0, le=1)] = 0.8,
+        budget_ms: Annotated[float, Meta(gt=0, le=60_000)] = 1000.0,
     ) -> None:
-        if prior < 0 or not 0.0 <= trust <= 1.0 or window < 1 or min_seen < 1:
-            raise ConfigError("planner: prior >= 0, 0 <= trust <= 1, window >= 1, min_seen >= 1")
         self.exploit = exploit
         self.prior = prior
         self.trust = trust
