@@ -158,6 +158,14 @@ class EventLog:
         self._logs: OrderedDict[int, tuple[Event, int, _Chain]] = OrderedDict()
         self._lock = threading.Lock()
 
+    # A game (and so its log cache) travels to bot worker processes and Ray workers: it goes
+    # without its remembered logs, which only serve the process that built them.
+    def __getstate__(self) -> dict[str, int]:
+        return {"size": self._size}
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.__init__(state["size"])  # type: ignore[misc]
+
     def json(
         self, log: Sequence[Event], seat: Seat | None, *, everything: bool = False
     ) -> list[JSON]:

@@ -603,6 +603,11 @@ class TableActor:
                     (self.game.spec.name, "chance"), work.draw, self.game, self.state, rng
                 )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
+                # A game of chance steps only (a 10-card stud session) would hold the actor for
+                # all of it: requests queued meanwhile (spectate, leave, chat) go first.
+                await asyncio.sleep(0)
+                if not self.inbox.empty():
+                    return
                 continue
             for seat in sorted(acting):
                 pending = self.pending.get(seat)
