@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.errors import ConfigError
-from dennou.core.game import Game
+from dennou.core.game import Game, range_text, type_text
 
 GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 """Bots that play every game."""
@@ -77,3 +79,72 @@ def _convert(raw: str, tp: Any, where: str) -> Any:
     except ValueError:
         raise ConfigError(f"{where} wants {tp.__name__}, got {raw!r}") from None
     return raw
+
+
+@dataclass(frozen=True)
+class BotOption:
+    """One option of a bot, as ``dennou games`` shows it.
+
+    Attributes:
+        name: The option's name (``playouts`` in ``montecarlo:playouts=500``).
+        type: Its type, written for people.
+        default: Its default value.
+        range: The values it allows (``1 to 100000``), or ``""`` where the bot declares none.
+        description: What it does.
+    """
+
+    name: str
+    type: str
+    default: Any
+    range: str
+    description: str
+
+
+def bot_options(factory: Callable[..., Any]) -> list[BotOption]:
+    """The options a bot factory takes, from its constructor.
+
+    Types and ranges come from the annotations (``Annotated[int, Meta(ge=1, le=100_000)]``
+    gives the range), descriptions from the ``Args:`` section of its docstring.
+    """
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    try:
+        hints = typing.get_type_hints(target, include_extras=True)
+    except (NameError, TypeError):
+        hints = {}
+    described = _docstring_args(inspect.getdoc(factory) or "")
+    described.update(_docstring_args(inspect.getdoc(target) or ""))
+    out = []
+    for name, param in inspect.signature(factory).parameters.items():
+        if name in ("self", "game") or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        hint = hints.get(name, type(param.default) if param.default is not param.empty else str)
+        default = None if param.default is param.empty else param.default
+        out.append(
+            BotOption(name, type_text(hint), default, range_text(hint), described.get(name, ""))
+        )
+    return out
+
+
+_ARG = re.compile(r"^(\s+)(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+
+
+def _docstring_args(doc: str) -> dict[str, str]:
+    """``{name: text}`` from the ``Args:`` section of a Google-style docstring."""
+    out: dict[str, str] = {}
+    lines = doc.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "Args:")
+    except StopIteration:
+        return out
+    indent: str | None = None
+    current: str | None = None
+    for line in lines[start + 1 :]:
+        if line.strip() and not line.startswith((" ", "\t")):
+            break  # the next section
+        match = _ARG.match(line)
+        if match and (indent is None or match.group(1) == indent):
+            indent, current = match.group(1), match.group(2)
+            out[current] = match.group(3).strip()
+        elif current is not None and line.strip():
+            out[current] += " " + line.strip()
+    return out

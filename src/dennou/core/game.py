@@ -149,6 +149,8 @@ class GameSpec(msgspec.Struct, frozen=True):
         simultaneous: Whether some steps are sealed simultaneous steps.
         teams: Whether players form teams.
         talk: Whether the game has talk channels.
+        decisions: Whether players decide anything (``False``: chance decides it all, as in
+            10-card stud; players only watch).
     """
 
     name: str
@@ -161,6 +163,7 @@ class GameSpec(msgspec.Struct, frozen=True):
     simultaneous: bool = False
     teams: bool = False
     talk: bool = False
+    decisions: bool = True
 
 
 class Game(ABC, Generic[S, R]):
@@ -374,7 +377,10 @@ def _coerce_option(tp: Any, value: Any) -> Any:
 
 
 def rules_options(rules_type: type[Rules]) -> list[tuple[str, str, Any, str]]:
-    """List ``(name, type, default, description)`` for each option of a rules type."""
+    """List ``(name, type, default, description)`` for each option of a rules type.
+
+    The type is written for people (:func:`type_text`).
+    """
     hints = typing.get_type_hints(rules_type, include_extras=True)
     out = []
     for f in msgspec.structs.fields(rules_type):
@@ -385,7 +391,7 @@ def rules_options(rules_type: type[Rules]) -> list[tuple[str, str, Any, str]]:
         else:
             default = None
         hint = hints[f.name]
-        out.append((f.name, _type_name(_strip_annotated(hint)), default, _description(hint)))
+        out.append((f.name, type_text(hint), default, _description(hint)))
     return out
 
 
@@ -397,7 +403,67 @@ def _description(hint: Any) -> str:
     return ""
 
 
-def _type_name(tp: Any) -> str:
+_NAMES = {int: "int", float: "number", bool: "true/false", str: "text"}
+
+
+def type_text(hint: Any) -> str:
+    """A type as a person reads it: ``coin | seat0``, ``list of int``, ``int or none``."""
+    tp = _strip_annotated(hint)
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is typing.Literal:
+        return " | ".join(str(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        inner = [type_text(a) for a in args if a is not type(None)]
+        text = " or ".join(inner)
+        return f"{text} or none" if type(None) in args else text
+    if origin in (tuple, list, set, frozenset):
+        items = [a for a in args if a is not Ellipsis]
+        if not items:
+            return "list"
+        if len(items) > 1 and Ellipsis not in args:
+            texts = [type_text(a) for a in items]
+            if len(set(texts)) == 1:
+                return f"list of {len(texts)} {texts[0]}"
+            return "list of " + ", ".join(texts)
+        item = type_text(items[0])
+        return f"list of ({item})" if " " in item else f"list of {item}"
     if isinstance(tp, type):
-        return tp.__name__
+        return _NAMES.get(tp, tp.__name__)
     return str(tp).replace("typing.", "")
+
+
+def range_text(hint: Any) -> str:
+    """The range a type's constraints allow (``3 to 5``, ``> 0``, ``>= 1``), or ``""``."""
+    limits: dict[str, Any] = {}
+    for part in _annotations(hint):
+        if isinstance(part, msgspec.Meta):
+            for key in ("ge", "gt", "le", "lt", "min_length", "max_length"):
+                if getattr(part, key) is not None:
+                    limits[key] = getattr(part, key)
+    low = ("ge", limits["ge"]) if "ge" in limits else ("gt", limits.get("gt"))
+    high = ("le", limits["le"]) if "le" in limits else ("lt", limits.get("lt"))
+    words = []
+    if low[1] is not None and high[1] is not None and low[0] == "ge" and high[0] == "le":
+        words.append(f"{low[1]:g} to {high[1]:g}")
+    else:
+        if low[1] is not None:
+            words.append(f"{'>=' if low[0] == 'ge' else '>'} {low[1]:g}")
+        if high[1] is not None:
+            words.append(f"{'<=' if high[0] == 'le' else '<'} {high[1]:g}")
+    if "min_length" in limits:
+        words.append(f"at least {limits['min_length']} items")
+    if "max_length" in limits:
+        words.append(f"at most {limits['max_length']} items")
+    return ", ".join(words)
+
+
+def _annotations(hint: Any) -> list[Any]:
+    """Every ``Annotated`` metadata on a type and on the members of its union."""
+    out: list[Any] = []
+    while typing.get_origin(hint) is typing.Annotated:
+        out.extend(typing.get_args(hint)[1:])
+        hint = typing.get_args(hint)[0]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        for arg in typing.get_args(hint):
+            out.extend(_annotations(arg))
+    return out
