@@ -182,7 +182,7 @@ def match_command(
             f"; {seating.filled} seats filled from the bots named, in turn"
             " (--players for another count)"
         )
-    info.print(f"{seating.describe()}{note}", highlight=False, markup=False)
+    info.print(f"{seating.describe()}{note}", highlight=False, markup=False, soft_wrap=True)
     if out is not None:
         out.write_text("", encoding="utf-8")
     played: list[records.Record] = []
@@ -200,9 +200,9 @@ def match_command(
         task = progress.add_task(f"{game_name}", total=games)
 
         def done(i: int, rec: records.Record) -> None:
-            played.append(rec)
             if out is not None:
                 records.write(out, [rec], append=True)
+            played.append(rec)
             progress.advance(task)
 
         try:
@@ -391,7 +391,7 @@ def play_command(
         highlight=False,
         markup=False,
     )
-    console.print(seating.describe(), highlight=False, markup=False)
+    console.print(seating.describe(), highlight=False, markup=False, soft_wrap=True)
     if not game.spec.decisions:
         console.print(f"{game.spec.name} has no decisions: you watch the game.", highlight=False)
     run = GameRun(game, config, bots, seed, players=seating.names, meta={"human_seat": seat})
@@ -417,12 +417,16 @@ def play_command(
 def odds_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="stud10")],
     players: Annotated[
-        str, typer.Option(help='face-up cards per player, "|" between players: "As Kd|7c 7d"')
+        str,
+        typer.Option(help='face-up cards per player (5 to 10 each), "|" between players'),
     ],
     samples: Annotated[int, typer.Option(min=1, help="Monte Carlo deals if not exact")] = 100_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed")] = 0,
 ) -> None:
-    """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo)."""
+    """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo).
+
+    e.g. dennou odds stud10 --players "As Kd Qh Jc 9s|7c 7d 2s 2h 3d"
+    """
     if game_name != "stud10":
         raise ConfigError(f"odds are computed for stud10 only, not {game_name!r}")
     from dennou.games.stud10.odds import odds_command as compute

@@ -98,7 +98,10 @@ def wilson(p: float, n: int) -> tuple[float, float]:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exactly 0 and 1 at the ends (rounding would otherwise leave p just outside its interval)
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return low, high
 
 
 def proportion_ci(successes: float, n: int) -> tuple[float, float]:

@@ -74,12 +74,18 @@ def seat_players(
     if not bots:
         raise ConfigError("name at least one bot (e.g. --bots random,random or --vs random)")
     people = 0 if person is None else 1
+    who = _bots(len(bots)) + (" and you" if people else "")
+    most = game.spec.max_players
+    if players is None and len(bots) + people > most:
+        raise ConfigError(
+            f"{who} for {game.spec.name}, which seats at most {most}: "
+            f"name at most {_bots(most - people)}"
+        )
     total = players if players is not None else max(len(bots) + people, _default(game, rules))
     game.check_players([f"p{i}" for i in range(total)])
     if len(bots) + people > total:
-        who = f"{len(bots)} bots" + (" and you" if people else "")
         raise ConfigError(
-            f"{who} for {total} seats: name at most {total - people} bots or pass --players"
+            f"{who} for {total} seats: name at most {_bots(total - people)}, or more --players"
         )
     if person is not None and not 0 <= person < total:
         raise ConfigError(f"--seat must be 0-{total - 1} for {total} players")
@@ -98,3 +104,7 @@ def seat_players(
 def _default(game: Game[Any, Any], rules: Any) -> int:
     spec = game.spec
     return min(max(game.default_players(rules), spec.min_players), spec.max_players)
+
+
+def _bots(n: int) -> str:
+    return f"{n} bot" if n == 1 else f"{n} bots"
