@@ -366,7 +366,7 @@ def play_command(
             help="comma-separated bots for the other seats; seats beyond them are filled from "
             "the same bots in turn"
         ),
-    ],
+    ] = "random",
     seat: Annotated[int, typer.Option(help="your seat (0-based)")] = 0,
     players: Annotated[
         int | None,

@@ -6,8 +6,10 @@ line when there is no server, and gives the seat back when stopped before the ga
 
 from __future__ import annotations
 
+import queue
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,30 +58,45 @@ def history(host: ServerProcess, account: str) -> list[dict[str, Any]]:
     return found
 
 
-def start_bot(host: ServerProcess, token: str, *args: str) -> subprocess.Popen[str]:
-    """``dennou bot run ARGS`` in the background, its output readable line by line."""
-    return subprocess.Popen(
-        [str(BIN / "dennou"), "bot", "run", *args, "--server", host.ws],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=environment({"DENNOU_TOKEN": token}),
-    )
+class BotProcess:
+    """``dennou bot run`` in the background; its output read by a thread, line by line."""
 
+    def __init__(self, host: ServerProcess, token: str, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [str(BIN / "dennou"), "bot", "run", *args, "--server", host.ws],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=environment({"DENNOU_TOKEN": token}),
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
 
-def read_until(proc: subprocess.Popen[str], text: str, timeout: float = 60) -> list[str]:
-    """Lines the process printed up to one containing ``text``."""
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line.rstrip())
-        if text in line:
-            return lines
-    raise AssertionError(f"no line with {text!r} in: {lines}")
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip())
+        self.lines.put(None)
+
+    def read_until(self, text: str, timeout: float = 60) -> list[str]:
+        """Lines printed up to one containing ``text``."""
+        seen: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no line with {text!r} in {timeout:g} s: {seen}") from None
+            if line is None:
+                raise AssertionError(f"exited without a line with {text!r}: {seen}")
+            seen.append(line)
+            if text in line:
+                return seen
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
 
 
 def wait_for(check: Any, timeout: float, what: str) -> None:
@@ -88,12 +105,6 @@ def wait_for(check: Any, timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {timeout:g} s: {what}")
         time.sleep(0.2)
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(10)
 
 
 def test_a_bot_that_cannot_play_the_game_takes_no_seat(host: ServerProcess) -> None:
@@ -122,9 +133,9 @@ def test_a_bot_that_cannot_play_the_game_takes_no_seat(host: ServerProcess) -> N
 def test_it_says_where_it_waits_what_it_plays_and_the_result(host: ServerProcess) -> None:
     tokens = [host.register("ann"), host.register("ben")]
     table = make_table(host, tokens[0], "numeron", ["open", "open"])
-    first = start_bot(host, tokens[0], "random", "--table", table, "--seed", "1")
+    first = BotProcess(host, tokens[0], "random", "--table", table, "--seed", "1")
     try:
-        waiting = read_until(first, "waiting at table")
+        waiting = first.read_until("waiting at table")
         assert f"waiting at table {table} (numeron): 1 of 2 seats taken, 1 open" in waiting[-1]
         second = dennou(
             "bot",
@@ -141,11 +152,11 @@ def test_it_says_where_it_waits_what_it_plays_and_the_result(host: ServerProcess
         out = second.stdout
         assert f"playing numeron at table {table} as seat 1 (seats: 0 ann, 1 ben)" in out
         assert "result: rank 1 of 2" in out and f"/api/tables/{table}/record" in out
-        rest = read_until(first, "result:")
+        rest = first.read_until("result:")
         assert any("playing numeron" in line for line in rest)
-        assert first.wait(30) == 0
+        assert first.proc.wait(30) == 0
     finally:
-        stop(first)
+        first.stop()
 
 
 def test_no_server_is_one_line_not_a_traceback() -> None:
@@ -161,16 +172,16 @@ def test_no_server_is_one_line_not_a_traceback() -> None:
 def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
     token = host.register("ann")
     table = make_table(host, token, "hilo", ["open", "open"])
-    proc = start_bot(host, token, "random", "--table", table)
+    bot = BotProcess(host, token, "random", "--table", table)
     try:
-        read_until(proc, "waiting at table")
+        bot.read_until("waiting at table")
         assert table_info(host, table)["seats"][0]["name"] == "ann"
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(20) == 130
+        bot.proc.send_signal(signal.SIGINT)
+        assert bot.proc.wait(20) == 130
         seats = table_info(host, table)["seats"]
         assert [s["kind"] for s in seats] == ["open", "open"]
     finally:
-        stop(proc)
+        bot.stop()
 
 
 # --- what the host must do (the `server` helper wires these; see the cli report) ------------
@@ -185,10 +196,10 @@ SERVER_RELEASE = (
 def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> None:
     tokens = [host.register("ann"), host.register("ben")]
     table = make_table(host, tokens[0], "numeron", ["open", "open"])
-    proc = start_bot(host, tokens[0], "random", "--table", table)
-    read_until(proc, "waiting at table")
-    proc.send_signal(signal.SIGKILL)  # no chance to say goodbye
-    proc.wait(10)
+    bot = BotProcess(host, tokens[0], "random", "--table", table)
+    bot.read_until("waiting at table")
+    bot.proc.send_signal(signal.SIGKILL)  # no chance to say goodbye
+    bot.proc.wait(10)
     try:
         wait_for(
             lambda: table_info(host, table)["seats"][0]["kind"] == "open",
@@ -196,7 +207,7 @@ def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> 
             what="the dead bot's seat is open again",
         )
     finally:
-        stop(proc)
+        bot.stop()
     ben = dennou(
         "bot",
         "run",
