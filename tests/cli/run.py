@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from dennou.server.testing import free_port
+from dennou.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -55,61 +54,42 @@ def dennou(
     )
 
 
-class Served:
-    """A ``dennou serve`` process started from a command line, on a free loopback port."""
+class Served(ServerProcess):
+    """A ``dennou serve`` process started from a command line (as the README writes it)."""
 
-    def __init__(self, proc: subprocess.Popen[str], port: int, log: Path) -> None:
-        self.proc = proc
-        self.port = port
-        self.log = log
+    def __init__(self, command: str, cwd: Path) -> None:
+        super().__init__(cwd / "data")
+        self.command = command
+        self.cwd = cwd
 
-    @property
-    def http(self) -> str:
-        """The HTTP base URL."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        """The WebSocket URL."""
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def register(self, name: str) -> str:
-        """Register an account; its token."""
-        reply = httpx.post(f"{self.http}/api/accounts", json={"name": name}, timeout=10)
-        assert reply.status_code == 201, reply.text
-        return str(reply.json()["token"])
+    def start(self) -> None:
+        """Run the command with ``--port`` added; wait until it answers."""
+        self.log = self.cwd / "serve.log"
+        args = [*shlex.split(self.command), "--port", str(self.port)]
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                args, cwd=self.cwd, env=environment(), stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"{self.command} exited: {self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.http}/api/games", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.command} gave no answer: {self.log.read_text()}")
+            time.sleep(0.1)
 
 
 @contextmanager
 def served(command: str = "dennou serve", cwd: Path | None = None) -> Iterator[Served]:
-    """Run ``command`` (a ``dennou serve`` line) with ``--port`` added; stop it afterwards."""
-    port = free_port()
-    cwd = cwd or Path.cwd()
-    log = cwd / "serve.log"
-    args = [*shlex.split(command), "--port", str(port)]
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            args, cwd=cwd, env=environment(), stdout=out, stderr=subprocess.STDOUT, text=True
-        )
-    server = Served(proc, port, log)
+    """Run ``command`` (a ``dennou serve`` line) on a free port; stop it afterwards."""
+    server = Served(command, cwd or Path.cwd())
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"{command} exited: {log.read_text()}")
-            try:
-                if httpx.get(f"{server.http}/api/games", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{command} did not answer in 60 s: {log.read_text()}")
-            time.sleep(0.1)
+        server.start()
         yield server
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()

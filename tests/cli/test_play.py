@@ -7,6 +7,7 @@ early is kept with ``--out``; bots are named by their seat.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from dennou.core import record as records
@@ -19,6 +20,10 @@ def play(*args: str, lines: list[str], timeout: float = 120) -> str:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     return done.stdout
+
+
+SMUGGLER = shlex.split("smuggling --vs random --players 2 --seed 1 --rules selection=rotation")
+"""Two players, seat 0 North's smuggler in the first small game: it packs the trunk first."""
 
 
 def refusals(output: str) -> list[str]:
@@ -41,35 +46,13 @@ def test_a_card_not_in_hand_is_refused_with_the_rule() -> None:
 
 def test_an_amount_out_of_range_is_refused_with_the_rule() -> None:
     """docs/games/smuggling.md, a small game step 2: the trunk holds 0 to the limit."""
-    out = play(
-        "smuggling",
-        "--vs",
-        "random",
-        "--players",
-        "2",
-        "--seed",
-        "1",
-        "--rules",
-        "selection=rotation",
-        lines=["trunk 999999999999"],
-    )
+    out = play(*SMUGGLER, lines=["trunk 999999999999"])
     [why] = refusals(out)
     assert "the trunk holds 0 to 100,000,000 yen" in why
 
 
 def test_a_closed_channel_is_refused_and_the_open_ones_are_named() -> None:
-    out = play(
-        "smuggling",
-        "--vs",
-        "random",
-        "--players",
-        "2",
-        "--seed",
-        "1",
-        "--rules",
-        "selection=rotation",
-        lines=["say @team:south hi", "say hello"],
-    )
+    out = play(*SMUGGLER, lines=["say @team:south hi", "say hello"])
     talk = "talk: say TEXT (in public) or say @CHANNEL TEXT (open to you: public, team:north)"
     assert talk in out
     [why] = refusals(out)
