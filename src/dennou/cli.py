@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,7 +21,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from dennou.arena.bots import available_bots, bot_options, make_bot
+from dennou.arena.bots import available_bots, make_bot
 from dennou.arena.human import HumanBot, QuitGame
 from dennou.arena.match import mean_length, run_match, summarize
 from dennou.arena.play import GameRun
@@ -30,7 +29,8 @@ from dennou.arena.seating import seat_players, split_specs
 from dennou.core import record as records
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
-from dennou.core.game import Game, range_text, rules_options
+from dennou.core.game import Game
+from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
 from dennou.server.cli import bot_run, serve
 
@@ -81,9 +81,9 @@ def games_command(
         table = Table(title=f"{spec.name} — {spec.title} — {players} players", title_justify="left")
         for col in ("option", "type", "range", "default", "meaning"):
             table.add_column(col)
-        hints = typing.get_type_hints(game.rules_type, include_extras=True)
-        for opt, tp, value, description in rules_options(game.rules_type):
-            table.add_row(opt, tp, range_text(hints[opt]) or "-", _value(value), description)
+        for opt in option_info(game.rules_type):
+            shown = _value(opt.default)
+            table.add_row(opt.name, opt.type, opt.range or "-", shown, opt.description)
         console.print(table)
         if not spec.decisions:
             console.print(
@@ -122,7 +122,7 @@ def _bots_table(game: Game[Any, Any]) -> Table:
     for col in ("bot", "option", "type", "range", "default", "meaning"):
         table.add_column(col)
     for bot, factory in available_bots(game).items():
-        options = bot_options(factory)
+        options = option_info(factory)
         if not options:
             table.add_row(bot, "(none)", "", "", "", "")
         for i, opt in enumerate(options):
