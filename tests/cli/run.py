@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from dennou.server.cli import CHECK_MESSAGES_ENV
 from dennou.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,8 @@ class Served(ServerProcess):
     """A ``dennou serve`` process started from a command line (as the README writes it)."""
 
     def __init__(self, command: str, cwd: Path) -> None:
-        super().__init__(cwd / "data")
+        super().__init__(cwd / "data")  # where `dennou serve` keeps its data by default
+        self.violations_file = cwd / "schema-violations.jsonl"  # not in data/: the test looks
         self.command = command
         self.cwd = cwd
 
@@ -66,9 +68,12 @@ class Served(ServerProcess):
         """Run the command with ``--port`` added; wait until it answers."""
         self.log = self.cwd / "serve.log"
         args = [*shlex.split(self.command), "--port", str(self.port)]
+        env = environment()
+        if self.violations_file is not None:  # every message it sends checked against the schemas
+            env[CHECK_MESSAGES_ENV] = str(self.violations_file)
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                args, cwd=self.cwd, env=environment(), stdout=out, stderr=subprocess.STDOUT
+                args, cwd=self.cwd, env=env, stdout=out, stderr=subprocess.STDOUT
             )
         deadline = time.monotonic() + 60
         while True:
