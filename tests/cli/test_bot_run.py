@@ -47,7 +47,9 @@ def table_info(host: ServerProcess, table: str) -> dict[str, Any]:
 
 
 def tables(host: ServerProcess) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = httpx.get(f"{host.http}/api/tables", timeout=10).json()
+    page: dict[str, Any] = httpx.get(f"{host.http}/api/tables", timeout=10).json()
+    assert page["next"] is None, "one page is enough here"
+    found: list[dict[str, Any]] = page["tables"]
     return found
 
 
@@ -128,6 +130,17 @@ def test_a_bot_that_cannot_play_the_game_takes_no_seat(host: ServerProcess) -> N
     info = table_info(host, table)
     assert info["status"] == "waiting" and info["seats"][0]["kind"] == "open"
     assert len(tables(host)) == 1  # nor did it open a table of its own
+    done = dennou(
+        "bot",
+        "run",
+        "random",
+        "--table",
+        "tnothing",
+        "--server",
+        host.ws,
+        env={"DENNOU_TOKEN": token},
+    )
+    assert done.returncode == 2 and done.stderr == f"error: no table 'tnothing' on {host.ws}\n"
 
 
 def test_it_says_where_it_waits_what_it_plays_and_the_result(host: ServerProcess) -> None:

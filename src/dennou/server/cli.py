@@ -225,17 +225,23 @@ async def _run_one(
     say: Any,
 ) -> Any:
     """Check the bot against the game, then play one game with it, saying what happens."""
-    from dennou.client import Client, ServerError, run_bot
+    import httpx
+
+    from dennou.client import ServerError, run_bot
     from dennou.games import REGISTRY
 
     rules: dict[str, Any] = {}
     seats: int | None = None
     try:
         if table is not None:
-            async with await Client.open(server, token) as client:
-                info = next((t for t in await client.list_tables() if t["id"] == table), None)
-            if info is None:
-                raise ConfigError(f"no table {table!r} on {server} (finished, or never made)")
+            async with httpx.AsyncClient(timeout=10) as http:
+                reply = await http.get(f"{_http_base(server)}/api/tables/{table}")
+            if reply.status_code == 404:
+                raise ConfigError(f"no table {table!r} on {server}")
+            reply.raise_for_status()
+            info = reply.json()
+            if info["status"] == "finished":
+                raise ConfigError(f"table {table} has finished")
             game_name, rules, seats = info["game"], info["rules"], len(info["seats"])
         else:
             assert join is not None
@@ -251,7 +257,7 @@ async def _run_one(
         )
     except ServerError as exc:
         raise DennouError(f"the server refused: {exc.message}") from None
-    except (ConnectionError, OSError) as exc:
+    except (ConnectionError, OSError, httpx.HTTPError) as exc:
         raise DennouError(
             f"cannot reach a dennou server at {server} ({_reason(exc)}); start one with "
             "`dennou serve`, or pass --server (or DENNOU_SERVER)"
