@@ -10,8 +10,16 @@ from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.options import bot_options
 
-GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
-"""Bots that play every game."""
+
+def _policy(path: str = "", sample: bool = False) -> Bot:
+    """A trained policy from ``dennou.rl`` (``policy:path=model.npz``; NumPy only)."""
+    from dennou.rl.policy import PolicyBot
+
+    return PolicyBot(path=path, sample=sample)
+
+
+GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy}
+"""Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``)."""
 
 
 def available_bots(game: Game[Any, Any]) -> dict[str, Callable[..., Any]]:
