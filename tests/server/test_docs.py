@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from dennou.server import protocol as p
 from dennou.server.errors import CODES, ErrorCode, http_status
 from dennou.server.http_api import ENDPOINTS
 from dennou.server.openapi import document
+from tests.services import require_node
 
 from . import example_session
 from .conftest import LiveServer, ServerProcess
@@ -150,11 +150,7 @@ def test_the_afternoon_clients_play_numeron_and_a_daifugo_set(
     if language == "python":
         command = [sys.executable, "examples/afternoon/client.py"]
     else:
-        modules = ROOT / "examples" / "js-client" / "node_modules" / "ws"
-        if shutil.which("node") is None or not modules.is_dir():
-            if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":  # CI: services must be there
-                pytest.fail("node and examples/js-client/node_modules are needed")
-            pytest.skip("run scripts/ci-services.sh (npm ci in examples/js-client)")
+        require_node()
         command = ["node", "examples/js-client/afternoon.mjs"]
     numeron = afternoon(server, command, "numeron", '{"digits": 3}')
     assert numeron["outcome"]["detail"]["end"] in ("numeron", "forfeit")
