@@ -28,6 +28,7 @@ JS_README = JS_CLIENT / "README.md"
 SETUP = "Set up"
 HOST = "The host (`dennou serve`)"
 MATCHES = "Matches, replays and play in the terminal"
+RL = "Learning environments (`dennou.rl`)"
 
 
 def section(path: Path, name: str, lang: str = "console") -> list[Block]:
@@ -56,6 +57,7 @@ def test_every_example_is_run_by_a_test() -> None:
         (README, HOST, "console"),
         (README, MATCHES, "console"),
         (README, MATCHES, "python"),
+        (README, RL, "python"),
         (JS_README, "A dennou client in JavaScript", "console"),
     }
     for path in (README, JS_README):
@@ -137,6 +139,24 @@ def test_python_example(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "'scores'" in done.stdout and "'ranks'" in done.stdout
+
+
+def test_rl_example(tmp_path: Path) -> None:
+    """The environments the README names are made as written."""
+    [block] = section(README, RL, "python")
+    script = tmp_path / "example.py"
+    script.write_text(block.text + "\nprint(type(env).__name__, gym.spec.id)\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dennou/Pandemic-v0" in done.stdout
 
 
 def test_output_matching_rules() -> None:

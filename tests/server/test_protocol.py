@@ -348,8 +348,15 @@ def test_http_lobby_openapi_and_status_page(live: LiveServer) -> None:
     table = made.json()["id"]
     assert httpx.get(f"{http}/api/tables/{table}/record").status_code == 409
     joined = httpx.post(f"{http}/api/tables/{table}/join", json={}, headers=auth)
-    assert joined.status_code == 200 and joined.json()["status"] == "playing"
+    # a seat taken over HTTP is played over a WebSocket: the game waits for its player
+    assert joined.status_code == 200 and joined.json()["status"] == "waiting"
     assert httpx.get(f"{http}/api/tables/nope").status_code == 404
+    player = live.connect(token)
+    try:
+        assert player.request({"type": "join", "table": table})["type"] == "joined"
+        assert player.wait_for("view", table=table)["status"] == "playing"
+    finally:
+        player.close()
     listed = httpx.get(f"{http}/api/tables", params={"status": "playing"}).json()
     assert [t["id"] for t in listed["tables"]] == [table] and listed["next"] is None
     spec = httpx.get(f"{http}/openapi.json").json()

@@ -10,6 +10,7 @@ its code (``docs/protocol.md`` §4).
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -359,8 +360,7 @@ async def api_join(request: Request) -> Any:
     body: SeatChoice = await read_json(request, SeatChoice)
     actor = await hub.actor(request.path_params["table"])
     conn = Connection(account)  # no transport: the caller reads the table
-    await actor.call(actor.join, conn, body.seat, None, None)
-    await actor.call(actor.detach, conn)
+    await actor.call(functools.partial(actor.join, present=False), conn, body.seat, None, None)
     return actor.info()
 
 
