@@ -413,8 +413,9 @@ def test_an_absent_seat_keeps_defaulting_and_returns(live: LiveServer) -> None:
     assert info["version"] > 6 and time.time() - started < 0.2 * 6 + 3
     back = live.connect(token)
     assert back.request({"type": "join", "table": table})["seat"] == 0
-    if info["status"] == "playing":
-        turn = back.wait_for("turn", table=table)
+    # the game may end (ann's defaults and the bot's moves) before she is back
+    turn = back.wait_for(("turn", "end"), table=table)
+    if turn["type"] == "turn":
         assert turn["time_limit"] > 50  # type: ignore[operator]  # back: the full time again
 
 
