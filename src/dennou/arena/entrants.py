@@ -9,7 +9,7 @@ An entrant is a name and what plays for it:
 - on the host only, ``@account``: a registered account whose program connects remotely.
 
 ``name=spec`` gives an entrant a display name (``mc500=montecarlo:playouts=500``); without one
-the spec is the name, and a repeated name gets ``#2``, ``#3``...
+the spec is the name (a remote entrant's is its account), and a repeated name gets ``#2``...
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def parse_entrants(text: str | Sequence[str]) -> list[Entrant]:
         name, sep, spec = item.partition("=")
         # ``montecarlo:playouts=500`` has an ``=`` too: a name has no ``:`` in it
         if not sep or ":" in name or not name.strip():
-            name, spec = item, item
+            # no name given: a remote entrant is named by its account, others by their spec
+            name, spec = item.removeprefix(REMOTE), item
         name, spec = name.strip(), spec.strip()
         if not spec:
             raise ConfigError(f"entrant {name!r} has no spec")

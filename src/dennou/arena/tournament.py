@@ -357,6 +357,7 @@ def make_config(
     seed: int = 0,
     rules: Any = None,
     time_limit: float | None = None,
+    remote_ok: bool = False,
 ) -> TournamentConfig:
     """A checked configuration from what a user says (the CLI's options).
 
@@ -371,6 +372,7 @@ def make_config(
         seed: The master seed.
         rules: The game's rules (default: its defaults).
         time_limit: Seconds per decision.
+        remote_ok: Whether remote entrants (``@account``) may play (on the host).
 
     Raises:
         ConfigError: Anything that cannot be played, with what to change.
@@ -398,7 +400,7 @@ def make_config(
                 else default_rounds(fmt, len(entrants))
             )
         base = msgspec.structs.replace(base, rounds=rounds)
-    check_config(game, base)
+    check_config(game, base, remote_ok=remote_ok)
     return base
 
 

@@ -56,6 +56,8 @@ def create_app(
         burst: Per-connection burst.
         quiet: Do not log to stderr.
     """
+    from dennou.server.tournaments import TournamentHost
+    from dennou.server.tournaments import routes as tournament_routes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -63,9 +65,12 @@ def create_app(
         hub = Hub(store, games, rate=rate, burst=burst, quiet=quiet)
         app.state.hub = hub
         await hub.start()
+        app.state.tournaments = tournaments = TournamentHost(hub)  # issue 14
+        await tournaments.start()
         try:
             yield
         finally:
+            await tournaments.stop()
             await hub.stop()
             hub.log(
                 f"store: {store.commits} commits, {store.steps_written} steps, "
@@ -85,6 +90,7 @@ def create_app(
         Route("/api/tables/{table}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table}/leave", api_leave, methods=["POST"]),
         Route("/api/tables/{table}/record", api_record),
+        *tournament_routes(),
         WebSocketRoute("/ws", websocket),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
@@ -280,6 +286,9 @@ async def api_record(request: Request) -> Response:
         raise Refused("not_found", f"no table {table!r}")
     if row.status != "finished":
         raise Refused("conflict", "records are published when the game is over")
+    withheld = await request.app.state.tournaments.record_withheld(row)  # issue 14
+    if withheld is not None:
+        raise Refused("conflict", withheld)
     record = await hub.store.call(hub.store.store.record, table)
     assert record is not None
     return Response(
@@ -363,7 +372,7 @@ def openapi_spec() -> dict[str, Any]:
             "options": {"$ref": "#/components/schemas/TableOptions"},
         },
     }
-    return {
+    spec: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "dennou lobby", "version": str(p.PROTOCOL)},
         "components": {
@@ -475,6 +484,10 @@ def openapi_spec() -> dict[str, Any]:
             },
         },
     }
+    from dennou.server.tournaments import openapi_paths
+
+    spec["paths"].update(openapi_paths())  # issue 14: tournaments and leaderboards
+    return spec
 
 
 async def websocket(ws: WebSocket) -> None:

@@ -95,12 +95,26 @@ def bot_run(
     join: Annotated[str | None, typer.Option(help="game to join (or open a table of)")] = None,
     games: Annotated[int, typer.Option(help="games to play one after another")] = 1,
     seed: Annotated[int | None, typer.Option(help="seed of the bot's choices")] = None,
+    tournament: Annotated[
+        str | None, typer.Option(help="a tournament id: play every seat it gives you")
+    ] = None,
 ) -> None:
     """Run a bot on a server: take a seat and play until the game ends."""
     from dennou.client import run_bot
 
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
+    if tournament is not None:  # issue 14: a remote entrant of a host tournament
+        from dennou.client.tournament import play_tournament
+
+        played = asyncio.run(
+            play_tournament(load_bot(target), server, token, tournament, seed=seed)
+        )
+        for result in played:
+            print(
+                json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome})
+            )
+        return
     if (table is None) == (join is None):
         raise typer.BadParameter("give exactly one of --table and --join")
     bot = load_bot(target)

@@ -63,6 +63,8 @@ class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Seconds an absent (disconnected) seat is waited for before its default is applied."""
     seed: int | None = None
     """Seed of the chance draws and built-in bots (default: random)."""
+    rated: bool = False
+    """The result moves the game's leaderboard (``GET /api/leaderboard/{game}``)."""
 
 
 class CreateTable(ClientMessage, tag="create_table", kw_only=True):

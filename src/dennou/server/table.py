@@ -246,7 +246,9 @@ class TableActor:
     async def _start(self) -> None:
         seats = self.row.seats
         players = [
-            spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}"
+            # a tournament names its seats itself ("player": seat first, then the entrant)
+            spec.get("player")
+            or (spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}")
             for i, spec in enumerate(seats)
         ]
         if type(self.game).host_accounts_in is not Game.host_accounts_in:
