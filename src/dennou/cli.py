@@ -379,8 +379,9 @@ def _read_line(prompt: str) -> str:
 def tournament_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
     entrants: Annotated[
-        str, typer.Option(help="comma-separated entrants: bot specs, module:Class, name=spec")
-    ],
+        str,
+        typer.Option(help="comma-separated entrants: bot specs, module:Class, name=spec, @account"),
+    ] = "",
     fmt: Annotated[str, typer.Option("--format", help="round-robin or swiss")] = "round-robin",
     games: Annotated[
         int | None, typer.Option(min=1, help="at least this many matches (whole rounds)")
@@ -404,8 +405,19 @@ def tournament_command(
     out: Annotated[
         Path | None, typer.Option(help="tournament directory: records, standings; resumable")
     ] = None,
+    server: Annotated[
+        str | None, typer.Option(help="run it on a dennou host (http://host:port) instead")
+    ] = None,
+    token: Annotated[str, typer.Option(help="host: the owner's token", envvar="DENNOU_TOKEN")] = "",
+    watch: Annotated[
+        str | None, typer.Option(help="host: follow this tournament id instead of creating one")
+    ] = None,
+    tables: Annotated[int, typer.Option(min=1, max=64, help="host: tables at once")] = 2,
+    absent_grace: Annotated[
+        float, typer.Option(min=0, help="host: seconds a remote entrant may be away")
+    ] = 10.0,
 ) -> None:
-    """Run a tournament between bots: schedule, parallel play, standings and ratings."""
+    """Run a tournament between bots (or on a host, with remote programs too)."""
     from rich.progress import TimeRemainingColumn
 
     from dennou.arena.entrants import parse_entrants
@@ -414,6 +426,29 @@ def tournament_command(
     from dennou.arena.tournament import Tournament, make_config
 
     game = get(game_name)
+    if not entrants.strip() and not (server is not None and watch is not None):
+        raise ConfigError("--entrants is needed (e.g. --entrants greedy,random,mc=montecarlo)")
+    if server is not None:
+        host_options = {"tables": tables, "absent_grace": absent_grace, "time_limit": time_limit}
+        if seed != 0 or workers is not None or ray or out is not None:
+            raise ConfigError(
+                "on a host the server draws the seed and plays the games: drop --seed, "
+                "--workers, --ray and --out"
+            )
+        body = {
+            "game": game_name,
+            "entrants": [e.strip() for e in entrants.split(",")],
+            "rules": dict(r.split("=", 1) for r in rules or [] if "=" in r),
+            "format": fmt,
+            "seats": seats,
+            "games": games,
+            "rounds": rounds,
+            "duplicate": duplicate,
+            "options": host_options,
+            "start": True,
+        }
+        host_tournament(server, token, body, watch)
+        return
     config = make_config(
         game,
         parse_entrants(entrants),
@@ -455,6 +490,44 @@ def tournament_command(
     print_tournament(config.game, summary)
     if out is not None:
         console.print(f"records, standings (CSV, JSON) and ratings in {out}/")
+
+
+def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | None) -> None:
+    """Create a tournament on a host (unless ``watch`` names one) and follow its standings."""
+    from dennou.client.tournament import create_tournament, watch_tournament
+
+    if watch is None:
+        if not token:
+            raise ConfigError("a host tournament needs its owner's token (--token or DENNOU_TOKEN)")
+        info = create_tournament(server, token, body)
+        tid = info["id"]
+        console.print(f"tournament {tid} on {server}: {info['matches']} matches, {info['status']}")
+        if any(e["spec"].startswith("@") for e in info["entrants"]):
+            console.print(
+                f"remote entrants play with: dennou bot run BOT --tournament {tid} "
+                f"--server {server.rstrip('/').replace('http', 'ws', 1)}/ws --token THEIR_TOKEN"
+            )
+    else:
+        tid = watch
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[leader]}"),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{tid}", total=None, leader="")
+
+        def show(data: dict[str, Any]) -> None:
+            top = data["standings"][0] if data["finished"] else None
+            lead = f"leader: {top['name']} ({top['points']:g})" if top else ""
+            progress.update(task, total=data["matches"], completed=data["finished"], leader=lead)
+
+        summary = watch_tournament(server, tid, show)
+    print_tournament(summary["game"], summary)
+    console.print(f"{summary['status']}; seed {summary['seed']} (published by the host)")
 
 
 def print_tournament(game_name: str, summary: dict[str, Any]) -> None:

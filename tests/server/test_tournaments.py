@@ -47,7 +47,7 @@ def daifugo(entrants: list[str], **extra: Any) -> dict[str, Any]:
         "entrants": entrants,
         "rules": {"games": 2},
         "games": 6,
-        "options": {"tables": 2, "absent_grace": 5},
+        "options": {"tables": 2, "absent_grace": 60},
         **extra,
     }
 
@@ -247,3 +247,55 @@ def test_openapi_lists_the_tournament_api(live: LiveServer) -> None:
         "/api/leaderboard/{game}",
     ):
         assert path in paths, path
+
+
+def test_the_command_line_runs_and_watches_a_host_tournament(live: LiveServer) -> None:
+    from typer.testing import CliRunner
+
+    from dennou.cli import app
+
+    owner = live.register("olga")
+    runner = CliRunner()
+    args = ["tournament", "daifugo", "--entrants", "greedy,random,g2=greedy", "--rules"]
+    args += ["games=2", "--games", "3", "--server", live.http, "--token", owner]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "3 matches" in result.output and "ordinal" in result.output
+    assert "finished; seed" in result.output
+    seeded = runner.invoke(app, [*args, "--seed", "3"])
+    assert seeded.exit_code != 0 and "server draws the seed" in str(seeded.exception)
+    board = runner.invoke(app, ["leaderboard", "daifugo", "--server", live.http])
+    assert board.exit_code == 0, board.output
+    assert "games=2" in board.output and "bot:greedy" in board.output
+
+
+def test_the_readme_contestant_plays_with_bot_run_tournament(live: LiveServer) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dennou.server.testing import SRC
+
+    root = Path(__file__).resolve().parents[2]
+    alice = live.register("alice")
+    owner = live.register("olga")
+    body = daifugo(["@alice", "greedy", "random"], start=True)
+    body["games"] = 3
+    body["options"]["absent_grace"] = 120  # the program starts up in its own time
+    tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    done = subprocess.run(
+        [sys.executable, "-m", "dennou", "bot", "run", "examples.daifugo_bot:BigGroupsFirst"]
+        + ["--tournament", tid, "--server", live.ws_url, "--token", alice],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{root}"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    tables = [json.loads(line)["table"] for line in done.stdout.splitlines()]
+    assert len(set(tables)) == 3
+    rows = {r["name"]: r for r in get(live, f"/api/tournaments/{tid}/standings")["standings"]}
+    assert rows["alice"]["games"] == 3 and rows["alice"]["defaults"] == 0

@@ -29,7 +29,7 @@ from dennou.client import GameResult, ServerError, run_bot
 from dennou.core.bot import Bot
 from dennou.core.game import Game
 
-__all__ = ["http_url", "play_tournament"]
+__all__ = ["create_tournament", "http_url", "play_tournament", "watch_tournament"]
 
 
 def http_url(ws_url: str) -> str:
@@ -134,3 +134,57 @@ async def play_tournament(
     finally:
         for task in playing.values():  # a failure leaves no table playing on
             task.cancel()
+
+
+def create_tournament(server: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Create a tournament on a host (``POST /api/tournaments``); returns its info.
+
+    Args:
+        server: The host's HTTP (or WebSocket) URL.
+        token: The owner's token.
+        body: The request (see ``CreateTournament`` in ``dennou.server.tournaments``).
+
+    Raises:
+        ServerError: The host refused it (the message says why).
+    """
+    reply = httpx.post(
+        f"{http_url(server)}/api/tournaments",
+        json=body,
+        headers={"authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+    data: dict[str, Any] = reply.json()
+    if reply.status_code >= 400:
+        raise ServerError(data)
+    return data
+
+
+def watch_tournament(
+    server: str,
+    tournament: str,
+    on_update: Callable[[dict[str, Any]], None],
+    *,
+    every: float = 1.0,
+) -> dict[str, Any]:
+    """Follow a host tournament's standings until it is over; returns the last standings.
+
+    Raises:
+        ServerError: No such tournament.
+    """
+    url = f"{http_url(server)}/api/tournaments/{tournament}/standings"
+    last_error: Exception | None = None
+    with httpx.Client(timeout=60) as http:
+        while True:
+            try:
+                reply = http.get(url)
+            except httpx.HTTPError as exc:  # a host restart: keep watching
+                last_error = exc
+                time.sleep(every)
+                continue
+            data: dict[str, Any] = reply.json()
+            if reply.status_code >= 400:
+                raise ServerError(data) from last_error
+            on_update(data)
+            if data["status"] in ("finished", "cancelled"):
+                return data
+            time.sleep(every)
