@@ -418,8 +418,6 @@ def tournament_command(
     ] = 10.0,
 ) -> None:
     """Run a tournament between bots (or on a host, with remote programs too)."""
-    from rich.progress import TimeRemainingColumn
-
     from dennou.arena.entrants import parse_entrants
     from dennou.arena.runners import make_runner
     from dennou.arena.tournament import Progress as Done
@@ -466,17 +464,7 @@ def tournament_command(
             console.print(f"resuming {out}: {len(tour.results)} of {tour.total} matches finished")
         with (
             make_runner(workers, ray=ray) as runner,
-            Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("ETA"),
-                TimeRemainingColumn(),
-                TextColumn("{task.fields[leader]}"),
-                console=console,
-                transient=True,
-            ) as progress,
+            tournament_progress() as progress,
         ):
             task = progress.add_task(
                 f"{game_name} {config.format}", total=tour.total, leader="", completed=0
@@ -490,6 +478,23 @@ def tournament_command(
     print_tournament(config.game, summary)
     if out is not None:
         console.print(f"records, standings (CSV, JSON) and ratings in {out}/")
+
+
+def tournament_progress() -> Progress:
+    """A progress bar of matches done, time, ETA and the live leader."""
+    from rich.progress import TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[leader]}"),
+        console=console,
+        transient=True,
+    )
 
 
 def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | None) -> None:
@@ -509,15 +514,7 @@ def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | 
             )
     else:
         tid = watch
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[leader]}"),
-        console=console,
-        transient=True,
-    ) as progress:
+    with tournament_progress() as progress:
         task = progress.add_task(f"{tid}", total=None, leader="")
 
         def show(data: dict[str, Any]) -> None:
