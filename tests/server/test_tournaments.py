@@ -109,9 +109,9 @@ def test_a_remote_program_and_bots_play_a_tournament_to_its_standings(live: Live
 def test_only_the_owner_changes_a_tournament_and_pause_holds_new_tables(live: LiveServer) -> None:
     owner = live.register("olga")
     other = live.register("mallory")
-    tid = post(live, "/api/tournaments", owner, daifugo(["greedy", "random", "g2=greedy"])).json()[
-        "id"
-    ]
+    # 30 matches: far more than can finish between the first table and the pause
+    body = {**daifugo(["greedy", "random", "g2=greedy"]), "games": 30}
+    tid = post(live, "/api/tournaments", owner, body).json()["id"]
     for action in ("start", "pause", "cancel"):
         refused = post(live, f"/api/tournaments/{tid}/{action}", other)
         assert refused.status_code == 403 and "only the owner" in refused.json()["message"]
@@ -128,7 +128,7 @@ def test_only_the_owner_changes_a_tournament_and_pause_holds_new_tables(live: Li
         lambda: not (i := get(live, f"/api/tournaments/{tid}"))["playing"] and i, what="drain"
     )
     held = info["finished"]
-    assert 1 <= held < 6
+    assert 1 <= held < 30
     time.sleep(1.0)
     assert get(live, f"/api/tournaments/{tid}")["finished"] == held
     assert post(live, f"/api/tournaments/{tid}/resume", owner).json()["status"] == "running"
@@ -138,12 +138,11 @@ def test_only_the_owner_changes_a_tournament_and_pause_holds_new_tables(live: Li
 
 def test_cancel_stops_scheduling_and_publishes_the_seed(live: LiveServer) -> None:
     owner = live.register("olga")
-    tid = post(
-        live, "/api/tournaments", owner, daifugo(["greedy", "random", "g2=greedy"], start=True)
-    ).json()["id"]
+    body = {**daifugo(["greedy", "random", "g2=greedy"], start=True), "games": 30}
+    tid = post(live, "/api/tournaments", owner, body).json()["id"]
     assert post(live, f"/api/tournaments/{tid}/cancel", owner).json()["status"] == "cancelled"
     info = wait_until(lambda: not (i := get(live, f"/api/tournaments/{tid}"))["playing"] and i)
-    assert info["status"] == "cancelled" and info["finished"] < 6
+    assert info["status"] == "cancelled" and info["finished"] < 30
     assert isinstance(info["seed"], int)
 
 
@@ -191,17 +190,23 @@ def test_an_entrant_that_never_connects_forfeits_by_recorded_defaults(live: Live
 
 
 def test_duplicate_records_wait_for_their_whole_group(live: LiveServer) -> None:
+    # alice is in both tables of the group and nothing moves until her program plays: pause
+    # while table 1 waits for her, let her play table 1 only, and its record must wait
+    alice = live.register("alice")
     owner = live.register("olga")
-    body = daifugo(["greedy", "random"], seats=2, duplicate=True, start=True)
+    body = daifugo(["@alice", "greedy"], seats=2, duplicate=True, start=True)
     body["options"]["tables"] = 1
     body["games"] = 2
     tid = post(live, "/api/tournaments", owner, body).json()["id"]
     first = wait_until(lambda: get(live, f"/api/tournaments/{tid}")["playing"])[0]["table"]
-    post(live, f"/api/tournaments/{tid}/pause", owner)
+    assert post(live, f"/api/tournaments/{tid}/pause", owner).status_code == 200
+    asyncio.run(asyncio.wait_for(run_bot(RandomBot(), live.ws_url, alice, table=first), 120))
     wait_until(lambda: get(live, f"/api/tournaments/{tid}")["finished"] == 1, what="table 1")
+    assert get(live, f"/api/tournaments/{tid}")["playing"] == [], "paused: no second table"
     withheld = httpx.get(f"{live.http}/api/tables/{first}/record", timeout=10)
     assert withheld.status_code == 409 and "duplicate group" in withheld.json()["message"]
     post(live, f"/api/tournaments/{tid}/resume", owner)
+    asyncio.run(asyncio.wait_for(play_tournament(RandomBot(), live.ws_url, alice, tid), 120))
     wait_until(lambda: get(live, f"/api/tournaments/{tid}")["status"] == "finished")
     assert httpx.get(f"{live.http}/api/tables/{first}/record", timeout=10).status_code == 200
 
@@ -285,9 +290,9 @@ def test_the_readme_contestant_plays_with_bot_run_tournament(live: LiveServer) -
     body["games"] = 3
     body["options"]["absent_grace"] = 120  # the program starts up in its own time
     tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    cmd = [sys.executable, "-m", "dennou", "bot", "run", "examples.daifugo_bot:BigGroupsFirst"]
     done = subprocess.run(
-        [sys.executable, "-m", "dennou", "bot", "run", "examples.daifugo_bot:BigGroupsFirst"]
-        + ["--tournament", tid, "--server", live.ws_url, "--token", alice],
+        [*cmd, "--tournament", tid, "--server", live.ws_url, "--token", alice],
         cwd=root,
         env={**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{root}"},
         capture_output=True,

@@ -138,6 +138,7 @@ class _Run:
     tables: dict[int, str] = field(default_factory=dict)
     """Every match that has a table."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set (and replaced) at every change: a waiter keeps the event it saw before looking."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     summary: dict[str, Any] | None = None
     _plan: dict[int, Match] = field(default_factory=dict)
@@ -150,6 +151,11 @@ class _Run:
             matches = scheduled(self.config, list(self.results.values()))
             self._plan, self._plan_key = {m.id: m for m in matches}, key
         return self._plan
+
+    def notify(self) -> None:
+        """Wake everyone waiting for a change (long polls)."""
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
 
     @property
     def total(self) -> int:
@@ -201,7 +207,10 @@ class TournamentHost:
         config = msgspec.convert(row.config, TournamentConfig)
         game = self.hub.game(config.game)
         run = _Run(row, config, game)
-        for m in await self._call(self.db.matches, row.id):
+        matches = await self._call(self.db.matches, row.id)
+        if row.id in self.runs:  # loaded by another request meanwhile: one run per tournament
+            return self.runs[row.id]
+        for m in matches:
             run.tables[m.match] = m.table_id
             if m.result is not None:
                 run.results[m.match] = msgspec.convert(m.result, MatchResult)
@@ -314,7 +323,7 @@ class TournamentHost:
         await self._call(self.db.update, tournament_id, **fields)
         run.row = msgspec.structs.replace(run.row, **fields)
         run.wake.set()
-        run.changed.set()
+        run.notify()
         if status == "running" and (
             tournament_id not in self.drivers or self.drivers[tournament_id].done()
         ):
@@ -352,7 +361,7 @@ class TournamentHost:
             fields = {"status": "finished", "finished_at": time.time()}
             await self._call(self.db.update, run.row.id, **fields)
             run.row = msgspec.structs.replace(run.row, **fields)
-            run.changed.set()
+            run.notify()
         if run.row.status in OVER:
             return not run.open
         if run.row.status != "running":
@@ -369,7 +378,7 @@ class TournamentHost:
             await self._call(self.db.add_match, run.row.id, match.id, table_id)
             run.tables[match.id] = run.open[match.id] = table_id
             await self._open_table(run, match, table_id)
-            run.changed.set()
+            run.notify()
         return False
 
     def _match(self, run: _Run, match_id: int) -> Match:
@@ -438,7 +447,7 @@ class TournamentHost:
         run.results[match_id] = result
         run.open.pop(match_id, None)
         run.summary = None
-        run.changed.set()
+        run.notify()
 
     # --- ratings ------------------------------------------------------------------------------
     async def rate(
@@ -559,7 +568,7 @@ class TournamentHost:
         """The caller's seats at tables of this tournament not finished (long poll: ``wait``)."""
         deadline = time.monotonic() + wait
         while True:
-            run.changed.clear()
+            changed = run.changed
             mine = []
             for match_id, table_id in sorted(run.open.items()):
                 match = run.plan().get(match_id)
@@ -572,7 +581,7 @@ class TournamentHost:
             if mine or run.row.status in OVER or left <= 0:
                 return {"tournament": run.row.id, "status": run.row.status, "seats": mine}
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(run.changed.wait(), left)
+                await asyncio.wait_for(changed.wait(), left)
 
     async def leaderboard(self, game: str, preset: str | None) -> dict[str, Any]:
         """The game's leaderboards (one per rules preset), best ordinal first."""
