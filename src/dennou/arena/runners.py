@@ -219,7 +219,8 @@ class ProcessRunner(Runner):
         # forkserver: workers start from a clean process, never a fork of one whose threads
         # (a progress bar's) might hold locks. Nothing is preloaded: the fork server starts
         # before this process's sys.path is handed over, and could import another dennou.
-        ctx = multiprocessing.get_context("forkserver")
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.pool = cf.ProcessPoolExecutor(self.workers, mp_context=ctx)
 
     def _submit(self, chunk: list[Job]) -> Any:
