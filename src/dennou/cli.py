@@ -420,7 +420,7 @@ def tournament_command(
     """Run a tournament between bots (or on a host, with remote programs too)."""
     from dennou.arena.entrants import parse_entrants
     from dennou.arena.runners import make_runner
-    from dennou.arena.tournament import Progress as Done
+    from dennou.arena.tournament import Progress as TourProgress
     from dennou.arena.tournament import Tournament, make_config
 
     game = get(game_name)
@@ -470,7 +470,7 @@ def tournament_command(
                 f"{game_name} {config.format}", total=tour.total, leader="", completed=0
             )
 
-            def show(p: Done) -> None:
+            def show(p: TourProgress) -> None:
                 lead = f"leader: {p.leader[0]} ({p.leader[1]:g})" if p.leader else ""
                 progress.update(task, completed=p.done, leader=lead)
 

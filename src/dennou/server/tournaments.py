@@ -73,7 +73,7 @@ MAX_MATCHES = 100_000
 MAX_ENTRANTS = 256
 """Most entrants in one host tournament."""
 
-POLL = 0.25
+POLL = 0.1
 """Seconds between a driver's looks at its tables."""
 
 BOT_PREFIX = "bot:"
