@@ -83,6 +83,26 @@ async def play_tournament(
     def for_table() -> Bot | Callable[[Game[Any, Any]], Bot]:
         return copy.deepcopy(bot) if isinstance(bot, Bot) else bot
 
+    async def play_table(table: str) -> GameResult:
+        # a seat can be listed just before the host goes down: the first connection may then
+        # fail too, and is retried like a lost one
+        started = time.monotonic()
+        while True:
+            try:
+                return await run_bot(
+                    for_table(),
+                    server,
+                    token,
+                    table=table,
+                    seed=seed,
+                    reconnect_for=reconnect_for,
+                    keep_messages=keep_messages,
+                )
+            except ConnectionError:
+                if time.monotonic() - started > reconnect_for:
+                    raise
+                await asyncio.sleep(0.2)
+
     try:
         async with httpx.AsyncClient(timeout=60) as http:
             while True:
@@ -110,17 +130,7 @@ async def play_tournament(
                 for seat in new:
                     if on_table is not None:
                         on_table(seat)
-                    playing[seat["table"]] = asyncio.create_task(
-                        run_bot(
-                            for_table(),
-                            server,
-                            token,
-                            table=seat["table"],
-                            seed=seed,
-                            reconnect_for=reconnect_for,
-                            keep_messages=keep_messages,
-                        )
-                    )
+                    playing[seat["table"]] = asyncio.create_task(play_table(seat["table"]))
                 for table, task in playing.items():
                     if task.done() and table not in finished:
                         finished.add(table)
