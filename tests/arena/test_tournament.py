@@ -78,7 +78,8 @@ def test_a_tournament_directory_survives_torn_writes_and_finishes_the_same(
                 break
     lines = (cut / "results.jsonl").read_bytes().splitlines(keepends=True)
     assert len(lines) == 6
-    (cut / "records.jsonl").open("ab").write(b'{"type": "header", "game": "daifugo"}\n{"ty')
+    with (cut / "records.jsonl").open("ab") as fh:
+        fh.write(b'{"type": "header", "game": "daifugo"}\n{"ty')
     (cut / "results.jsonl").write_bytes(b"".join(lines[:5]) + lines[5][:20])
 
     with Tournament(config, cut) as tour:
