@@ -450,6 +450,239 @@ def _write_plain(text: str) -> None:
     console.print(text, highlight=False, markup=False)
 
 
+# --- tournaments and leaderboards (issue 14) ----------------------------------------------------
+@app.command("tournament")
+def tournament_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    entrants: Annotated[
+        str,
+        typer.Option(help="comma-separated entrants: bot specs, module:Class, name=spec, @account"),
+    ] = "",
+    fmt: Annotated[str, typer.Option("--format", help="round-robin or swiss")] = "round-robin",
+    games: Annotated[
+        int | None, typer.Option(min=1, help="at least this many matches (whole rounds)")
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(min=1, help="rounds (instead of --games)")] = None,
+    seats: Annotated[int | None, typer.Option(min=1, help="players per match")] = None,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate", help="replay each deal with the seats rotated")
+    ] = False,
+    seed: Annotated[int, typer.Option(help="master seed")] = 0,
+    rules: RulesOpt = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="seconds per decision; slower = timeout")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="worker processes (default: every core)")
+    ] = None,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="run on Ray (RAY_ADDRESS, else a local Ray)")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="tournament directory: records, standings; resumable")
+    ] = None,
+    server: Annotated[
+        str | None, typer.Option(help="run it on a dennou host (http://host:port) instead")
+    ] = None,
+    token: Annotated[str, typer.Option(help="host: the owner's token", envvar="DENNOU_TOKEN")] = "",
+    watch: Annotated[
+        str | None, typer.Option(help="host: follow this tournament id instead of creating one")
+    ] = None,
+    tables: Annotated[int, typer.Option(min=1, max=64, help="host: tables at once")] = 2,
+    absent_grace: Annotated[
+        float, typer.Option(min=0, help="host: seconds a remote entrant may be away")
+    ] = 10.0,
+) -> None:
+    """Run a tournament between bots (or on a host, with remote programs too)."""
+    from dennou.arena.entrants import parse_entrants
+    from dennou.arena.runners import make_runner
+    from dennou.arena.tournament import Progress as TourProgress
+    from dennou.arena.tournament import Tournament, make_config
+
+    game = get(game_name)
+    if not entrants.strip() and not (server is not None and watch is not None):
+        raise ConfigError("--entrants is needed (e.g. --entrants greedy,random,mc=montecarlo)")
+    if server is not None:
+        host_options = {"tables": tables, "absent_grace": absent_grace, "time_limit": time_limit}
+        if seed != 0 or workers is not None or ray or out is not None:
+            raise ConfigError(
+                "on a host the server draws the seed and plays the games: drop --seed, "
+                "--workers, --ray and --out"
+            )
+        body = {
+            "game": game_name,
+            "entrants": [e.strip() for e in entrants.split(",")],
+            "rules": dict(r.split("=", 1) for r in rules or [] if "=" in r),
+            "format": fmt,
+            "seats": seats,
+            "games": games,
+            "rounds": rounds,
+            "duplicate": duplicate,
+            "options": host_options,
+            "start": True,
+        }
+        host_tournament(server, token, body, watch)
+        return
+    config = make_config(
+        game,
+        parse_entrants(entrants),
+        fmt=fmt,
+        seats=seats,
+        games=games,
+        rounds=rounds,
+        duplicate=duplicate,
+        seed=seed,
+        rules=parse_rules_args(game, rules),
+        time_limit=time_limit,
+    )
+    with Tournament(config, out, game) as tour:
+        if tour.results:
+            console.print(f"resuming {out}: {len(tour.results)} of {tour.total} matches finished")
+        with (
+            make_runner(workers, ray=ray) as runner,
+            tournament_progress() as progress,
+        ):
+            task = progress.add_task(
+                f"{game_name} {config.format}", total=tour.total, leader="", completed=0
+            )
+
+            def show(p: TourProgress) -> None:
+                lead = f"leader: {p.leader[0]} ({p.leader[1]:g})" if p.leader else ""
+                progress.update(task, completed=p.done, leader=lead)
+
+            summary = tour.run(runner, show)
+    print_tournament(config.game, summary)
+    if out is not None:
+        console.print(f"records, standings (CSV, JSON) and ratings in {out}/")
+
+
+def tournament_progress() -> Progress:
+    """A progress bar of matches done, time, ETA and the live leader."""
+    from rich.progress import TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[leader]}"),
+        console=console,
+        transient=True,
+    )
+
+
+def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | None) -> None:
+    """Create a tournament on a host (unless ``watch`` names one) and follow its standings."""
+    from dennou.client.tournament import create_tournament, watch_tournament
+
+    if watch is None:
+        if not token:
+            raise ConfigError("a host tournament needs its owner's token (--token or DENNOU_TOKEN)")
+        info = create_tournament(server, token, body)
+        tid = info["id"]
+        console.print(f"tournament {tid} on {server}: {info['matches']} matches, {info['status']}")
+        if any(e["spec"].startswith("@") for e in info["entrants"]):
+            console.print(
+                f"remote entrants play with: dennou bot run BOT --tournament {tid} "
+                f"--server {server.rstrip('/').replace('http', 'ws', 1)}/ws --token THEIR_TOKEN"
+            )
+    else:
+        tid = watch
+    with tournament_progress() as progress:
+        task = progress.add_task(f"{tid}", total=None, leader="")
+
+        def show(data: dict[str, Any]) -> None:
+            top = data["standings"][0] if data["finished"] else None
+            lead = f"leader: {top['name']} ({top['points']:g})" if top else ""
+            progress.update(task, total=data["matches"], completed=data["finished"], leader=lead)
+
+        summary = watch_tournament(server, tid, show)
+    print_tournament(summary["game"], summary)
+    console.print(f"{summary['status']}; seed {summary['seed']} (published by the host)")
+
+
+def print_tournament(game_name: str, summary: dict[str, Any]) -> None:
+    """Print a tournament's standings (and its pairwise table for a few entrants)."""
+    swiss = summary["format"] == "swiss"
+    table = Table(
+        title=f"{game_name}: {summary['finished']} matches, {summary['format']}"
+        + (", duplicate deals" if summary["duplicate"] else "")
+        + f", seed {summary['seed']}",
+        title_justify="left",
+    )
+    cols = ["#", "entrant", "games", "W", "D", "L", "points", "mean ± 95% CI"]
+    cols += ["match pts"] if swiss else []
+    cols += ["μ", "σ", "ordinal", "defaults"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "entrant" else "right", no_wrap=True)
+    for row in summary["standings"]:
+        cells = [str(row["rank"]), row["name"], str(row["games"]), str(row["wins"])]
+        cells += [str(row["draws"]), str(row["losses"]), f"{row['points']:g}"]
+        cells += [f"{row['mean']:.3f} ± {row['ci95']:.3f}"]
+        cells += [f"{row['match_points']:g}"] if swiss else []
+        cells += [f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}"]
+        cells += [str(row["defaults"])]
+        table.add_row(*cells)
+    console.print(table)
+    names = [row["name"] for row in summary["standings"]]
+    if 2 < len(names) <= 8:
+        pair = Table(title="pairwise: W-D-L of the row against the column", title_justify="left")
+        pair.add_column("")
+        for name in names:
+            pair.add_column(name, justify="right", no_wrap=True)
+        cells_of = {(p["entrant"], p["opponent"]): p for p in summary["pairwise"]}
+        for a in names:
+            row_cells = [a]
+            for b in names:
+                p = cells_of.get((a, b))
+                row_cells.append("" if p is None else f"{p['wins']}-{p['draws']}-{p['losses']}")
+            pair.add_row(*row_cells)
+        console.print(pair)
+
+
+@app.command("leaderboard")
+def leaderboard_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    dirs: Annotated[
+        list[Path] | None, typer.Argument(help="tournament directories to rate (local)")
+    ] = None,
+    server: Annotated[
+        str | None, typer.Option(help="a dennou host (http://host:port): its leaderboard")
+    ] = None,
+    preset: Annotated[
+        str | None, typer.Option(help="rules preset on the host (default: every preset)")
+    ] = None,
+) -> None:
+    """Ratings of GAME: from a host (--server), or over local tournament directories."""
+    from dennou.arena.leaderboard import local_leaderboard, server_leaderboard
+
+    get(game_name)
+    if server is not None:
+        boards = server_leaderboard(server, game_name, preset)
+    elif dirs:
+        boards = local_leaderboard(game_name, dirs)
+    else:
+        raise ConfigError("give tournament directories, or --server URL for a host's leaderboard")
+    for board in boards:
+        table = Table(title=f"{game_name} leaderboard — {board['preset']}", title_justify="left")
+        for col in ("#", "player", "ordinal", "μ", "σ", "games"):
+            table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+        for i, row in enumerate(board["ratings"], 1):
+            table.add_row(
+                str(i),
+                row["name"],
+                f"{row['ordinal']:.2f}",
+                f"{row['mu']:.2f}",
+                f"{row['sigma']:.2f}",
+                str(row["games"]),
+            )
+        console.print(table)
+    if not boards:
+        console.print(f"no rated {game_name} games yet")
+
+
 app.command("serve")(serve)
 bot_app = typer.Typer(help="Run a bot against a dennou server.", no_args_is_help=True)
 bot_app.command("run")(bot_run)

@@ -54,6 +54,8 @@ def create_app(
     limits = limits or Limits()
     if rate is not None or burst is not None:
         limits = limits.with_options({"rate": rate or limits.rate, "burst": burst or limits.burst})
+    from dennou.server.tournaments import TournamentHost
+    from dennou.server.tournaments import routes as tournament_routes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,11 +67,14 @@ def create_app(
             hub.check = MessageChecker(check_messages)
         app.state.hub = hub
         await hub.start()
+        app.state.tournaments = tournaments = TournamentHost(hub)  # issue 14
+        await tournaments.start()
         if on_start is not None:
             on_start(hub)
         try:
             yield
         finally:
+            await tournaments.stop()
             await hub.stop()
             hub.log(
                 f"store: {store.commits} commits, {store.steps_written} steps, "
@@ -81,6 +86,7 @@ def create_app(
         *extra_routes,
         *pages.routes(),
         *http_api.routes(),
+        *tournament_routes(),
         WebSocketRoute("/ws", websocket),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -178,6 +178,9 @@ def bot_run(
     as_json: Annotated[
         bool, typer.Option("--json", help="print one JSON line per game (progress to stderr)")
     ] = False,
+    tournament: Annotated[
+        str | None, typer.Option(help="a tournament id: play every seat it gives you")
+    ] = None,
 ) -> None:
     """Run a bot on a server: check it can play the game, take a seat, play, report the result.
 
@@ -188,6 +191,17 @@ def bot_run(
 
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
+    if tournament is not None:  # issue 14: a remote entrant of a host tournament
+        from dennou.client.tournament import play_tournament
+
+        played = asyncio.run(
+            play_tournament(load_bot(target), server, token, tournament, seed=seed)
+        )
+        for result in played:
+            print(
+                json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome})
+            )
+        return
     if (table is None) == (join is None):
         raise typer.BadParameter("give exactly one of --table and --join")
     say = Console(stderr=as_json, highlight=False, soft_wrap=True)

@@ -384,6 +384,9 @@ async def api_record(request: Request) -> Any:
         raise Refused("not_found", f"no table {table!r}")
     if row.status not in ("finished", "aborted") or row.players is None:
         raise Refused("conflict", "records are published when the game is over")
+    withheld = await request.app.state.tournaments.record_withheld(row)  # issue 14
+    if withheld is not None:
+        raise Refused("conflict", withheld)
     record = await hub.store.call(hub.store.store.record, table)
     assert record is not None
     game = hub.games[row.game]

@@ -16,6 +16,7 @@ import msgspec
 from dennou.server import protocol as p
 from dennou.server.errors import CODES, http_status
 from dennou.server.http_api import ENDPOINTS, ErrorBody, Record
+from dennou.server.tournaments import openapi_paths as tournament_paths
 
 _ALWAYS = ("store", "internal")
 """Codes any route may answer (the server failed)."""
@@ -101,7 +102,7 @@ def document() -> dict[str, Any]:
             "schemas": components,
             "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
         },
-        "paths": dict(paths),
+        "paths": {**paths, **tournament_paths()},
     }
 
 

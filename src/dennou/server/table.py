@@ -296,9 +296,13 @@ class TableActor:
         return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "open"]
 
     async def _start(self) -> None:
+        if self.status != "waiting":  # started already (a table of bots starts by itself)
+            return
         seats = self.row.seats
         players = [
-            spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}"
+            # a tournament names its seats itself ("player": seat first, then the entrant)
+            spec.get("player")
+            or (spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}")
             for i, spec in enumerate(seats)
         ]
         if type(self.game).host_accounts_in is not Game.host_accounts_in:
