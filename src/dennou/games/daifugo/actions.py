@@ -7,6 +7,8 @@ Cards are wire strings (``"8s"``, ``"10h"``, ``"JK"``; see :mod:`.cards`): ``pla
 from __future__ import annotations
 
 from dennou.core.actions import Action, ActionCodec
+from dennou.core.errors import InvalidActionError
+from dennou.games.daifugo.cards import parse_card
 
 
 class Play(Action, frozen=True, tag="play"):
@@ -31,4 +33,20 @@ class Deal(Action, frozen=True, tag="deal"):
     deck: tuple[str, ...]
 
 
-CODEC = ActionCodec(Play, Pass, Give, Deal)
+def check_cards(action: Action) -> None:
+    """Refuse an action naming a card that does not exist (before any rule is asked).
+
+    Raises:
+        InvalidActionError: ``play 1z``: the input is not an action of this game, whatever the
+            position (a card that exists but is not in the hand is a rule's refusal).
+    """
+    cards: tuple[str, ...] = getattr(action, "cards", None) or getattr(action, "deck", None) or ()
+    unknown = [c for c in cards if parse_card(c) is None]
+    if unknown:
+        raise InvalidActionError(
+            f"{', '.join(map(repr, unknown))} {'is' if len(unknown) == 1 else 'are'} not a card",
+            section="Cards on the wire",
+        )
+
+
+CODEC = ActionCodec(Play, Pass, Give, Deal, check=check_cards)
