@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -26,6 +27,8 @@ from dennou.server import protocol as p
 from dennou.server.hub import Conn, Hub
 from dennou.server.table import Refused, error_code
 from dennou.store import AsyncStore, Store, database_url
+from dennou.web import SecurityHeaders, session_account
+from dennou.web import routes as web_routes
 
 _STATUS = {
     "unauthorized": 401,
@@ -74,7 +77,8 @@ def create_app(
             store.close()
 
     routes = [
-        Route("/", status_page),
+        *web_routes(),  # the web app (dennou.web): pages at /, /tables/..., static files
+        Route("/status", status_page),
         Route("/openapi.json", openapi),
         Route("/api/games", api_games),
         Route("/api/stats", api_stats),
@@ -87,7 +91,9 @@ def create_app(
         Route("/api/tables/{table}/record", api_record),
         WebSocketRoute("/ws", websocket),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)]
+    )
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -490,6 +496,7 @@ async def websocket(ws: WebSocket) -> None:
             await ws.close(code, reason)
 
     conn = Conn(send, close, rate=hub.rate, burst=hub.burst)
+    conn.session_account = await session_account(ws)  # the web app's cookie (dennou.web)
     hub.connections += 1
     try:
         while not conn.closed:

@@ -60,6 +60,8 @@ class Conn:
         burst: float = 100.0,
     ) -> None:
         self.account: str | None = None
+        self.session_account: str | None = None
+        """The browser session's account (cookie at the handshake); a tokenless hello uses it."""
         self.hello = False
         self.tables: dict[str, TableActor] = {}
         self._send_bytes = send_bytes
@@ -409,6 +411,8 @@ class Hub:
                 if account is None:
                     raise Refused("unauthorized", "unknown token")
                 conn.account = account
+            elif conn.session_account is not None:
+                conn.account = conn.session_account
             conn.hello = True
             conn.send(p.Welcome(id=rid, account=conn.account))
         elif isinstance(msg, p.Ping):

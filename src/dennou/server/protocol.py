@@ -257,6 +257,8 @@ class ViewMsg(ServerMessage, tag="view", kw_only=True):
     status: str
     view: dict[str, Any] | None
     to_act: list[int] = []
+    channels: list[str] = []
+    """The talk channels open to you now (as in ``turn``; spectators too)."""
 
 
 class EventData(msgspec.Struct, kw_only=True):

@@ -648,6 +648,7 @@ class TableActor:
     def _view_msg(self, seat: int | None, rid: p.Id) -> p.ViewMsg:
         view = None if self.state is None else self.game.view(self.state, seat)
         to_act = [] if self.state is None else sorted(self.game.to_act(self.state))
+        channels = [] if self.state is None else sorted(self.game.talk_channels(self.state, seat))
         return p.ViewMsg(
             id=rid,
             table=self.id,
@@ -656,6 +657,7 @@ class TableActor:
             status=self.status,
             view=view,
             to_act=to_act,
+            channels=channels if self.status == "playing" else [],
         )
 
     def _turn_msg(self, seat: int) -> p.Turn:
