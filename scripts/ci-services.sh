@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Services the server tests need in CI: a PostgreSQL on loopback and the JS client's npm package.
+# Services the tests need in CI: a PostgreSQL on loopback, the JS client's npm package, Chromium
+# and the web app's JavaScript checkers.
 #
 #   source scripts/ci-services.sh     # exports DENNOU_TEST_POSTGRES_URL
 #
@@ -53,6 +54,18 @@ as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_rol
   | grep -q 1 || as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'CREATE ROLE dennou LOGIN SUPERUSER'" >/dev/null
 
 python -c "import psycopg" 2>/dev/null || pip install -q "psycopg[binary]>=3.1"
+
+# The web app's browser tests drive Debian's Chromium with Playwright for Python (Playwright's
+# own browser download cannot work here); a Japanese font so pages and screenshots show 日本語.
+if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi ipa; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium fonts-ipafont-gothic >/dev/null
+fi
+# The web app's JavaScript checks (TypeScript over JSDoc, ESLint): dev-only npm packages.
+if [ -f "$ROOT/web-dev/package-lock.json" ]; then
+  (cd "$ROOT/web-dev" && npm ci --no-audit --no-fund --silent)
+fi
 
 if [ -f "$ROOT/examples/js-client/package.json" ]; then
   (cd "$ROOT/examples/js-client" && npm install --no-audit --no-fund --silent)

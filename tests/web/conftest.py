@@ -52,6 +52,15 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for a module's tests (each test uses its own account names)."""
+    proc = ServerProcess(tmp_path_factory.mktemp("web") / "data")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     chromium_or_skip()
     from playwright.sync_api import sync_playwright

@@ -91,9 +91,7 @@ def create_app(
         Route("/api/tables/{table}/record", api_record),
         WebSocketRoute("/ws", websocket),
     ]
-    return Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)]
-    )
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
 
 
 def _hub(request: Request | WebSocket) -> Hub:

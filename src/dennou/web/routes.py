@@ -153,7 +153,9 @@ async def api_session(request: Request) -> Response:
 
 
 # --- replays -----------------------------------------------------------------------------
-def _window_args(request: Request, body: dict[str, Any] | None = None) -> tuple[int | None, int, int]:
+def _window_args(
+    request: Request, body: dict[str, Any] | None = None
+) -> tuple[int | None, int, int]:
     source: Any = body if body is not None else request.query_params
     try:
         raw_seat = source.get("seat")

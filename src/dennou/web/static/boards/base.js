@@ -53,7 +53,7 @@ export class Board extends HTMLElement {
   }
 
   /**
-   * Draw the board from the state (replace the children; never use innerHTML).
+   * Draw the board from the state (replace the children; never assign HTML text).
    * @param {BoardState} state
    */
   render(state) {

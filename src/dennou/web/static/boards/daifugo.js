@@ -132,7 +132,7 @@ export default class DaifugoBoard extends Board {
     const trail = (view.field || []).slice(0, -1);
     return h(
       'section',
-      { class: 'field', 'aria-label': t('daifugo.field'), 'data-testid': 'field' },
+      { class: 'table-field', 'aria-label': t('daifugo.field'), 'data-testid': 'field' },
       h('h3', {}, t('daifugo.field')),
       layout
         ? h(

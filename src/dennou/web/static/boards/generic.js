@@ -24,7 +24,7 @@ export function actionText(action) {
  * @param {any} value
  */
 function short(value) {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 

@@ -1,5 +1,5 @@
 // Building DOM nodes. Every string becomes a text node: user text (names, talk) can never be
-// parsed as HTML. No module of the app uses innerHTML.
+// parsed as HTML. No module of the app assigns HTML text.
 
 /**
  * @typedef {string | number | Node | null | undefined | false | ChildList} Child

@@ -231,7 +231,7 @@ function render() {
   if (!turn) clock.set(null);
   if (view) {
     board.hidden = false;
-    board.state = {
+    drawBoard({
       game: table.game,
       view,
       seat,
@@ -242,7 +242,7 @@ function render() {
       busy,
       t,
       lang: lang(),
-    };
+    });
   } else {
     board.hidden = true;
   }
@@ -250,6 +250,19 @@ function render() {
     status === 'waiting' ? t('table.waiting') : turn ? t('table.your_turn') : seat === null && status === 'playing' ? t('table.watching') : '';
   if (outcome && status === 'finished') {
     replace(results, resultsTable(outcome, players()), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
+  }
+}
+
+/**
+ * Give the board its state; a board's bug is logged and shown, and the page carries on.
+ * @param {import('../boards/base.js').BoardState} state
+ */
+function drawBoard(state) {
+  try {
+    board.state = state;
+  } catch (err) {
+    console.error(err);
+    alertBox.textContent = t('table.error', { message: String(err) });
   }
 }
 

@@ -1,0 +1,103 @@
+"""Per game: make one move on the page by clicking, as a person would; returns whether it did.
+
+A driver looks only at the page (the board's controls and what it shows), never at the server.
+Games without a board of their own are driven through the generic board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import permutations
+from typing import Any
+
+Driver = Callable[[Any], bool]
+
+
+def _enabled(page: Any, selector: str) -> Any:
+    loc = page.locator(f"{selector}:not([disabled])")
+    return loc if loc.count() else None
+
+
+def generic(page: Any) -> bool:
+    """Click the first listed legal action, or the first example of a large action space."""
+    for selector in ("[data-testid=legal]", ".b-generic .chip"):
+        loc = _enabled(page, selector)
+        if loc is not None:
+            loc.first.click()
+            return True
+    return False
+
+
+def numeron(page: Any) -> bool:
+    """Set 012; call a number consistent with every judgment so far (no items: 3 digits)."""
+    submit = page.locator("[data-testid=pad-submit]")
+    if not submit.count():
+        for selector in ("[data-key=decline]", "[data-key=no_item]", "[data-key=reveal-0]"):
+            loc = _enabled(page, selector)
+            if loc is not None:
+                loc.first.click()
+                return True
+        return False
+    status = page.inner_text("[data-testid=numeron-status]")
+    digits = int(re.findall(r"\d+", status)[0])
+    if "setting" in status or "設定" in status:
+        number = "0123456789"[:digits]
+    else:
+        me = page.get_attribute(".b-numeron .side.me", "data-seat")
+        rows = page.locator(f"[data-testid=calls-{me}] tbody tr")
+        judged = []
+        for i in range(rows.count()):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            judged.append((cells[1], int(cells[2]), int(cells[3])))
+
+        def fits(secret: str) -> bool:
+            for call, eat, bite in judged:
+                e = sum(a == b for a, b in zip(secret, call, strict=True))
+                b = sum(c in secret for c in call) - e
+                if (e, b) != (eat, bite):
+                    return False
+            return True
+
+        number = next("".join(p) for p in permutations("0123456789", digits) if fits("".join(p)))
+    for d in number:
+        page.click(f"[data-key=pad-{d}]")
+    page.click("[data-testid=pad-submit]")
+    return True
+
+
+def daifugo(page: Any) -> bool:
+    """Exchange: give the strongest cards; play: the first legal play, else pass."""
+    give = page.locator("[data-testid=give]")
+    if give.count():
+        need = int(re.findall(r"\d+", give.inner_text())[0])
+        cards = page.locator(".b-daifugo .hand button.card")
+        n = cards.count()
+        if n == 0 or cards.first.is_disabled():
+            return False
+        selected = page.locator(".b-daifugo .hand button.card.selected").count()
+        if selected == 0:
+            for i in range(need):
+                cards.nth(n - 1 - i).click()
+        if give.is_disabled():
+            return False
+        give.click()
+        return True
+    chip = _enabled(page, "[data-testid=legal-play]")
+    if chip is not None:
+        chip.first.click()
+        page.click("[data-testid=play]")
+        return True
+    passing = _enabled(page, "[data-testid=pass]")
+    if passing is not None:
+        passing.click()
+        return True
+    return False
+
+
+DRIVERS: dict[str, Driver] = {"numeron": numeron, "daifugo": daifugo}
+
+
+def driver(game: str) -> Driver:
+    """The game's driver (the generic one for games without a board of their own)."""
+    return DRIVERS.get(game, generic)
