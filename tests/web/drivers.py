@@ -60,8 +60,14 @@ def numeron(page: Any) -> bool:
             return True
 
         number = next("".join(p) for p in permutations("0123456789", digits) if fits("".join(p)))
+    clear = _enabled(page, "[data-key=pad-clear]")
+    if clear is not None:  # digits typed for this decision by an earlier, interrupted try
+        clear.click()
     for d in number:
-        page.click(f"[data-key=pad-{d}]")
+        key = page.locator(f"[data-key=pad-{d}]")
+        if not key.count() or key.is_disabled():  # the decision ended meanwhile (a timeout)
+            return False
+        key.click()
     page.click("[data-testid=pad-submit]")
     return True
 
@@ -86,7 +92,10 @@ def daifugo(page: Any) -> bool:
     chip = _enabled(page, "[data-testid=legal-play]")
     if chip is not None:
         chip.first.click()
-        page.click("[data-testid=play]")
+        play = page.locator("[data-testid=play]")
+        if not play.count() or play.is_disabled():  # the turn moved on meanwhile
+            return False
+        play.click()
         return True
     passing = _enabled(page, "[data-testid=pass]")
     if passing is not None:
