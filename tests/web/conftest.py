@@ -16,6 +16,10 @@ import pytest
 
 from dennou.server.testing import ServerProcess
 
+from ..server.conftest import server
+
+__all__ = ["server"]
+
 CHROMIUM = os.environ.get("DENNOU_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
@@ -41,14 +45,6 @@ def chromium_or_skip() -> None:
         if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":
             pytest.fail(missing)
         pytest.skip(missing)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path / "data")
-    proc.start()
-    yield proc
-    proc.stop()
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from dennou.core.errors import DennouError
 from dennou.core.jsondata import to_json
-from dennou.server.table import Refused, error_code
+from dennou.server.table import Refused
 from dennou.store import schema
 from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache
 from dennou.web.security import clear_session, same_origin, session_token, set_session
@@ -32,14 +31,6 @@ PAGES = ("lobby", "table", "replay", "player", "leaderboard")
 
 _SHELL = (STATIC / "shell.html").read_text(encoding="utf-8")
 
-_STATUS = {
-    "unauthorized": 401,
-    "forbidden": 403,
-    "not_found": 404,
-    "conflict": 409,
-    "too_large": 413,
-}
-
 
 def _page(name: str) -> Any:
     assert name in PAGES
@@ -51,27 +42,6 @@ def _page(name: str) -> Any:
     page.__name__ = f"page_{name}"
     page.__doc__ = f"The {name} page."
     return page
-
-
-def _error(exc: DennouError) -> JSONResponse:
-    code = error_code(exc)
-    body = {"code": code, **exc.to_json()}
-    if isinstance(exc, Refused):
-        body["error"] = "ProtocolError"
-    return JSONResponse(to_json(body), status_code=_STATUS.get(code, 400))
-
-
-def _api(handler: Any) -> Any:
-    async def wrapped(request: Request) -> Response:
-        try:
-            response: Response = await handler(request)
-            return response
-        except DennouError as exc:
-            return _error(exc)
-
-    wrapped.__name__ = handler.__name__
-    wrapped.__doc__ = handler.__doc__
-    return wrapped
 
 
 def _hub(request: HTTPConnection) -> Any:
@@ -121,7 +91,6 @@ async def session_account(request: HTTPConnection) -> str | None:
 
 
 # --- the browser session -------------------------------------------------------------------
-@_api
 async def api_session(request: Request) -> Response:
     """GET: who is signed in. POST ``{"name"}``: new account; ``{"token"}``: sign in. DELETE: out.
 
@@ -167,7 +136,6 @@ def _window_args(
     return seat, start, count
 
 
-@_api
 async def api_table_replay(request: Request) -> Response:
     """Views and events of a finished table's steps ``from..from+count-1`` as ``seat`` saw them."""
     hub = _hub(request)
@@ -188,7 +156,6 @@ async def api_table_replay(request: Request) -> Response:
     return JSONResponse(to_json(await asyncio.to_thread(build)))
 
 
-@_api
 async def api_file_replay(request: Request) -> Response:
     """The same for a record file: ``{"record": "<JSON lines>", "seat", "from", "count"}``."""
     _check_browser_write(request)
@@ -205,7 +172,6 @@ async def api_file_replay(request: Request) -> Response:
 
 
 # --- results -----------------------------------------------------------------------------
-@_api
 async def api_finished(request: Request) -> Response:
     """Finished games, newest first (``?game=&limit=``): id, game, players, outcome, time."""
     hub = _hub(request)
@@ -231,7 +197,6 @@ async def api_finished(request: Request) -> Response:
     return JSONResponse(to_json(await hub.store.call(query)))
 
 
-@_api
 async def api_leaderboard(request: Request) -> Response:
     """Per game, every account's games, wins, draws, mean score and mean rank (best first)."""
     hub = _hub(request)
@@ -273,7 +238,16 @@ async def api_leaderboard(request: Request) -> Response:
 
 
 def routes() -> list[BaseRoute]:
-    """Every route of the web app (mounted before the server's own)."""
+    """Every route of the web app (mounted before the server's own).
+
+    The API handlers answer refusals as the server's lobby does (its ``_api`` wrapper), so the
+    web app's routes and the lobby's speak the same error JSON.
+    """
+    from dennou.server.app import _api  # the app is loaded by now: it calls this function
+
+    api_session_, api_table_replay_, api_file_replay_, api_finished_, api_leaderboard_ = map(
+        _api, (api_session, api_table_replay, api_file_replay, api_finished, api_leaderboard)
+    )
     return [
         Route("/", _page("lobby")),
         Route("/tables/{table}", _page("table")),
@@ -282,11 +256,11 @@ def routes() -> list[BaseRoute]:
         Route("/players/{name}", _page("player")),
         Route("/leaderboard", _page("leaderboard")),
         Route("/leaderboard/{game}", _page("leaderboard")),
-        Route("/api/session", api_session, methods=["GET", "POST", "DELETE"]),
-        Route("/api/tables/{table}/replay", api_table_replay),
-        Route("/api/replay", api_file_replay, methods=["POST"]),
-        Route("/api/finished", api_finished),
-        Route("/api/leaderboard/{game}", api_leaderboard),
+        Route("/api/session", api_session_, methods=["GET", "POST", "DELETE"]),
+        Route("/api/tables/{table}/replay", api_table_replay_),
+        Route("/api/replay", api_file_replay_, methods=["POST"]),
+        Route("/api/finished", api_finished_),
+        Route("/api/leaderboard/{game}", api_leaderboard_),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
