@@ -104,7 +104,40 @@ def daifugo(page: Any) -> bool:
     return False
 
 
-DRIVERS: dict[str, Driver] = {"numeron": numeron, "daifugo": daifugo}
+def _click(page: Any, selector: str) -> bool:
+    """Click an enabled control; False when it is gone or disabled (the decision moved on)."""
+    loc = _enabled(page, selector)
+    if loc is None:
+        return False
+    loc.first.click()
+    return True
+
+
+def hilo(page: Any) -> bool:
+    """Pick the side with more of one's candidates; else one of the six choices, by points.
+
+    Odd points: a random High-Low (2.2, then the pick); 10 or more: a check at the first
+    candidate (2.3); otherwise a High-Low (2.1) at the middle of one's range.
+    """
+    high, low = page.locator("[data-testid=pick-high]"), page.locator("[data-testid=pick-low]")
+    if high.count() and low.count():
+        share = [int(re.sub(r"\D", "", b.locator(".share").inner_text()) or 0) for b in (high, low)]
+        side = "high" if share[0] >= share[1] else "low"
+        return _click(page, f"[data-testid=pick-{side}]")
+    if not page.locator("[data-testid^=choice-]:not([disabled])").count():
+        return False
+    me = page.get_attribute(".b-hilo .player.me", "data-seat")
+    points = int(page.inner_text(f"[data-testid=points-{me}] strong"))
+    if points >= 10 and _click(page, "[data-testid=choice-check]"):
+        return _click(page, "[data-key=x-low]") and _click(page, "[data-testid=send]")
+    if points % 2 and _click(page, "[data-testid=choice-random_guess]"):
+        return _click(page, "[data-testid=send]")
+    if not _click(page, "[data-testid=choice-guess]"):
+        return False
+    return _click(page, "[data-testid=x-mid]") and _click(page, "[data-testid=high]")
+
+
+DRIVERS: dict[str, Driver] = {"numeron": numeron, "daifugo": daifugo, "hilo": hilo}
 
 
 def driver(game: str) -> Driver:
