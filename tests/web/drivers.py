@@ -137,7 +137,34 @@ def hilo(page: Any) -> bool:
     return _click(page, "[data-testid=x-mid]") and _click(page, "[data-testid=high]")
 
 
-DRIVERS: dict[str, Driver] = {"numeron": numeron, "daifugo": daifugo, "hilo": hilo}
+def smuggling(page: Any) -> bool:
+    """Nominate the first teammate; pack a quarter of the most; finish talking; as inspector,
+    doubt half the limit in odd small games and pass in even ones."""
+    if _click(page, "[data-testid=nominate]") or _click(page, "[data-testid=ready]"):
+        return True
+    if page.locator("[data-testid=trunk-send]").count():
+        presets = page.locator("[data-testid=trunk-preset]:not([disabled])")
+        if not presets.count():
+            return False
+        presets.nth(min(1, presets.count() - 1)).click()
+        return _click(page, "[data-testid=trunk-send]")
+    if page.locator("[data-testid=pass]").count():
+        status = page.inner_text("[data-testid=smuggling-status]")
+        small_game = int(re.findall(r"\d+", status)[0])
+        presets = page.locator("[data-testid=doubt-preset]:not([disabled])")
+        if small_game % 2 and presets.count():
+            presets.nth(presets.count() // 2).click()
+            return _click(page, "[data-testid=doubt-send]")
+        return _click(page, "[data-testid=pass]")
+    return False
+
+
+DRIVERS: dict[str, Driver] = {
+    "numeron": numeron,
+    "daifugo": daifugo,
+    "hilo": hilo,
+    "smuggling": smuggling,
+}
 
 
 def driver(game: str) -> Driver:
