@@ -159,11 +159,26 @@ def smuggling(page: Any) -> bool:
     return False
 
 
+def pandemic(page: Any) -> bool:
+    """Every fourth tick the check room; otherwise ask someone for a contact (in turn)."""
+    if not _enabled(page, "[data-testid=choose-idle]"):
+        return False
+    tick = int(re.findall(r"\d+", page.inner_text("[data-testid=pandemic-status]"))[2])
+    people = page.locator("[data-testid=contact]:not([disabled])")
+    if tick % 4 == 1 or not people.count():
+        chosen = _click(page, "[data-testid=choose-check]")
+    else:
+        people.nth(tick % people.count()).click()
+        chosen = True
+    return chosen and _click(page, "[data-testid=seal]")
+
+
 DRIVERS: dict[str, Driver] = {
     "numeron": numeron,
     "daifugo": daifugo,
     "hilo": hilo,
     "smuggling": smuggling,
+    "pandemic": pandemic,
 }
 
 
