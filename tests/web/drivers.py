@@ -173,12 +173,37 @@ def pandemic(page: Any) -> bool:
     return chosen and _click(page, "[data-testid=seal]")
 
 
+def chairs(page: Any) -> bool:
+    """Free time: one gift, then ready; go: the two nearest chairs, then block a rival player
+    (or nobody); vote for the first candidate; as parent remove the first chair."""
+    if _enabled(page, "[data-testid=ready]"):
+        if _enabled(page, "[data-testid=gift]") and not page.locator(".gift-list li").count():
+            return _click(page, "[data-testid=gift]")
+        return _click(page, "[data-testid=ready]")
+    if page.locator("[data-testid=order-seal]").count():
+        chairs = page.locator("[data-testid=order-chair]")
+        for i in range(min(2, chairs.count())):
+            if chairs.nth(i).get_attribute("aria-pressed") != "true":
+                chairs.nth(i).click()
+        return _click(page, "[data-testid=order-seal]")
+    if page.locator("[data-testid=block-seal]").count():
+        if _click(page, "[data-testid=block-mode-player]"):
+            _click(page, "[data-testid=block-player]")
+        return _click(page, "[data-testid=block-seal]")
+    if _click(page, "[data-testid=vote]"):
+        return True
+    if page.locator("[data-testid=remove]").count():
+        return _click(page, "[data-testid=remove-chair]") and _click(page, "[data-testid=remove]")
+    return False
+
+
 DRIVERS: dict[str, Driver] = {
     "numeron": numeron,
     "daifugo": daifugo,
     "hilo": hilo,
     "smuggling": smuggling,
     "pandemic": pandemic,
+    "chairs": chairs,
 }
 
 

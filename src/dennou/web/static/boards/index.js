@@ -8,7 +8,7 @@
  */
 
 /** Games with a board of their own (the module is boards/<game>.js). */
-export const BOARDS = ['numeron', 'daifugo', 'stud10', 'hilo', 'smuggling', 'pandemic'];
+export const BOARDS = ['numeron', 'daifugo', 'stud10', 'hilo', 'smuggling', 'pandemic', 'chairs'];
 
 /**
  * Load a game's board: its custom element's tag name and its event translator.
