@@ -244,8 +244,8 @@ export default class ChairsBoard extends Board {
     return h(
       'div',
       { class: 'people' },
-      h('section', { 'aria-label': t('chairs.players') }, h('h3', {}, t('chairs.players'), ` (${players.length})`), h('ul', { 'data-testid': 'chairs-players' }, players.map(row))),
-      gaya.length ? h('section', { 'aria-label': t('chairs.gaya') }, h('h3', {}, t('chairs.gaya'), ` (${gaya.length})`), h('ul', { class: 'gaya' }, gaya.map(row))) : null,
+      h('section', { 'aria-label': t('chairs.players') }, h('h3', {}, t('chairs.players'), ` (${players.length})`), h('ul', { class: players.length > 6 ? 'many' : '', 'data-testid': 'chairs-players' }, players.map(row))),
+      gaya.length ? h('section', { 'aria-label': t('chairs.gaya') }, h('h3', {}, t('chairs.gaya'), ` (${gaya.length})`), h('ul', { class: `gaya${gaya.length > 6 ? ' many' : ''}` }, gaya.map(row))) : null,
       medals
         ? h(
             'section',
@@ -468,7 +468,7 @@ export default class ChairsBoard extends Board {
       h('h3', {}, t('chairs.record')),
       h(
         'ol',
-        { reversed: true },
+        { reversed: true, class: 'scroll', tabindex: 0, 'aria-label': t('chairs.record') },
         hist
           .slice()
           .reverse()
@@ -549,6 +549,7 @@ export default class ChairsBoard extends Board {
                 {},
                 holdings
                   .map((row, p) => ({ p, m: row[w] }))
+                  .filter(({ p, m }) => m > 0 || p === s.seat || p === w)
                   .sort((a, b) => b.m - a.m)
                   .map(({ p, m }) => h('tr', { class: p === s.seat ? 'me' : '' }, h('th', { scope: 'row' }, this.name(p)), h('td', {}, String(m)), h('td', {}, (m * value).toLocaleString()))),
               ),

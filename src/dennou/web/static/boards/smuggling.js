@@ -48,7 +48,7 @@ export default class SmugglingBoard extends Board {
 
   /** @param {BoardState} s */
   render(s) {
-    const { view } = s;
+    const { view, t } = s;
     const key = s.turn ? `${s.turn.version}` : '-';
     if (key !== this.decisionKey) {
       this.decisionKey = key;
@@ -60,6 +60,7 @@ export default class SmugglingBoard extends Board {
       this.status(s),
       this.score(s),
       h('div', { class: 'teams' }, TEAMS.map((team) => this.team(s, team))),
+      h('p', { class: 'small note' }, t('smuggling.team_note')),
       view.phase !== 'over' && view.smuggler !== null && view.smuggler !== undefined ? this.room(s) : null,
       s.mode === 'play' && s.turn ? this.controls(s) : null,
       this.results(s),
@@ -137,7 +138,8 @@ export default class SmugglingBoard extends Board {
                 s.seat === p ? h('span', { class: 'you' }, t('board.you')) : null,
                 view.smuggler === p && view.phase !== 'over' ? h('span', { class: 'tag smuggler' }, t('smuggling.smuggler')) : null,
                 view.inspector === p && view.phase !== 'over' ? h('span', { class: 'tag inspector' }, t('smuggling.inspector')) : null,
-                h('span', { class: 'where small' }, this.where(s, p)),
+                h('span', { class: 'reps small', title: t('smuggling.represented', { n: view.represented ? view.represented[p] : 0 }) }, `×${view.represented ? view.represented[p] : 0}`),
+                this.where(s, p) ? h('span', { class: 'where small' }, this.where(s, p)) : null,
               ),
               h('td', { class: 'money' }, this.m(view.home[p])),
               h('td', { class: 'money' }, this.m(view.third[p])),
@@ -149,20 +151,19 @@ export default class SmugglingBoard extends Board {
   }
 
   /**
-   * Where a player is and what they are doing now.
+   * Where a player is and what they are doing now ('' when simply with the team).
    * @param {BoardState} s
    * @param {number} p
    */
   where(s, p) {
     const { view, t } = s;
-    const reps = t('smuggling.represented', { n: view.represented ? view.represented[p] : 0 });
-    if (view.phase === 'over') return reps;
-    if (view.phase === 'nominate') return `${view.nominated && view.nominated[p] ? t('smuggling.has_nominated') : t('smuggling.nominating')} · ${reps}`;
+    if (view.phase === 'over') return '';
+    if (view.phase === 'nominate') return view.nominated && view.nominated[p] ? t('smuggling.has_nominated') : t('smuggling.nominating');
     if (p === view.smuggler || p === view.inspector) {
       if (view.phase === 'trunk') return p === view.smuggler ? t('smuggling.packing') : t('smuggling.waiting_room');
       return t('smuggling.in_room');
     }
-    return `${t('smuggling.team_room')} · ${reps}`;
+    return '';
   }
 
   /** The inspection room: who is in, the trunk, who has finished. @param {BoardState} s */
@@ -233,7 +234,7 @@ export default class SmugglingBoard extends Board {
       body.push(
         h('p', {}, t('smuggling.verdict_help')),
         h('ul', { class: 'cases small' }, ['pass', 'empty', 'caught', 'through'].map((c) => h('li', {}, t(`smuggling.case_help.${c}`)))),
-        h('div', { class: 'buttons' }, h('button', { type: 'button', 'data-key': 'pass', 'data-testid': 'pass', disabled: !this.canAct, onclick: () => this.act({ type: 'pass' }) }, t('smuggling.pass'))),
+        h('div', { class: 'buttons' }, h('button', { type: 'button', 'data-key': 'pass', 'data-testid': 'pass', disabled: !this.canAct, onclick: () => this.act({ type: 'pass' }) }, t('smuggling.btn.pass'))),
         limit >= unit ? [h('p', {}, t('smuggling.doubt_help', { max: this.m(limit) })), this.amountForm(s, 'doubt', unit, limit)] : h('p', { class: 'small' }, t('smuggling.no_doubt')),
       );
     }
@@ -269,7 +270,7 @@ export default class SmugglingBoard extends Board {
       this.amount = input.value;
       const a = yen();
       shown.textContent = a === null ? (input.value.trim() ? t('smuggling.bad_amount', { min: this.m(min), max: this.m(max) }) : '') : this.m(a);
-      send.textContent = type === 'trunk' ? t('smuggling.pack', { x: a === null ? '…' : this.m(a) }) : t('smuggling.doubt_x', { x: a === null ? '…' : this.m(a) });
+      send.textContent = t(type === 'trunk' ? 'smuggling.pack' : 'smuggling.btn.doubt', { x: a === null ? '…' : this.m(a) });
       send.disabled = !this.canAct || a === null;
     };
     input.addEventListener('input', update);

@@ -134,7 +134,7 @@ export default class Stud10Board extends Board {
         { class: 'seats', 'aria-label': s.t('stud10.table') },
         seats.map((_, p) => this.seat(s, p)),
       ),
-      view.phase === 'over' ? this.result(s) : null,
+      view.phase === 'over' || view.phase === 'deal' ? this.result(s) : null,
     );
   }
 
@@ -173,7 +173,7 @@ export default class Stud10Board extends Board {
     const odds = view.odds && view.odds.win ? view.odds.win[p] : null;
     const se = view.odds && view.odds.se ? view.odds.se[p] : 0;
     const revealing = (view.revealing || []).includes(p);
-    const winners = over ? this.winners(s) : [];
+    const winners = over || view.phase === 'deal' ? this.winners(s) : [];
     const cls = ['seat', `c${p % 5}`];
     if (s.seat === p) cls.push('me');
     if (!info.in_hand) cls.push('out');
@@ -330,7 +330,9 @@ export default class Stud10Board extends Board {
   result(s) {
     const { view, t } = s;
     const e = this.lastShowdown(view);
-    if (!e) return h('p', { class: 'result', 'data-testid': 'board-result' }, t('board.over'));
+    // Between the hands of a session the last showdown stays on the table; the result is the end's.
+    const final = view.phase === 'over';
+    if (!e) return final ? h('p', { class: 'result', 'data-testid': 'board-result' }, t('board.over')) : null;
     const d = e.data;
     const names = d.winners.map((/** @type {number} */ w) => this.name(w)).join(', ');
     const hand = handText(d.scores[d.winners[0]], t);
@@ -339,7 +341,7 @@ export default class Stud10Board extends Board {
     return h(
       'div',
       { class: 'result-box' },
-      h('p', { class: 'result', 'data-testid': 'board-result' }, text),
+      h('p', final ? { class: 'result', 'data-testid': 'board-result' } : { class: 'result last-hand' }, final ? text : t('stud10.last_hand', { n: e.data.hand, text })),
       multi
         ? h(
             'p',
