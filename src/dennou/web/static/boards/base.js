@@ -1,5 +1,7 @@
 // The base of every game board. See README.md in this folder for the interface.
 
+import { channelName } from '../lib/widgets.js';
+
 /**
  * @typedef {{kind: string, text: string, data: Record<string, any>}} GameEvent
  * @typedef {{type: 'turn', table: string, version: number, seat: number, view: any,
@@ -23,6 +25,32 @@
 
 /** The event boards dispatch when the person chooses an action. */
 export const ACT_EVENT = 'board-act';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * Create an SVG element (maps and charts: positions go in attributes, never in inline styles).
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {...(Node | string)} children strings become text
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const el = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, tag));
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/**
+ * A talk event as a line of the event log: "[channel] name: text" (the text stays text).
+ * @param {Record<string, any>} data the talk event's data (`channel`, `name`, `text`)
+ * @param {string[]} players
+ * @returns {string}
+ */
+export function talkText(data, players) {
+  return `[${channelName(String(data.channel), players)}] ${data.name}: ${data.text}`;
+}
 
 export class Board extends HTMLElement {
   constructor() {

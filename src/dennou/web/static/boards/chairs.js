@@ -6,28 +6,15 @@
 // the winner and what the medals pay. docs/games/chairs.md describes the view and the actions.
 
 import { h, replace } from '../lib/dom.js';
-import { channelName } from '../lib/widgets.js';
-import { Board } from './base.js';
+import { Board, svg, talkText } from './base.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
 /** @typedef {import('./base.js').Translate} Translate */
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** Colours of the runners' paths, by place among the players. */
 const RUNNERS = 6;
 
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Node | string)} children
- */
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c);
-  return el;
-}
 
 /**
  * Metres between two points.
@@ -610,7 +597,7 @@ export function eventText(e, t, players, view) {
     case 'game_over':
       return d.winner === null || d.winner === undefined ? t(`chairs.end.${d.end || 'periods'}`) : t('chairs.won', { name: name(d.winner) });
     case 'talk':
-      return `[${channelName(d.channel, players)}] ${d.name}: ${d.text}`;
+      return talkText(d, players);
     case 'timeout':
       return t('board.ev.timeout', { name: name(d.seat) });
     default:

@@ -5,7 +5,7 @@
 // revealed targets; the series' standings with half stars. docs/games/hilo.md describes the view.
 
 import { h, replace } from '../lib/dom.js';
-import { Board } from './base.js';
+import { Board, svg } from './base.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -24,7 +24,6 @@ const CHOICES = [
 const WITH_X = ['guess', 'check', 'secret_guess_3', 'secret_guess_2'];
 /** Choices that also need a direction. */
 const WITH_DIRECTION = ['guess', 'secret_guess_3', 'secret_guess_2'];
-const SVG = 'http://www.w3.org/2000/svg';
 
 /**
  * A number with separators.
@@ -91,17 +90,6 @@ function count(k) {
   return n;
 }
 
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Node | string)} children
- */
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c);
-  return el;
-}
 
 export default class HiloBoard extends Board {
   constructor() {

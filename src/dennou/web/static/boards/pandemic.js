@@ -6,26 +6,13 @@
 // the view and the actions.
 
 import { h, replace } from '../lib/dom.js';
-import { channelName } from '../lib/widgets.js';
-import { Board } from './base.js';
+import { Board, svg, talkText } from './base.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
 /** @typedef {import('./base.js').Translate} Translate */
 
-const SVG = 'http://www.w3.org/2000/svg';
 
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Node | string)} children
- */
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c);
-  return el;
-}
 
 /**
  * The same action?
@@ -401,7 +388,7 @@ export function eventText(e, t, players, view) {
     case 'qualified':
       return (d.qualified || []).length ? t('pandemic.result', { names: names(d.qualified) }) : t('pandemic.result_none');
     case 'talk':
-      return `[${channelName(d.channel, players)}] ${d.name}: ${d.text}`;
+      return talkText(d, players);
     case 'timeout':
       return t('pandemic.ev.timeout', { name: name(d.seat) });
     default:

@@ -6,8 +6,7 @@
 // the view and the actions.
 
 import { h, replace } from '../lib/dom.js';
-import { channelName } from '../lib/widgets.js';
-import { Board } from './base.js';
+import { Board, talkText } from './base.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -434,7 +433,7 @@ export function eventText(e, t, players, view) {
         ? t('smuggling.team_wins', { team: team(d.winner), a: m(d.totals[d.winner]), b: m(d.totals[d.winner === 'north' ? 'south' : 'north']) })
         : t('smuggling.draw', { a: m(d.totals.north) });
     case 'talk':
-      return `[${channelName(d.channel, players)}] ${d.name}: ${d.text}`;
+      return talkText(d, players);
     case 'timeout':
       return t('board.ev.timeout', { name: name(d.seat) });
     default:

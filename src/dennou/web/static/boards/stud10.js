@@ -5,7 +5,7 @@
 // docs/games/stud10.md describes the view.
 
 import { h, replace } from '../lib/dom.js';
-import { Board } from './base.js';
+import { Board, svg } from './base.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -14,7 +14,6 @@ import { Board } from './base.js';
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 /** Ranks by the evaluator's number (0 = deuce … 12 = ace), as printed on a card. */
 const RANK_TEXT = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
-const SVG = 'http://www.w3.org/2000/svg';
 
 /**
  * A card's rank as printed ('T' is 10).
@@ -105,18 +104,6 @@ function pct(p) {
   return `${(100 * p).toFixed(1)}%`;
 }
 
-/**
- * Create an SVG element.
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Node | string)} children
- */
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c);
-  return el;
-}
 
 export default class Stud10Board extends Board {
   /** @param {BoardState} s */
