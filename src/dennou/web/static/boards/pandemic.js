@@ -55,7 +55,7 @@ export default class PandemicBoard extends Board {
     replace(
       this,
       this.status(s),
-      h('div', { class: 'top' }, this.graph(s), h('div', { class: 'side' }, s.seat !== null ? this.watch(s) : null, this.announcements(s))),
+      h('div', { class: 'top' }, this.graph(s), h('div', { class: 'side' }, s.seat !== null ? this.watch(s) : h('p', { class: 'small note' }, s.t('pandemic.spectator_note')), this.announcements(s))),
       s.mode === 'play' && s.turn ? this.controls(s) : null,
       this.people(s),
       s.seat !== null && !over ? this.diary(s) : null,
