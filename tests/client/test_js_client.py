@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from dennou.core import record as rec
+from dennou.core.jsondata import to_json
 from dennou.games import REGISTRY
 from dennou.server.testing import LiveServer
 
@@ -50,7 +51,7 @@ def play_with_js(
         [record] = rec.loads(reply.text)
         engine = REGISTRY[record.game]
         final = rec.final_state(record, engine)
-        assert rec.to_json(engine.outcome(final)) == record.outcome == line["outcome"]
+        assert to_json(engine.outcome(final)) == record.outcome == line["outcome"]
         assert not any(s.default for s in record.steps if s.seat == line["seat"])
         games.append((line, record))
     return games

@@ -61,7 +61,7 @@ def test_client_errors_are_raised(live: LiveServer) -> None:
 def test_load_bot_targets() -> None:
     assert load_bot("dennou.client.testing:HarnessBot") is HarnessBot
     factory = load_bot("random")
-    assert factory(REGISTRY["numeron"]).name == "random"
+    assert callable(factory) and factory(REGISTRY["numeron"]).name == "random"
     with pytest.raises(ConfigError):
         load_bot("dennou.nothing_here:Bot")
     with pytest.raises(ConfigError):

@@ -75,8 +75,9 @@ def test_play_is_reproducible_from_its_seed() -> None:
     game = get("numeron")
     a = play(game, None, [RandomBot(), RandomBot()], seed=11)
     b = play(game, None, [RandomBot(), RandomBot()], seed=11)
-    strip = lambda r: [(s.seat, s.action, s.default) for s in r.steps]  # noqa: E731
-    assert strip(a) == strip(b)
+    assert [(s.seat, s.action, s.default) for s in a.steps] == [
+        (s.seat, s.action, s.default) for s in b.steps
+    ]
 
 
 def test_time_limit_turns_slow_decisions_into_timeouts() -> None:

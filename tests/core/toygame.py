@@ -88,7 +88,9 @@ class Toy(Game[ToyState, ToyRules]):
             raise IllegalActionError(f"{action} is not legal")
         assert isinstance(action, Secret | Hint | Guess)
         if isinstance(action, Secret):
-            return replace(state, secret=action.digit), [Event("secret", "drawn", {}, {0})]
+            return replace(state, secret=action.digit), [
+                Event("secret", "drawn", {}, frozenset({0}))
+            ]
         if isinstance(action, Hint):
             return replace(state, hint=action.digit), [Event("hint", f"hint {action.digit}")]
         return replace(state, guess=action.digit), [Event("guess", f"guess {action.digit}")]

@@ -25,7 +25,7 @@ def check_seen_against_replay(record: rec.Record, result: GameResult) -> None:
         version = msg["version"]
         seen.append(version)
         expected = [
-            {"kind": e.kind, "text": e.text, "data": rec.to_json(e.data)}
+            {"kind": e.kind, "text": e.text, "data": to_json(e.data)}
             for e in frames[version].events
             if e.visible_to(result.seat)
         ]

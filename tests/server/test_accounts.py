@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from dennou.core.registry import Registry
 from dennou.server.testing import LiveServer
 
 
-class Bet(Action, tag="bet"):
+class Bet(Action, frozen=True, tag="bet"):
     amount: int
 
 
@@ -42,7 +42,7 @@ class Pot(Game[PotState, PotRules]):
     codec = ActionCodec(Bet)
 
     def host_accounts_in(
-        self, rules: dict[str, Any], accounts: list[dict[str, Any] | None]
+        self, rules: dict[str, Any], accounts: Sequence[Mapping[str, Any] | None]
     ) -> dict[str, Any]:
         return {**rules, "balances": [(a or {}).get("balance", 100) for a in accounts]}
 

@@ -16,6 +16,7 @@ from dennou.client import Client, GameResult, run_bot
 from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.core.game import Game
+from dennou.core.jsondata import to_json
 from dennou.games import REGISTRY
 from dennou.server.testing import drop_postgres_database, fresh_postgres_database, postgres_url
 
@@ -33,7 +34,7 @@ def fetch_record(server: ServerProcess, table: str) -> rec.Record:
 def steps_without_timing(record: rec.Record) -> list[dict[str, Any]]:
     out = []
     for step in record.steps:
-        data = rec.to_json(step)
+        data = to_json(step)
         data.pop("ms", None)
         out.append(data)
     return out
@@ -163,8 +164,8 @@ def test_sigkill_mid_game_then_restart_finishes_identically(server: ServerProces
         check_seen_against_replay(record, result)
         assert rec.final_state(record, REGISTRY[game]) is not None
     duel = fetch_record(server, tables["duel"])
-    game = REGISTRY["numeron"]
-    assert rec.to_json(game.outcome(rec.final_state(duel, game))) == duel.outcome
+    numeron = REGISTRY["numeron"]
+    assert to_json(numeron.outcome(rec.final_state(duel, numeron))) == duel.outcome
     for result in duel_results:
         assert result.outcome == duel.outcome
         check_seen_against_replay(duel, result)

@@ -152,7 +152,7 @@ def test_engine_plays_match_the_reference_on_random_games() -> None:
                     spade3_return=rules.spade3_return,
                     max_group=rules.max_group,
                 )
-            expect = [Play(tuple(C.cards_str(g))) for g in ref]
+            expect: list[Play | Pass] = [Play(tuple(C.cards_str(g))) for g in ref]
             expect += [Pass()] if top is not None else []
             assert list(legal) == expect
             assert GAME.legal_groups(state, seat) == ref

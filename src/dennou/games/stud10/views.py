@@ -10,60 +10,47 @@ view is a function of what it shows (determinization gives back the identical vi
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
+from dennou.core.actions import Action
 from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
-from dennou.core.rng import derive_seed
+from dennou.core.views import Views
 from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
+from dennou.games.stud10.engine import live_odds
 from dennou.games.stud10.eval import describe
-from dennou.games.stud10.odds import odds_masks
 from dennou.games.stud10.rules import Stud10Rules
-from dennou.games.stud10.state import Stud10State, mask_of, strength
-
-if TYPE_CHECKING:
-    from dennou.games.stud10.engine import Stud10
+from dennou.games.stud10.state import Stud10State, strength
 
 
-def live_odds(state: Stud10State) -> JSON | None:
-    """The odds of the hand on the table as JSON (``None`` before the first deal or when off).
+class Stud10Views(Views[Stud10State]):
+    """10-card stud's views, determinization and terminal text (see the module docstring)."""
 
-    ``win``, ``se`` are per seat (``None`` for seats sitting out); ``method`` is ``exact`` or
-    ``monte_carlo``; ``samples`` the completions enumerated or deals sampled.
-    """
-    rules = state.rules
-    if not rules.view_odds or not state.in_hand:
-        return None
-    masks = [mask_of(state.up[s]) for s in state.in_hand]
-    holes = [len(state.hole[s]) for s in state.in_hand]
-    seed = derive_seed("stud10-odds", *masks, *holes) & 0x7FFFFFFF
-    result = odds_masks(
-        masks,
-        holes,
-        samples=rules.odds_samples,
-        exact_limit=rules.odds_exact_limit,
-        seed=seed,
-    )
-    n = len(state.players)
-    win: list[float | None] = [None] * n
-    se: list[float | None] = [None] * n
-    for i, s in enumerate(state.in_hand):
-        win[s] = round(result.win[i], 6)
-        se[s] = round(result.se[i], 6)
-    return {
-        "win": win,
-        "se": se,
-        "method": result.method,
-        "samples": result.samples,
-        "completions": result.completions,
-    }
+    def view(self, state: Stud10State, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator); every seat sees the same."""
+        return view(self.header(state, seat), state)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> Stud10State:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The table, each player's cards, hand and odds, and the latest events."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """Players never act; chance's reveal outcomes are listed briefly."""
+        if not len(legal):
+            return "nothing to do: the host deals and reveals"
+        return super().describe_legal(legal)
 
 
-def view(game: Stud10, state: Stud10State, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator); every seat sees the same."""
+def view(header: JSON, state: Stud10State) -> JSON:
+    """The view of any seat, after the common ``header``: every seat sees the same."""
     seats: list[JSON] = []
     for s in range(len(state.players)):
         dealt = s in state.in_hand
@@ -80,12 +67,7 @@ def view(game: Stud10, state: Stud10State, seat: Seat | None) -> JSON:
             }
         )
     return {
-        "game": "stud10",
-        "rules": to_json(state.rules),
-        "players": list(state.players),
-        "seat": seat,
-        "phase": state.phase,
-        "to_act": sorted(game.to_act(state)),
+        **header,
         "hand": state.hand,
         "stacks": list(state.stacks),
         "pot": state.pot,
