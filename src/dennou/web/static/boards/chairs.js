@@ -196,8 +196,8 @@ export default class ChairsBoard extends Board {
       h(
         'figcaption',
         { class: 'small legend' },
-        h('span', { class: 'k lit' }, t('chairs.key.lit')),
-        h('span', { class: 'k mine' }, t('chairs.key.mine')),
+        showRace ? h('span', { class: 'k lit' }, t('chairs.key.lit')) : null,
+        mine !== null && mine !== undefined ? h('span', { class: 'k mine' }, t('chairs.key.mine')) : null,
         h('span', { class: 'k removed' }, t('chairs.key.removed')),
         order.length ? h('span', { class: 'k plan' }, t('chairs.key.plan')) : null,
         showRace ? h('span', { class: 'k run' }, t('chairs.key.run', { n: last.period })) : null,
