@@ -18,10 +18,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
 from dennou.core.jsondata import to_json
-from dennou.core.record import Record, Step, read, replay, write
+from dennou.core.record import Record, read, replay, write
 from dennou.games import get
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -76,7 +78,7 @@ def replayed(record: Record) -> Record:
     again = play(game, game.make_rules(record.rules), bots, record.seed, players=record.players)
     again.meta["specs"] = list(specs)
     # Decision times differ from run to run: they are no part of a golden file.
-    again.steps = [Step(s.seat, s.action, s.default, s.talk, None, s.note) for s in again.steps]
+    again.steps = [msgspec.structs.replace(s, ms=None) for s in again.steps]
     return again
 
 

@@ -127,7 +127,9 @@ def test_accounts_persist_across_games_and_history_is_kept(tmp_path: Path) -> No
             results = asyncio.run(one())
             table = httpx.get(f"{live.http}/api/tables/{results[0].table}").json()
             balances_seen.append(table["rules"]["balances"])
-            final = [s for s in results[0].outcome["scores"]]
+            # ann and ben race for the two open seats: each result says which seat its bot got
+            scores = results[0].outcome["scores"]
+            final = [scores[results[0].seat], scores[results[1].seat]]
             ann = httpx.get(f"{live.http}/api/accounts/ann").json()
             ben = httpx.get(f"{live.http}/api/accounts/ben").json()
             assert [ann["accounts"]["pot"]["balance"], ben["accounts"]["pot"]["balance"]] == final

@@ -75,11 +75,16 @@ def test_sigkill_mid_game_then_restart_finishes_identically(server: ServerProces
     assert "numeron" in games
     seed = 11
 
-    async def make(game: str, seats: list[str], token: str) -> str:
+    async def make(game: str, seats: list[str], token: str, *, seeded: bool = True) -> str:
+        # A seed makes the reference and the interrupted game deal alike; a client may seed only
+        # a practice table (one player, built-in bots), so the duel plays unseeded.
+        # a long clock: this test is about the crash, not about a loaded machine's timeouts
+        options: dict[str, Any] = {"absent_grace": 60, "time_limit": 300}
+        if seeded:
+            options["seed"] = seed
         async with await Client.open(server.ws, token) as client:
-            info = await client.create_table(
-                game, seats, quick_rules(game), seed=seed, absent_grace=60
-            )
+            rules = {k: v for k, v in quick_rules(game).items() if k != "time_limit"}
+            info = await client.create_table(game, seats, rules, **options)
             return str(info["id"])
 
     async def reference(game: str) -> rec.Record:
@@ -132,7 +137,7 @@ def test_sigkill_mid_game_then_restart_finishes_identically(server: ServerProces
                 )
             )
         # a table of remote players only (numeron: two seats)
-        duel = await make("numeron", ["open", "open"], tokens["ann"])
+        duel = await make("numeron", ["open", "open"], tokens["ann"], seeded=False)
         duel_tasks = [
             asyncio.create_task(
                 run_bot(

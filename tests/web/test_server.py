@@ -15,6 +15,8 @@ import pytest
 from websockets.sync.client import connect
 
 from dennou.server.testing import WS, LiveServer
+
+from ..server.checks import quick_rules
 from dennou.web.routes import PAGES, STATIC
 
 
@@ -248,29 +250,122 @@ def test_a_dropped_record_file_replays_the_same_as_the_stored_table(live: LiveSe
     stored = httpx.get(
         f"{live.http}/api/tables/{table}/replay", params={"seat": 1, "count": 100}
     ).json()
+    assert dropped["audience"] == "file" and stored["audience"] == "spectators"
+    del dropped["audience"], stored["audience"]
     assert dropped == stored
     bad = httpx.post(live.http + "/api/replay", json={"record": "nonsense"}, headers=headers)
-    assert bad.status_code == 400 and "line 1" in bad.json()["message"]
-    evil = httpx.post(
-        live.http + "/api/replay", json=body, headers={"origin": "http://evil.example"}
+    assert bad.status_code == 400 and bad.json()["code"] == "config"
+    assert "line 1" in bad.json()["message"]
+    # a record whose steps do not replay is bad input too, not a host failure
+    broken = text.replace('"call"', '"jump"', 1)
+    refused = httpx.post(live.http + "/api/replay", json={"record": broken})
+    assert refused.status_code == 400 and refused.json()["code"] == "config"
+    # the file is the caller's own: no session is needed, and nothing is stored
+    assert httpx.post(live.http + "/api/replay", json=body).status_code == 200
+    big = httpx.post(
+        live.http + "/api/replay", content=b" " * (9 << 20), headers={"content-type": "x"}
     )
-    assert evil.status_code == 403
+    assert big.status_code == 413
 
 
-def test_finished_games_and_the_leaderboard(live: LiveServer) -> None:
+def test_games_over_and_results_per_account(live: LiveServer) -> None:
     token = live.register("ann")
     table = play_numeron_to_end(live, token)
-    finished = httpx.get(live.http + "/api/finished").json()
-    assert [f["id"] for f in finished] == [table]
-    assert finished[0]["players"][0] == "ann" and finished[0]["outcome"]["ranks"]
-    assert httpx.get(live.http + "/api/finished", params={"game": "daifugo"}).json() == []
-    board = httpx.get(live.http + "/api/leaderboard/numeron").json()
+    first = play_numeron_to_end(live, token)
+    over = httpx.get(live.http + "/api/games-over").json()
+    assert [g["id"] for g in over["games"]] == [first, table] and over["next"] is None
+    game = over["games"][1]
+    assert game["players"][0] == "ann" and game["outcome"]["ranks"]
+    assert game["status"] == "finished"
+    page = httpx.get(live.http + "/api/games-over", params={"limit": 1}).json()
+    assert [g["id"] for g in page["games"]] == [first] and page["next"] == 1
+    rest = httpx.get(live.http + "/api/games-over", params={"limit": 1, "offset": 1}).json()
+    assert [g["id"] for g in rest["games"]] == [table] and rest["next"] is None
+    none = httpx.get(live.http + "/api/games-over", params={"game": "daifugo"}).json()
+    assert none == {"games": [], "next": None}
+    assert httpx.get(live.http + "/api/games-over", params={"limit": 0}).status_code == 400
+    assert httpx.get(live.http + "/api/games-over", params={"limit": "x"}).status_code == 400
+    board = httpx.get(live.http + "/api/results/numeron").json()
     [row] = board["rows"]
     history = httpx.get(live.http + "/api/accounts/ann").json()["history"]
-    assert row["name"] == "ann" and row["games"] == 1
+    assert row["name"] == "ann" and row["games"] == 2
     assert row["wins"] == sum(1 for h in history if h["result"] == "win")
-    assert row["mean_score"] == history[0]["score"]
-    assert httpx.get(live.http + "/api/leaderboard/nope").status_code == 404
+    assert row["mean_score"] == sum(h["score"] for h in history) / 2
+    assert httpx.get(live.http + "/api/results/nope").status_code == 404
+
+
+def test_an_aborted_game_is_listed_and_replays(live: LiveServer) -> None:
+    """Table status `aborted` (issue 12): the game is over, its record published."""
+    ws = live.connect(live.register("ann"))
+    ben = live.connect(live.register("ben"))
+    made = ws.request({"type": "create_table", "game": "numeron", "seats": ["me", "open"]})
+    table = str(made["table"]["id"])  # type: ignore[index]
+    ben.request({"type": "join", "table": table})
+    ws.wait_for("turn", table=table)
+    ended = ws.request({"type": "abort", "table": table})  # before anyone's first move
+    assert ended["type"] == "event" and ended["reason"] == "abort", ended
+    ws.wait_for("end", table=table)
+    ben.close()
+    over = httpx.get(live.http + "/api/games-over").json()["games"]
+    assert [(g["id"], g["status"]) for g in over] == [(table, "aborted")]
+    replay = httpx.get(f"{live.http}/api/tables/{table}/replay").json()
+    last = replay["frames"][-1]
+    assert last["step"]["kind"] == "end" and last["step"]["reason"] == "abort"
+    ws.close()
+
+
+def test_a_replay_shows_each_reader_only_the_talk_the_record_gives_them(
+    live: LiveServer,
+) -> None:
+    """Records are filtered per reader (docs/security.md): a team line is `[private]` in every
+    frame a stranger replays, even as that team's seat; the speaker reads it."""
+    token = live.register("ann")
+    ws = live.connect(token)
+    made = ws.request(
+        {
+            "type": "create_table",
+            "game": "smuggling",
+            "rules": quick_rules("smuggling"),
+            "seats": ["me", "bot:random"],
+        }
+    )
+    table = str(made["table"]["id"])  # type: ignore[index]
+    turn = ws.wait_for("turn", table=table)
+    team = next(c for c in turn["channels"] if c.startswith("team:"))  # type: ignore[attr-defined]
+    for channel, text in ((team, "our secret plan"), ("public", "hello all")):
+        assert ws.request({"type": "talk", "table": table, "channel": channel, "text": text})
+    assert ws.request({"type": "resign", "table": table})["type"] == "event"
+    ws.close()
+    url = f"{live.http}/api/tables/{table}/replay"
+    for seat in ("spectator", "0", "1"):
+        stranger = httpx.get(url, params={"seat": seat, "reveal": 1}).json()
+        assert stranger["audience"] == "spectators"
+        text = json.dumps(stranger)
+        assert "our secret plan" not in text and "hello all" in text, seat
+    ann = httpx.get(url, params={"seat": 0}, headers={"authorization": f"Bearer {token}"}).json()
+    assert ann["audience"] == "seat 0" and "our secret plan" in json.dumps(ann)
+    cookie = {"cookie": f"dennou_session={token}", "origin": live.http}
+    assert httpx.get(url, params={"seat": 0}, headers=cookie).json()["audience"] == "seat 0"
+    # a cookie from another site's page is not the reader
+    foreign = {"cookie": f"dennou_session={token}", "origin": "http://evil.example"}
+    assert httpx.get(url, headers=foreign).json()["audience"] == "spectators"
+
+
+def test_reveal_lists_what_each_seat_saw_that_a_spectator_did_not(live: LiveServer) -> None:
+    """Issue 13.5: every hand revealed once the game is over."""
+    token = live.register("ann")
+    table = play_numeron_to_end(live, token)
+    url = f"{live.http}/api/tables/{table}/replay"
+    steps = httpx.get(url, params={"count": 1}).json()["steps"]
+    window = {"from": steps - 3, "count": 2}  # before the end: numbers still hidden live
+    plain = httpx.get(url, params=window).json()
+    assert all(f["hidden"] is None for f in plain["frames"])
+    shown = httpx.get(url, params={**window, "reveal": 1}).json()
+    for frame in shown["frames"]:
+        hidden = frame["hidden"]
+        assert len(hidden) == 2 and hidden[0]["my_number"] == "012"
+        assert "my_number" not in frame["view"] and "log" not in hidden[0]
+    assert httpx.get(url, params={"reveal": "yes"}).status_code == 400
 
 
 def test_the_status_page_moved_to_status(live: LiveServer) -> None:
@@ -296,3 +391,34 @@ def test_every_static_file_ships_as_package_data() -> None:
     assert len(files) > 20
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
+def test_the_web_api_is_in_the_api_index_openapi_and_docs(live: LiveServer) -> None:
+    """The web app's routes are declared like the lobby's (docs/protocol.md §6)."""
+    index = {(e["method"], e["path"]) for e in httpx.get(live.http + "/api").json()["endpoints"]}
+    for route in [
+        ("GET", "/api/session"),
+        ("POST", "/api/session"),
+        ("DELETE", "/api/session"),
+        ("GET", "/api/tables/{table}/replay"),
+        ("POST", "/api/replay"),
+        ("GET", "/api/games-over"),
+        ("GET", "/api/results/{game}"),
+        ("GET", "/api/games"),
+    ]:
+        assert route in index, route
+    spec = httpx.get(live.http + "/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["session"]["in"] == "cookie"
+    replay = spec["paths"]["/api/tables/{table}/replay"]["get"]
+    assert {"session": []} in replay["security"] and {} in replay["security"]
+    assert {q["name"] for q in replay["parameters"]} >= {"table", "seat", "from", "reveal"}
+
+
+def test_docs_and_status_get_only_the_inline_styles_they_need(live: LiveServer) -> None:
+    for path in ("/docs", "/status"):
+        csp = httpx.get(live.http + path).headers["content-security-policy"]
+        assert "'unsafe-inline'" in csp.split("style-src", 1)[1].split(";")[0], path
+        script = csp.split("script-src", 1)[1].split(";")[0]
+        assert "unsafe" not in script and "frame-ancestors 'none'" in csp, path
+    api = httpx.get(live.http + "/api/games").headers["content-security-policy"]
+    assert "unsafe-inline" not in api

@@ -10,8 +10,16 @@ from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.options import bot_options
 
-GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
-"""Bots that play every game."""
+
+def _policy(path: str = "", sample: bool = False) -> Bot:
+    """A trained policy from ``dennou.rl`` (``policy:path=model.npz``; NumPy only)."""
+    from dennou.rl.policy import PolicyBot
+
+    return PolicyBot(path=path, sample=sample)
+
+
+GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy}
+"""Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``)."""
 
 
 def available_bots(game: Game[Any, Any]) -> dict[str, Callable[..., Any]]:
@@ -35,11 +43,12 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def make_bot(game: Game[Any, Any], spec: str) -> Bot:
-    """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
+def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], dict[str, Any]]:
+    """The factory of a bot spec and its options converted to the types it declares.
 
     Option values are converted to the types the bot's constructor declares and checked against
-    the ranges it declares (:mod:`dennou.core.options`).
+    the ranges it declares (:mod:`dennou.core.options`). Building the bot is then
+    ``factory(**options)`` (the host does that in a worker process).
 
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
@@ -49,7 +58,17 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     if name not in bots:
         raise ConfigError(f"no bot {name!r} for {game.spec.name}; bots: {', '.join(bots)}")
     factory = bots[name]
-    bot = factory(**bot_options(factory, options, name=name))
+    return factory, bot_options(factory, options, name=name)
+
+
+def make_bot(game: Game[Any, Any], spec: str) -> Bot:
+    """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
+
+    Raises:
+        ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
+    """
+    factory, kwargs = resolve_bot(game, spec)
+    bot = factory(**kwargs)
     if not isinstance(bot, Bot):
-        raise ConfigError(f"{name!r} did not make a Bot")
+        raise ConfigError(f"{spec!r} did not make a Bot")
     return bot

@@ -19,6 +19,9 @@ from typing import Any
 class DennouError(Exception):
     """Base of every error dennou raises on purpose.
 
+    Each class names the wire protocol's error code for itself (``code``; see
+    ``docs/protocol.md`` §4), so the host never has to guess a code from a class name.
+
     Args:
         message: A sentence saying what went wrong and, where it helps, what would be right.
         section: The section of the game's rules page the error applies (appended to the
@@ -26,7 +29,7 @@ class DennouError(Exception):
         **context: Structured context (``seat``, ``phase``, ``rule``...) kept for clients.
     """
 
-    code: str = "error"
+    code: str = "internal"
     """The error's code on the wire (``docs/protocol.md``, Errors); set per class."""
 
     def __init__(self, message: str, *, section: str | None = None, **context: Any) -> None:
@@ -49,6 +52,8 @@ class DennouError(Exception):
 
 class GameError(DennouError):
     """An error about a game: its input, its rules or its config."""
+
+    code = "illegal_action"
 
 
 class InvalidActionError(GameError):
@@ -84,7 +89,7 @@ class ConfigError(GameError):
 class ProtocolError(DennouError):
     """A client broke the wire protocol."""
 
-    code = "protocol"
+    code = "bad_message"
 
 
 class StoreError(DennouError):

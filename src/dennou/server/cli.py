@@ -10,6 +10,7 @@ import asyncio
 import importlib
 import inspect
 import json
+import os
 import sys
 from typing import Annotated, Any
 
@@ -19,6 +20,10 @@ from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 
+CHECK_MESSAGES_ENV = "DENNOU_CHECK_MESSAGES"
+"""Test mode: a file path; the server checks every message it sends against the protocol's JSON
+Schemas and appends each one that does not validate to that file (the test servers read it)."""
+
 
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
@@ -27,30 +32,102 @@ def serve(
         str | None, typer.Option(help="database URL (postgresql://...); default: SQLite")
     ] = None,
     data_dir: Annotated[str, typer.Option(help="directory of the SQLite file")] = "./data",
-    rate: Annotated[float, typer.Option(help="messages per second per connection")] = 50.0,
-    burst: Annotated[float, typer.Option(help="message burst per connection")] = 100.0,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a host limit, NAME=VALUE (repeatable; docs/security.md lists them), "
+            "e.g. --limit tables_per_account=20"
+        ),
+    ] = None,
+    operator: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="an account that operates this host (repeatable): it may seed any table",
+            envvar="DENNOU_OPERATORS",
+        ),
+    ] = None,
+    rate: Annotated[
+        float | None, typer.Option(help="messages per second per connection (= --limit rate=)")
+    ] = None,
+    burst: Annotated[
+        float | None, typer.Option(help="message burst per connection (= --limit burst=)")
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
 ) -> None:
-    """Host every game: WebSocket at /ws, lobby API at /api, status page at /."""
+    """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
 
     from dennou.server.app import create_app
+    from dennou.server.hub import Hub
+    from dennou.server.limits import parse_limits
 
-    # The store's writer thread (server databases) and the event loop hand the GIL to each other
-    # for every step; the default 5 ms switch interval would add up to that to each hand-off.
+    try:
+        limits = parse_limits(list(limit or []))
+    except ConfigError as exc:
+        raise typer.BadParameter(exc.message, param_hint="--limit") from None
+    operators = [o for item in operator or [] for o in item.split(",") if o.strip()]
+
+    def started(hub: Hub) -> None:
+        shown = "localhost" if host in ("127.0.0.1", "::1") else host
+        base = f"http://{shown}:{port}"
+        lines = [
+            f"dennou {_version()} serving {len(hub.games)} games",
+            f"  web page   {base}/",
+            f"  API        {base}/api   (interactive docs {base}/docs)",
+            f"  WebSocket  ws://{shown}:{port}/ws",
+            f"  data       {_where(db, data_dir)}",
+        ]
+        if operators:
+            lines.append(f"  operators  {', '.join(operators)}")
+        print("\n".join(lines), flush=True)
+
+    # The store's writer thread and the event loop hand the GIL to each other for every step;
+    # the default 5 ms switch interval would add up to that to each hand-off.
     sys.setswitchinterval(0.0005)
-    app = create_app(db, data_dir, rate=rate, burst=burst)
+    app = create_app(
+        db,
+        data_dir,
+        limits=limits,
+        operators=operators,
+        on_start=started,
+        rate=rate,
+        burst=burst,
+        check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
+    )
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=1 << 20,
+        ws_max_size=limits.frame_bytes,
         ws_per_message_deflate=False,  # compressing every view costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
     )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dennou")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "(source)"
+
+
+def _where(db: str | None, data_dir: str) -> str:
+    """Where the data lives, for people: the SQLite file, or the database URL without password."""
+    if db is None:
+        from pathlib import Path
+
+        return f"{(Path(data_dir) / 'dennou.sqlite3').resolve()} (SQLite)"
+    scheme, sep, rest = db.partition("://")
+    if sep and "@" in rest:
+        credentials, _, location = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}@{location}"
+    return db
 
 
 def load_bot(target: str) -> Bot | Any:

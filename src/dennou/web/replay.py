@@ -40,8 +40,14 @@ class Replay:
         self.game = game
         self.frames = list(rec.replay(record, game))
 
-    def window(self, seat: int | None, start: int, count: int) -> dict[str, Any]:
+    def window(
+        self, seat: int | None, start: int, count: int, reveal: bool = False
+    ) -> dict[str, Any]:
         """Frames ``start..start+count-1`` as ``seat`` (``None``: a spectator) saw them.
+
+        With ``reveal``, each frame also says what every seat saw that a spectator did not
+        (``hidden``: per seat, the fields of its view that differ from the spectator's, its
+        event log left out): hands revealed, for a game that is over.
 
         Raises:
             ConfigError: No such seat.
@@ -62,7 +68,7 @@ class Replay:
                     else {
                         "seat": step.seat,
                         "kind": _kind(step),
-                        "reason": step.default,
+                        "reason": step.end if step.end is not None else step.default,
                     },
                     "events": [
                         {"kind": e.kind, "text": e.text, "data": to_json(e.data)}
@@ -71,6 +77,7 @@ class Replay:
                     ],
                     "view": to_json(self.game.view(frame.state, seat)),
                     "to_act": sorted(self.game.to_act(frame.state)),
+                    "hidden": self._hidden(frame.state) if reveal else None,
                 }
             )
         return {
@@ -83,8 +90,29 @@ class Replay:
             "frames": out,
         }
 
+    def _hidden(self, state: Any) -> list[dict[str, Any]]:
+        public = to_json(self.game.view(state, None))
+        out = []
+        for seat in range(len(self.record.players)):
+            view = to_json(self.game.view(state, seat))
+            out.append(
+                {
+                    k: v
+                    for k, v in view.items()
+                    if k not in _NOT_HIDDEN and (k not in public or public[k] != v)
+                }
+            )
+        return out
+
+
+_NOT_HIDDEN = frozenset({"seat", "log"})
+"""View fields never listed as hidden: whose view it is, and the event log (long, and its
+lines are the events the frames carry)."""
+
 
 def _kind(step: rec.Step) -> str:
+    if step.end is not None:
+        return "end"
     if step.talk is not None:
         return "talk"
     if step.default is not None:
@@ -133,12 +161,22 @@ class ReplayCache:
         key = "file:" + hashlib.sha256(text.encode()).hexdigest()
 
         def load() -> rec.Record:
-            records = rec.loads(text)
+            try:
+                records = rec.loads(text)
+            except DennouError as exc:
+                raise ConfigError(f"not a record file: {exc.message}") from None
             if not records:
-                raise DennouError("the file holds no record")
+                raise ConfigError("the file holds no record")
             return records[0]
 
-        return self.get(key, load)
+        try:
+            return self.get(key, load)
+        except ConfigError:
+            raise
+        except (DennouError, ValueError, TypeError, KeyError, IndexError) as exc:
+            # a file's steps that do not replay: say so as bad input, not as a host failure
+            message = exc.message if isinstance(exc, DennouError) else repr(exc)
+            raise ConfigError(f"the record does not replay: {message}") from None
 
 
 __all__ = ["MAX_FRAMES", "MAX_RECORD_BYTES", "Replay", "ReplayCache"]

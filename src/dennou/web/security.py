@@ -24,22 +24,35 @@ COOKIE = "dennou_session"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 """Seconds the browser keeps the session (sign out deletes it)."""
 
-CSP = "; ".join(
-    [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "manifest-src 'self'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+_POLICY = {
+    "default-src": "'none'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "manifest-src": "'self'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+
+def _csp(**changes: str) -> str:
+    return "; ".join(f"{k} {v}" for k, v in {**_POLICY, **changes}.items())
+
+
+CSP = _csp()
 """The Content-Security-Policy of every response: no inline scripts or styles, no framing,
 connections (``fetch``, WebSocket) to this server only."""
+
+CSP_BY_PATH: tuple[tuple[str, str], ...] = (
+    # Swagger UI (served from local files) styles its elements inline; scripts stay 'self'.
+    ("/docs", _csp(**{"style-src": "'self' 'unsafe-inline'"})),
+    # the plain status page has one inline <style> element and no script
+    ("/status", _csp(**{"style-src": "'unsafe-inline'", "script-src": "'none'"})),
+)
+"""Paths (prefixes) whose pages need a looser policy than :data:`CSP`, and that policy."""
 
 HEADERS: Mapping[str, str] = {
     "content-security-policy": CSP,
@@ -50,6 +63,9 @@ HEADERS: Mapping[str, str] = {
     "permissions-policy": "camera=(), microphone=(), geolocation=()",
 }
 """Headers added to every HTTP response."""
+
+
+_CSP_KEY = b"content-security-policy"
 
 
 class SecurityHeaders:
@@ -64,11 +80,17 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path: str = scope.get("path", "")
+        raw = self._raw
+        for prefix, policy in CSP_BY_PATH:
+            if path == prefix or path.startswith(prefix + "/"):
+                raw = [(k, policy.encode() if k == _CSP_KEY else v) for k, v in self._raw]
+                break
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in self._raw if k not in present]
+                extra = [(k, v) for k, v in raw if k not in present]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
@@ -131,6 +153,7 @@ def session_token(conn: HTTPConnection) -> str | None:
 __all__ = [
     "COOKIE",
     "CSP",
+    "CSP_BY_PATH",
     "HEADERS",
     "SecurityHeaders",
     "clear_session",

@@ -6,11 +6,11 @@ those before it: ``rules`` → ``cards`` → ``eval`` → ``odds``/``sim`` → `
 players make no decisions.
 """
 
-from dennou.games.stud10.engine import Stud10, live_odds, split_pot
+from dennou.games.stud10.engine import Stud10, split_pot
 from dennou.games.stud10.eval import describe, evaluate, evaluate_batch
 from dennou.games.stud10.odds import Odds, odds, odds_command
 from dennou.games.stud10.rules import Stud10Rules
-from dennou.games.stud10.views import Stud10Views
+from dennou.games.stud10.views import Stud10Views, live_odds
 
 GAME = Stud10(views=Stud10Views)
 """The 10-card stud game, as listed in the registry."""

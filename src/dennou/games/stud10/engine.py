@@ -9,7 +9,8 @@ session is a sequence of hands with stacks carried over; who cannot pay the ante
 
 Players make no decisions: every step is a chance action of the host (the deal, then each
 reveal), so the game runs by itself; it is still a full game of the contract, with views,
-records and replay. Views carry each player's live odds (:func:`live_odds`, from :mod:`.odds`).
+records and replay. Views carry each player's live odds (``views.live_odds``, from
+:mod:`.odds`), computed only when a view asks: the engine never computes them.
 """
 
 from __future__ import annotations
@@ -21,16 +22,14 @@ from collections.abc import Sequence
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, handles
 from dennou.core.immutable import replace
-from dennou.core.rng import derive_seed
 from dennou.games.stud10.actions import CODEC, Deal, Reveal
 from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
 from dennou.games.stud10.eval import describe
-from dennou.games.stud10.odds import odds_masks
 from dennou.games.stud10.rules import Stud10Rules
-from dennou.games.stud10.state import Stud10State, mask_of, strength
+from dennou.games.stud10.state import Stud10State, strength
 
 PLAYERS = 5
 DOOR = 5
@@ -46,40 +45,6 @@ def split_pot(pot: int, winners: Sequence[int]) -> dict[int, int]:
     out = {w: share for w in winners}
     out[min(winners)] += rest
     return out
-
-
-def live_odds(state: Stud10State) -> JSON | None:
-    """The odds of the hand on the table as JSON (``None`` before the first deal or when off).
-
-    ``win``, ``se`` are per seat (``None`` for seats sitting out); ``method`` is ``exact`` or
-    ``monte_carlo``; ``samples`` the completions enumerated or deals sampled.
-    """
-    rules = state.rules
-    if not rules.view_odds or not state.in_hand:
-        return None
-    masks = [mask_of(state.up[s]) for s in state.in_hand]
-    holes = [len(state.hole[s]) for s in state.in_hand]
-    seed = derive_seed("stud10-odds", *masks, *holes) & 0x7FFFFFFF
-    result = odds_masks(
-        masks,
-        holes,
-        samples=rules.odds_samples,
-        exact_limit=rules.odds_exact_limit,
-        seed=seed,
-    )
-    n = len(state.players)
-    win: list[float | None] = [None] * n
-    se: list[float | None] = [None] * n
-    for i, s in enumerate(state.in_hand):
-        win[s] = round(result.win[i], 6)
-        se[s] = round(result.se[i], 6)
-    return {
-        "win": win,
-        "se": se,
-        "method": result.method,
-        "samples": result.samples,
-        "completions": result.completions,
-    }
 
 
 class Stud10(Game[Stud10State, Stud10Rules]):
@@ -162,22 +127,8 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         super().check_turn(state, seat)
 
     def commit(self, old: State, new: State, events: list[Event]) -> State:
-        """The log keeps every event (all public), the odds after each deal and reveal too."""
+        """The log keeps every event (all public); odds are the views' (computed when asked)."""
         return replace(new, log=old.log + tuple(events))
-
-    def _odds_event(self, state: State) -> Event:
-        # The odds of the position after each deal and reveal, as a line anyone following the
-        # events (a terminal, a log) sees; the same numbers as the views' `odds`.
-        odds = live_odds(state)
-        assert odds is not None
-        how = "exact" if odds["method"] == "exact" else f"Monte Carlo, {odds['samples']:,} deals"
-        parts = [f"{state.players[s]} {100 * odds['win'][s]:.1f}%" for s in state.in_hand]
-        return Event("odds", f"odds ({how}): " + " · ".join(parts), odds)
-
-    def _with_odds(self, state: State, ev: list[Event]) -> State:
-        if state.phase == "reveal" and state.rules.view_odds:
-            ev.append(self._odds_event(state))
-        return state
 
     @handles("deal", Deal)
     def _deal(self, state: State, seat: Seat, action: Deal, ev: list[Event]) -> State:
@@ -236,7 +187,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             hole=tuple(hole),
             reveals=0,
         )
-        return self._with_odds(dealt, ev)
+        return dealt
 
     def _reveal_error(self, state: State, action: Reveal) -> str | None:
         seats = state.revealing()
@@ -277,7 +228,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             )
         state = replace(state, up=tuple(up), hole=tuple(hole), reveals=state.reveals + 1)
         if any(state.hole[s] for s in state.in_hand):
-            return self._with_odds(state, ev)
+            return state
         return self._showdown(state, ev)
 
     def _showdown(self, state: State, ev: list[Event]) -> State:

@@ -5,26 +5,68 @@ player's view and a spectator's are the same apart from ``seat``: the face-up ca
 cards each player has left, stacks, pot, the log, and (``view_odds``) every player's live odds.
 The odds depend on the face-up cards only, and their Monte Carlo seed is derived from them, so a
 view is a function of what it shows (determinization gives back the identical view).
+
+Odds cost milliseconds (an exact enumeration or Monte Carlo in Numba), so nothing computes them
+until a view asks (the engine never does): a view computes the odds of the position on the table
+(cached per position: :func:`position_odds`). The log's events are converted once
+(``dennou.core.views.EventLog``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import msgspec
 
 from dennou.core.actions import Action
 from dennou.core.game import JSON, Event, Seat
-from dennou.core.jsondata import to_json
+from dennou.core.immutable import Log
+from dennou.core.rng import derive_seed
 from dennou.core.views import Views
 from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
-from dennou.games.stud10.engine import live_odds
 from dennou.games.stud10.eval import describe
+from dennou.games.stud10.odds import odds_masks
 from dennou.games.stud10.rules import Stud10Rules
-from dennou.games.stud10.state import Stud10State, strength
+from dennou.games.stud10.state import Position, Stud10State, strength
+
+
+@lru_cache(maxsize=4096)
+def position_odds(position: Position, seats: int, samples: int, exact_limit: int) -> JSON:
+    """The odds of a position as JSON, cached (a view may not change them).
+
+    ``win``, ``se`` are per seat (``None`` for seats sitting out); ``method`` is ``exact`` or
+    ``monte_carlo``; ``samples`` the completions enumerated or deals sampled. The Monte Carlo
+    seed is derived from the position, so the odds are a function of the face-up cards.
+    """
+    masks, holes = position.masks, position.holes
+    seed = derive_seed("stud10-odds", *masks, *holes) & 0x7FFFFFFF
+    result = odds_masks(masks, holes, samples=samples, exact_limit=exact_limit, seed=seed)
+    n = seats
+    win: list[float | None] = [None] * n
+    se: list[float | None] = [None] * n
+    for i, s in enumerate(position.in_hand):
+        win[s] = round(result.win[i], 6)
+        se[s] = round(result.se[i], 6)
+    return {
+        "win": win,
+        "se": se,
+        "method": result.method,
+        "samples": result.samples,
+        "completions": result.completions,
+    }
+
+
+def live_odds(state: Stud10State) -> JSON | None:
+    """The odds of the hand on the table as JSON (``None`` before the first deal or when off)."""
+    rules = state.rules
+    if not rules.view_odds or not state.in_hand:
+        return None
+    seats = len(state.players)
+    return position_odds(state.position(), seats, rules.odds_samples, rules.odds_exact_limit)
 
 
 class Stud10Views(Views[Stud10State]):
@@ -32,7 +74,8 @@ class Stud10Views(Views[Stud10State]):
 
     def view(self, state: Stud10State, seat: Seat | None) -> JSON:
         """The view of ``seat`` (``None``: a spectator); every seat sees the same."""
-        return view(self.header(state, seat), state)
+        log = self.events.json(state.log, None, everything=True)
+        return view(self.header(state, seat), state, log)
 
     def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> Stud10State:
         """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
@@ -49,8 +92,11 @@ class Stud10Views(Views[Stud10State]):
         return super().describe_legal(legal)
 
 
-def view(header: JSON, state: Stud10State) -> JSON:
-    """The view of any seat, after the common ``header``: every seat sees the same."""
+def view(header: JSON, state: Stud10State, log: list[JSON]) -> JSON:
+    """The view of any seat, after the common ``header``: every seat sees the same.
+
+    ``log`` is the JSON of the log.
+    """
     seats: list[JSON] = []
     for s in range(len(state.players)):
         dealt = s in state.in_hand
@@ -76,7 +122,7 @@ def view(header: JSON, state: Stud10State) -> JSON:
         "revealing": list(state.revealing()),
         "reveals": state.reveals,
         "odds": live_odds(state),
-        "log": [to_json(e) for e in state.log],
+        "log": log,
     }
 
 
@@ -111,7 +157,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> Stud10Stat
         up=up,
         hole=tuple(hole),
         reveals=view["reveals"],
-        log=tuple(msgspec.convert(e, Event) for e in view["log"]),
+        log=Log(msgspec.convert(e, Event) for e in view["log"]),
     )
 
 
@@ -158,7 +204,6 @@ def render(view: JSON) -> str:
         who = ", ".join(players[s] for s in view["revealing"])
         tied = " (tied weakest: all reveal)" if len(view["revealing"]) > 1 else ""
         lines.append(f"  next to reveal: {who}{tied}")
-    # The table already shows the odds: the tail of the log without the odds lines.
-    for entry in [e for e in view["log"] if e["kind"] != "odds"][-6:]:
+    for entry in view["log"][-6:]:
         lines.append("  · " + entry["text"])
     return "\n".join(lines)

@@ -53,8 +53,15 @@ if (account) {
 }
 
 // --- tables ------------------------------------------------------------------------------------
+// Live tables come a page at a time (list_tables: newest first, `total`, `next`); "more" asks for
+// a bigger page. Games that are over come from the store (/api/games-over), also by pages.
+const PAGE = 20;
+let liveLimit = PAGE;
+let doneLimit = PAGE;
 const liveBody = h('tbody');
 const doneBody = h('tbody');
+const liveMore = h('button', { type: 'button', id: 'live-more', hidden: true, onclick: () => more('live') });
+const doneMore = h('button', { type: 'button', id: 'done-more', hidden: true, onclick: () => more('done') });
 main.append(
   h(
     'section',
@@ -66,6 +73,7 @@ main.append(
       h('thead', {}, h('tr', {}, ['game', 'status', 'seats', 'spectators', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
       liveBody,
     ),
+    liveMore,
   ),
   h(
     'section',
@@ -74,9 +82,10 @@ main.append(
     h(
       'table',
       { class: 'tables', id: 'finished-tables' },
-      h('thead', {}, h('tr', {}, ['game', 'players', 'finished', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
+      h('thead', {}, h('tr', {}, ['game', 'players', 'result', 'finished', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
       doneBody,
     ),
+    doneMore,
   ),
 );
 
@@ -86,29 +95,57 @@ setInterval(() => {
   if (conn.status === 'online' && document.visibilityState === 'visible') refresh().catch(() => {});
 }, 3000);
 
+/** @param {'live' | 'done'} which */
+function more(which) {
+  if (which === 'live') liveLimit += PAGE;
+  else doneLimit += PAGE;
+  refresh().catch(fail);
+}
+
 async function refresh() {
-  const [{ tables }, finished] = await Promise.all([
-    conn.request({ type: 'list_tables' }),
-    api('/api/finished?limit=20'),
+  const [waiting, playing, over] = await Promise.all([
+    conn.request({ type: 'list_tables', status: 'waiting', limit: Math.min(liveLimit, 200) }),
+    conn.request({ type: 'list_tables', status: 'playing', limit: Math.min(liveLimit, 200) }),
+    api(`/api/games-over?limit=${Math.min(doneLimit, 200)}`),
   ]);
   /** @type {TableInfo[]} */
-  const live = tables.filter((/** @type {TableInfo} */ x) => x.status !== 'finished');
+  const live = [...waiting.tables, ...playing.tables];
   replace(liveBody, live.length ? live.map(liveRow) : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))));
+  const liveTotal = waiting.total + playing.total;
+  liveMore.hidden = live.length >= liveTotal || liveLimit >= 200;
+  liveMore.textContent = t('lobby.more', { shown: live.length, total: liveTotal });
+  /** @type {{id: string, game: string, status: string, players: string[] | null, outcome: any, finished_at: number | null}[]} */
+  const games = over.games;
   replace(
     doneBody,
-    finished.length
-      ? finished.map((/** @type {any} */ f) =>
+    games.length
+      ? games.map((f) =>
           h(
             'tr',
-            {},
+            { 'data-table': f.id },
             h('td', {}, gameTitle(f.game)),
             h('td', {}, (f.players || []).join(', ')),
+            h('td', {}, f.status === 'aborted' ? t('status.aborted') : winners(f.players || [], f.outcome)),
             h('td', {}, when(f.finished_at)),
             h('td', {}, h('a', { href: href(`/games/${f.id}`) }, t('lobby.replay'))),
           ),
         )
-      : h('tr', {}, h('td', { colspan: 4 }, t('lobby.none'))),
+      : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))),
   );
+  doneMore.hidden = over.next === null || doneLimit >= 200;
+  doneMore.textContent = t('lobby.more_games');
+}
+
+/**
+ * Who came first, in words.
+ * @param {string[]} players
+ * @param {{ranks?: number[]} | null} outcome
+ * @returns {string}
+ */
+function winners(players, outcome) {
+  const ranks = outcome?.ranks || [];
+  const first = players.filter((_, i) => ranks[i] === 1);
+  return first.length ? t('lobby.won_by', { names: first.join(', ') }) : '';
 }
 
 /** @param {TableInfo} table */
