@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Services the tests need in CI (and for running every test locally): a PostgreSQL on loopback
-# and the JS client's npm package.
+# Services the tests need in CI: a PostgreSQL on loopback, the JS client's npm package, Chromium
+# and the web app's JavaScript checkers.
 #
 #   source scripts/ci-services.sh          # start them; exports DENNOU_TEST_POSTGRES_URL
 #   source scripts/ci-services.sh --stop   # stop the PostgreSQL it started (or: bash ... --stop)
@@ -77,6 +77,18 @@ as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_rol
   | grep -q 1 || as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'CREATE ROLE dennou LOGIN SUPERUSER'" >/dev/null
 
 python -c "import psycopg" 2>/dev/null || pip install -q "psycopg[binary]>=3.1"
+
+# The web app's browser tests drive Debian's Chromium with Playwright for Python (Playwright's
+# own browser download cannot work here); a Japanese font so pages and screenshots show 日本語.
+if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi ipa; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium fonts-ipafont-gothic >/dev/null
+fi
+# The web app's JavaScript checks (TypeScript over JSDoc, ESLint): dev-only npm packages.
+if [ -f "$ROOT/web-dev/package-lock.json" ]; then
+  (cd "$ROOT/web-dev" && npm ci --no-audit --no-fund --silent)
+fi
 
 if [ "${DENNOU_CI_NPM:-1}" != 0 ] && [ -f "$ROOT/examples/js-client/package.json" ]; then
   (cd "$ROOT/examples/js-client" && npm install --no-audit --no-fund --silent)

@@ -361,7 +361,7 @@ def test_http_lobby_openapi_and_status_page(live: LiveServer) -> None:
     assert [t["id"] for t in listed["tables"]] == [table] and listed["next"] is None
     spec = httpx.get(f"{http}/openapi.json").json()
     assert spec["openapi"].startswith("3.") and "/api/tables" in spec["paths"]
-    page = httpx.get(f"{http}/")
+    page = httpx.get(f"{http}/status")
     assert page.status_code == 200 and table in page.text
     account = httpx.get(f"{http}/api/accounts/ann").json()
     assert account["name"] == "ann" and account["history"] == []

@@ -158,12 +158,12 @@ class EventLog:
         self._logs: OrderedDict[int, tuple[Event, int, _Chain]] = OrderedDict()
         self._lock = threading.Lock()
 
-    # A game (and so its log cache) travels to bot worker processes and Ray workers: it goes
-    # without its remembered logs, which only serve the process that built them.
-    def __getstate__(self) -> dict[str, int]:
+    def __getstate__(self) -> dict[str, Any]:
+        # A game is pickled to the host's bot and engine worker processes; its cache of logs
+        # (and the lock guarding it) stays behind: the copy starts empty.
         return {"size": self._size}
 
-    def __setstate__(self, state: dict[str, int]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["size"])  # type: ignore[misc]
 
     def json(

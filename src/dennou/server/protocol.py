@@ -331,6 +331,8 @@ class ViewMsg(ServerMessage, tag="view", kw_only=True):
     status: Status
     view: dict[str, Any] | None
     to_act: list[int]
+    channels: list[str]
+    """The talk channels open to you now (as in ``turn``; spectators too; empty unless playing)."""
 
 
 class EventData(msgspec.Struct, kw_only=True):

@@ -907,6 +907,11 @@ class TableActor:
                 (self.game.spec.name, "view"), work.view, self.game, self.state, seat
             )
             to_act = sorted(self.game.to_act(self.state))
+        channels = (
+            sorted(self.game.talk_channels(self.state, seat))
+            if self.state is not None and self.status == "playing"
+            else []
+        )
         return p.ViewMsg(
             id=rid,
             table=self.id,
@@ -915,6 +920,7 @@ class TableActor:
             status=self.status,  # type: ignore[arg-type]
             view=view,
             to_act=to_act,
+            channels=channels,
         )
 
     async def _turn_msg(self, seat: int) -> p.Turn:

@@ -186,6 +186,7 @@ class TournamentHost:
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume every tournament that was running (or paused, or still finishing tables)."""
+        self.hub.record_gates.append(self.record_withheld)
         for row in await self._call(self.db.all, ["running", "paused", "cancelled"], 10_000):
             try:
                 run = await self._load(row)
