@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,3 +83,43 @@ def test_chunks_grow_with_fast_matches_and_stay_shared_out() -> None:
     assert chunk_size(0.001, 40, 2) == 5  # but every worker gets several chunks
     assert chunk_size(1.0, 1000, 2) == 1
     assert chunk_size(1e-7, 100_000, 2) == 64
+
+
+def test_pool_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """A worker of a killed host or tournament (SIGKILL) does not wait for ever on its queue."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import concurrent.futures as cf, multiprocessing, os, time\n"
+        "from dennou.arena.runners import exit_with_parent\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context('spawn')\n"
+        "    pool = cf.ProcessPoolExecutor(1, mp_context=ctx, initializer=exit_with_parent)\n"
+        "    print(pool.submit(os.getpid).result(), flush=True)\n"
+        "    time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _alive(worker):
+            time.sleep(0.1)
+        assert not _alive(worker), "the worker outlived its parent"
+    finally:
+        parent.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is gone for our purpose
+    with contextlib.suppress(FileNotFoundError), open(f"/proc/{pid}/stat", encoding="ascii") as st:
+        return st.read().split()[2] != "Z"
+    return True

@@ -18,6 +18,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -207,6 +208,23 @@ class InlineRunner(Runner):
             yield run_job(job)
 
 
+def exit_with_parent() -> None:
+    """A pool worker's initializer: the worker ends when the process that started it is gone.
+
+    A ``ProcessPoolExecutor`` worker holds both ends of its call queue, so a parent killed by
+    SIGKILL (a crash test, ``kill -9``) would leave it waiting for ever. (Under ``forkserver``
+    the parent is the fork server, which ends with its own parent.)
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class ProcessRunner(Runner):
     """A pool of local worker processes.
 
@@ -221,7 +239,9 @@ class ProcessRunner(Runner):
         # before this process's sys.path is handed over, and could import another dennou.
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        self.pool = cf.ProcessPoolExecutor(self.workers, mp_context=ctx)
+        self.pool = cf.ProcessPoolExecutor(
+            self.workers, mp_context=ctx, initializer=exit_with_parent
+        )
 
     def _submit(self, chunk: list[Job]) -> Any:
         return self.pool.submit(run_chunk, chunk)
@@ -304,6 +324,7 @@ __all__ = [
     "RayRunner",
     "Runner",
     "chunk_size",
+    "exit_with_parent",
     "make_runner",
     "result_of",
     "run_chunk",
