@@ -1,8 +1,8 @@
-"""The engine's bitmask play phase (``fast.py``) against the readable reference in ``cards.py``.
+"""The fast layer (``fast.py``) against the readable rules (``cards.py``) and the slow reference.
 
-The public API lists plays from bitmask tables and tests forced passes on hand bits; the plain
-functions :func:`cards.groups`, :func:`cards.follow_groups`, :func:`cards.can_beat`,
-:func:`cards.beats` and :func:`cards.contains` stay the oracle (rules page, Plays and Passing).
+Rules page ``docs/games/daifugo.md``, Plays and Passing: the engine lists plays from tables and
+tests forced passes on card sets; :func:`cards.groups` (the order) and :mod:`.reference` (the
+meaning, by brute force) are the oracles.
 """
 
 from __future__ import annotations
@@ -20,102 +20,88 @@ from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import Pass, Play
 from dennou.games.daifugo.state import DaifugoState
 
-hands = st.lists(st.sampled_from(C.DECK), max_size=16).map(lambda cs: tuple(sorted(cs)))
+from . import reference as R
 
-
-def _legal_hand(hand: tuple[int, ...]) -> tuple[int, ...]:
-    # A hand holds each natural card at most once (jokers twice at most).
-    naturals = sorted({c for c in hand if c != C.JOKER})
-    return (*naturals, *[C.JOKER] * min(2, hand.count(C.JOKER)))
+hands = st.builds(
+    lambda naturals, jokers: C.card_set(naturals) | C.JOKER_BITS[jokers],
+    st.sets(st.integers(0, 51), max_size=16),
+    st.integers(0, 2),
+)
 
 
 @settings(max_examples=400, deadline=None)
 @given(hands, st.sampled_from([1, 2, 3, 4, 5, 6]))
-def test_lead_groups_equal_reference_in_order(hand: tuple[int, ...], max_group: int) -> None:
-    hand = _legal_hand(hand)
-    assert F.lead_groups(hand, max_group) == C.groups(hand, max_group)
+def test_lead_plays_are_the_readable_groups_in_order(hand: int, max_group: int) -> None:
+    combos, plays = F.lead_plays(hand, max_group)
+    assert list(combos) == C.groups(hand, max_group)
+    assert [p.cards for p in plays] == [c.strs() for c in combos]
+    reference = R.legal(C.cards_in(hand), None, max_group=max_group)
+    assert {C.cards_in(c.cards) for c in combos} == reference
 
 
 @settings(max_examples=600, deadline=None)
-@given(
-    hands,
-    st.integers(1, 6),
-    st.integers(0, 13),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-    st.sampled_from([4, 6]),
-)
-def test_follow_groups_and_can_beat_equal_reference(
-    hand: tuple[int, ...],
-    size: int,
-    top_rank: int,
-    revolution: bool,
-    returned: bool,
-    spade3: bool,
-    max_group: int,
+@given(hands, st.integers(1, 6), st.integers(0, 13), st.booleans(), st.booleans(), st.booleans())
+def test_follow_plays_and_can_follow_equal_filtering_the_groups(
+    hand: int, size: int, top_rank: int, reverse: bool, returned: bool, spade3: bool
 ) -> None:
-    hand = _legal_hand(hand)
-    args = {"revolution": revolution, "returned": returned, "spade3_return": spade3}
-    expect = C.follow_groups(hand, size, top_rank, max_group=max_group, **args)
-    got = F.follow_groups(hand, size, top_rank, revolution, returned, spade3, max_group)
-    assert got == expect
-    fast = F.can_beat(hand, size, top_rank, revolution, returned, spade3, max_group)
-    assert fast == C.can_beat(hand, size, top_rank, max_group=max_group, **args) == bool(expect)
+    if top_rank == 13:
+        size = min(size, 2)  # there are two jokers
+    top = C.group_of((), size) if top_rank == 13 else C.Combo(C.GROUP, top_rank, size, 0, 0)
+    assert top is not None
+    for max_group in (4, 6):
+        args = {"reverse": reverse, "returned": returned, "spade3_return": spade3}
+        expect = [g for g in C.groups(hand, max_group) if C.beats(g, top, **args)]
+        combos, _ = F.follow_plays(hand, top, reverse, returned, spade3, max_group)
+        assert list(combos) == expect
+        fast = F.can_follow(hand, top, reverse, returned, spade3, max_group)
+        assert fast == bool(expect)
+
+
+def test_groups_equal_the_brute_force_reference() -> None:
+    """Every sub-multiset of random hands whose naturals share a rank, nothing else, no twice."""
+    rng = random.Random(4)
+    for _ in range(1500):
+        cards = tuple(sorted(rng.sample(C.DECK, rng.randrange(0, 12))))
+        max_group = rng.choice([6, 6, 4, 2])
+        got = [C.cards_in(g.cards) for g in C.groups(C.card_set(cards), max_group)]
+        assert len(got) == len(set(got))
+        assert set(got) == R.all_groups(cards, max_group) == R.groups_by_rank(cards, max_group)
 
 
 def _reference_accepts(state: DaifugoState, seat: int, cards: tuple[str, ...]) -> bool:
-    """The rules of Plays spelled out with the readable functions only."""
-    group = C.parse_cards(cards)
-    if group is None:
+    """The rules of Plays spelled out with the reference only."""
+    play = C.parse_cards(cards)
+    if play is None or not C.contains(state.hand(seat), play):
         return False
-    rank = C.group_rank(group, state.rules.max_group)
-    if rank is None or not C.contains(state.hands[seat], group):
+    if R.group_rank(play) is None or len(play) > state.rules.max_group:
         return False
     top = state.top
-    return top is None or C.beats(
-        group,
-        rank,
-        top.cards,
-        top.rank,
+    return top is None or R.beats(
+        play,
+        C.cards_in(top.combo.cards),
         revolution=state.revolution,
         returned=top.returned,
         spade3_return=state.rules.spade3_return,
     )
 
 
-def _reference_can_beat(state: DaifugoState, seat: int) -> bool:
-    top = state.top
-    assert top is not None
-    return C.can_beat(
-        state.hands[seat],
-        len(top.cards),
-        top.rank,
-        revolution=state.revolution,
-        returned=top.returned,
-        spade3_return=state.rules.spade3_return,
-        max_group=state.rules.max_group,
-    )
-
-
-def _candidates(state: DaifugoState, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
+def _probes(state: DaifugoState, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
     """Plays to probe: all groups of the hand, other spellings, duplicates, foreign cards."""
-    hand = state.hands[seat]
-    out = [tuple(C.cards_str(g)) for g in C.groups(hand, 6)]
+    out = [g.strs() for g in C.groups(state.hands[seat], 6)]
     for _ in range(6):
-        k = rng.randrange(1, 5)
-        out.append(tuple(C.cards_str(rng.sample(C.DECK, k))))
-    if hand:
-        c = C.card_str(hand[0])
+        out.append(tuple(C.cards_str(rng.sample(C.DECK, rng.randrange(1, 5)))))
+    cards = state.hand(seat)
+    if cards:
+        c = C.card_str(cards[0])
         out += [(c, c), (c.replace("10", "T").lower(),)]
     return out
 
 
 def test_engine_plays_match_the_reference_on_random_games() -> None:
     """Every play-phase position of random games with varied rules: the listed plays are the
-    reference groups in the reference order (then ``pass`` when the field is not empty);
-    ``in legal`` and ``apply`` agree with the reference for probes of every kind; every forced
-    pass is a seat that could not beat the top, and the seat to play can."""
+    readable groups in their order (then ``pass`` when the field is not empty) and the reference
+    set; ``in legal`` and ``apply`` agree with the reference for probes of every kind; every
+    forced pass is a seat that could not beat the top, and the seat to play can."""
     rng = random.Random(11)
     positions = 0
     for _ in range(40):
@@ -140,23 +126,18 @@ def test_engine_plays_match_the_reference_on_random_games() -> None:
                 continue
             positions += 1
             top = state.top
-            if top is None:
-                ref = C.groups(state.hands[seat], rules.max_group)
-            else:
-                ref = C.follow_groups(
-                    state.hands[seat],
-                    len(top.cards),
-                    top.rank,
-                    revolution=state.revolution,
-                    returned=top.returned,
-                    spade3_return=rules.spade3_return,
-                    max_group=rules.max_group,
-                )
-            expect = [Play(tuple(C.cards_str(g))) for g in ref]
-            expect += [Pass()] if top is not None else []
+            ref = C.groups(state.hands[seat], rules.max_group)
+            if top is not None:
+                args = {"reverse": state.revolution, "returned": top.returned}
+                ref = [
+                    g
+                    for g in ref
+                    if C.beats(g, top.combo, spade3_return=rules.spade3_return, **args)
+                ]
+            expect = [Play(g.strs()) for g in ref] + ([Pass()] if top is not None else [])
             assert list(legal) == expect
-            assert GAME.legal_groups(state, seat) == ref
-            for cards in _candidates(state, seat, rng):
+            assert GAME.legal_combos(state, seat) == ref
+            for cards in _probes(state, seat, rng):
                 ok = _reference_accepts(state, seat, cards)
                 assert (Play(cards) in legal) == ok, cards
                 try:
@@ -170,6 +151,14 @@ def test_engine_plays_match_the_reference_on_random_games() -> None:
             if state.phase != "play" or field is None:
                 continue  # the field flushed (or the game ended): passes were against it
             forced = [e.data["seat"] for e in events if e.kind == "pass" and e.data["auto"]]
-            assert not any(_reference_can_beat(state, x) for x in forced)
-            assert _reference_can_beat(state, state.turn)
+            hands = {x: state.hand(x) for x in range(n)}
+            on = C.cards_in(field.combo.cards)
+            args2 = {
+                "max_group": rules.max_group,
+                "revolution": state.revolution,
+                "returned": field.returned,
+                "spade3_return": rules.spade3_return,
+            }
+            assert not any(R.legal(hands[x], on, **args2) for x in forced)
+            assert R.legal(hands[state.turn], on, **args2)
     assert positions > 1000

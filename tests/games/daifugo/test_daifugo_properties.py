@@ -12,17 +12,17 @@ from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Give
-from dennou.games.daifugo.state import DaifugoState
+from dennou.games.daifugo.state import STATE_FIELDS, DaifugoState
 
 FULL = Counter(C.DECK)
 
 
 def accounted(s: DaifugoState) -> Counter[int]:
-    cards: Counter[int] = Counter(s.discards)
+    cards: Counter[int] = Counter(C.cards_in(s.discards))
     for h in s.hands:
-        cards.update(h)
-    for p in s.plays:
-        cards.update(p.cards)
+        cards.update(C.cards_in(h))
+    for p in s.field:
+        cards.update(C.cards_in(p.combo.cards))
     return cards
 
 
@@ -84,3 +84,13 @@ def test_cheating_sets_still_count_ten_games() -> None:
         assert len(s.results) == 10
         voids += s.void_games
     assert voids > 0
+
+
+def test_state_copy_copies_every_field() -> None:
+    """``DaifugoState.copy`` lists the fields by hand: it must not forget one."""
+    s, _ = run_set(7, 4, 1, 0.0)
+    copied = s.copy()
+    assert copied == s and copied is not s
+    assert {name for name in STATE_FIELDS if getattr(copied, name) is getattr(s, name)} == set(
+        STATE_FIELDS
+    )

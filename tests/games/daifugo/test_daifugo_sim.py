@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
 import numpy as np
 
@@ -41,8 +40,8 @@ def test_sim_matches_engine_on_random_positions() -> None:
         while not over:
             seat = state.turn
             assert sim.turn == seat
-            engine = {S.mask_of(g) for g in GAME.legal_groups(state, seat)}
-            if state.plays:
+            engine = {g.cards for g in GAME.legal_combos(state, seat)}
+            if state.field:
                 engine.add(0)
             masks = sim.legal_masks()
             assert len(masks) == len(set(masks))
@@ -54,7 +53,7 @@ def test_sim_matches_engine_on_random_positions() -> None:
             over = sim.step(m)
             if not over:
                 assert state.revolution == bool(sim.st[S.REVOLUTION])
-                assert [S.mask_of(h) for h in state.hands] == [sim.hand(x) for x in range(n)]
+                assert list(state.hands) == [sim.hand(x) for x in range(n)]
         assert list(state.results[-1].finish) == sim.finish()
     assert positions > 1500
 
@@ -64,7 +63,7 @@ def test_playouts_batch_shapes_and_permutations() -> None:
     state = GAME.new(DaifugoRules(games=1), [f"p{i}" for i in range(5)])
     state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
     sim = S.Sim(state)
-    hands = np.array([[S.mask_of(h) for h in state.hands]] * 20, dtype=np.int64)
+    hands = np.array([list(state.hands)] * 20, dtype=np.int64)
     moves = sim.legal_masks()[:3]
     out = S.playouts(sim, hands, moves, seed=3)
     assert out.shape == (20, 3, 5)
@@ -72,48 +71,3 @@ def test_playouts_batch_shapes_and_permutations() -> None:
         assert sorted(row.tolist()) == [0, 1, 2, 3, 4]
     finish = sim.copy().playout(seed=1)
     assert sorted(finish) == [0, 1, 2, 3, 4]
-
-
-def reference_groups(hand: tuple[int, ...], max_size: int = 6) -> set[tuple[int, ...]]:
-    """Plain definition: every sub-multiset of 1..max_size cards whose naturals share a rank."""
-    out = set()
-    for size in range(1, max_size + 1):
-        for combo in combinations(hand, size):
-            ranks = {c >> 2 for c in combo if c != C.JOKER}
-            if len(ranks) <= 1:
-                out.add(tuple(sorted(combo)))
-    return out
-
-
-def test_groups_equal_the_plain_definition() -> None:
-    rng = random.Random(4)
-    deck = list(C.DECK)
-    for _ in range(1500):
-        rng.shuffle(deck)
-        hand = tuple(sorted(deck[: rng.randrange(0, 14)]))
-        size = rng.choice([6, 6, 4, 2])
-        got = C.groups(hand, size)
-        assert len(got) == len(set(got)) and set(got) == reference_groups(hand, size)
-
-
-def test_follow_groups_equal_filtered_groups() -> None:
-    """The engine's fast follow generator against the plain definition (groups + beats)."""
-    rng = random.Random(3)
-    deck = list(C.DECK)
-    for _ in range(3000):
-        rng.shuffle(deck)
-        hand = tuple(sorted(deck[: rng.randrange(1, 14)]))
-        top = tuple(sorted(deck[20 : 20 + rng.randrange(1, 5)]))
-        top_rank = C.group_rank(top)
-        if top_rank is None:
-            top = (top[0],)
-            top_rank = C.rank_of(top[0])
-        rev, ret = rng.random() < 0.3, rng.random() < 0.05
-        expect = {
-            g
-            for g in C.groups(hand)
-            if C.beats(g, C.group_rank(g) or 0, top, top_rank, revolution=rev, returned=ret)
-        }
-        got = C.follow_groups(hand, len(top), top_rank, revolution=rev, returned=ret)
-        assert len(got) == len(set(got)) and set(got) == expect
-        assert C.can_beat(hand, len(top), top_rank, revolution=rev, returned=ret) == bool(expect)

@@ -49,8 +49,7 @@ def greedy_choice(view: JSON, legal: Sequence[Action]) -> Action:
 
     def key(a: Play) -> tuple[int, int, int, int]:
         cards = C.parse_cards(a.cards) or ()
-        rank = C.group_rank(cards)
-        assert rank is not None
+        rank = _rank(a)
         jokers = sum(1 for c in cards if c == C.JOKER)
         precious = rank in (C.JOKER_RANK, top_rank) or (rank == C.EIGHT) or jokers > 0
         natural_left = sum(1 for c in hand if c != C.JOKER and c >> 2 == rank) - (
@@ -64,7 +63,7 @@ def greedy_choice(view: JSON, legal: Sequence[Action]) -> Action:
         return Pass()
     best = plays[0]
     cards = C.parse_cards(best.cards) or ()
-    rank = C.group_rank(cards)
+    rank = _rank(best)
     precious = key(best)[0]
     if not precious or lead or not can_pass:
         return best
@@ -142,7 +141,7 @@ class MonteCarloBot(Bot):
                 1, min(self.samples, -(-budget // len(masks)) if not self.ms else self.samples)
             )
             hands = np.array(
-                [[S.mask_of(h) for h in sample_hands(view, rng)] for _ in range(rows)],
+                [[C.card_set(h) for h in sample_hands(view, rng)] for _ in range(rows)],
                 dtype=np.int64,
             )
             pos = S.playouts(base, hands, masks, eps=self.eps, seed=rng.randrange(2**31))
@@ -156,10 +155,15 @@ class MonteCarloBot(Bot):
         return candidates[int(np.argmax(totals))][1]
 
 
+def _rank(play: Play) -> int:
+    """The rank of a listed play (its first reading)."""
+    readings = C.combo_from(play.cards)
+    assert readings, play
+    return readings[0].rank
+
+
 def _candidates(legal: Sequence[Action]) -> list[tuple[int, Action]]:
     """Candidate moves as simulator masks, one per (rank, size, jokers, 3 of spades) choice."""
-    from dennou.games.daifugo.sim import mask_of
-
     out: list[tuple[int, Action]] = []
     seen: set[tuple[int, int, int, bool]] = set()
     for a in legal:
@@ -168,13 +172,11 @@ def _candidates(legal: Sequence[Action]) -> list[tuple[int, Action]]:
             continue
         assert isinstance(a, Play)
         cards = C.parse_cards(a.cards) or ()
-        rank = C.group_rank(cards)
-        assert rank is not None
-        k = (rank, len(cards), sum(1 for c in cards if c == C.JOKER), C.SPADE3 in cards)
+        k = (_rank(a), len(cards), sum(1 for c in cards if c == C.JOKER), C.SPADE3 in cards)
         if k in seen:
             continue
         seen.add(k)
-        out.append((mask_of(cards), a))
+        out.append((C.card_set(cards), a))
     return out
 
 

@@ -1,20 +1,24 @@
-"""Daifugo (大富豪, "Millionaire"): the climbing card game of the 2017 AI contest JK大富豪電脳戦.
+"""Daifugo (大富豪, "Millionaire"): the rules, as the rules page reads.
 
-Rules: ``../shared/rules/daifugo.md`` (seed ``002``). 54 cards (two wild jokers) are dealt to 2-8
-players. The leader plays 1-6 cards of one rank; each next player plays as many cards of a
-stronger rank or passes (and stays out until the field flushes). When everyone else has passed the
-field flushes and the last player leads. 4+ cards make a revolution (革命: the order reverses);
-8s flush the field at once (八切り); the 3 of spades beats a single joker (スペ3返し). The first
-out is 大富豪, the last 大貧民; titles earn points, and the last game of a set of 10 earns more.
-From game 2 the titles exchange cards before play; a broken exchange submission is cheating: the
+Rules: ``docs/games/daifugo.md``. 54 cards (two wild jokers) are dealt to 2-8 players. The
+leader plays 1-6 cards of one rank; each next player plays as many cards of a stronger rank or
+passes (and stays out until the field flushes). When everyone else has passed the field flushes
+and the last player leads. 4+ cards make a revolution (革命: the order reverses); 8s flush the
+field at once (八切り); the 3 of spades beats a single joker (スペ3返し). The first out is
+大富豪, the last 大貧民; titles earn points, and the last game of a set of 10 earns more. From
+game 2 the titles exchange cards before play; a broken exchange submission is cheating: the
 cheater's hand is shown and discarded and they are 大貧民 (all cheat: the game is void and dealt
 again). One state (and one record) is a whole set.
+
+This module holds the rules. Listing plays and testing "can this hand beat the top" go through
+:mod:`.fast` (tables on card sets, checked against :mod:`.cards` in the tests); views, rendering
+and bots are assembled with these rules in :mod:`.game`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dennou.core.actions import Action, LazyActions
@@ -23,99 +27,48 @@ from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import CODEC, Deal, Give, Pass, Play
+from dennou.games.daifugo.cards import Combo
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, titles_for
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
 
-RULES_PAGE = "../shared/rules/daifugo.md"
-
 State = DaifugoState
+
+_PASS = Pass()
+_SORTED_DECK = list(C.DECK)
+_ONE_SEAT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
 
 
 def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-play_of = F.play_of
-_INFO = F.PLAY_INFO
-_HANDS = F.HAND_BITS
-
-_PASS = Pass()
-_TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
-_CHANCE_TO_ACT: frozenset[Seat] = frozenset((CHANCE,))
-_NOBODY: frozenset[Seat] = frozenset()
-
-
-class _PlayActions(list[Action]):
-    """The legal plays of one seat, listed; membership is the engine's own legality check.
+class LegalPlays(list[Action]):
+    """The legal plays of the seat to play, listed; ``in`` is the engine's own legality check.
 
     A plain list for indexing and length (the hot path of every random or search player), with
     ``in`` answering exactly "``apply`` accepts it" (other card order or spelling included).
     """
 
-    __slots__ = ("_seat", "_state")
+    __slots__ = ("_rules", "_seat", "_state")
+    _rules: DaifugoEngine
     _state: DaifugoState
     _seat: Seat
 
     def __contains__(self, action: object) -> bool:
         state = self._state
         if type(action) is Pass:
-            return bool(state.plays)
+            return self._rules.may_pass(state)
         if type(action) is Play:
-            group = C.parse_cards(action.cards)
-            return group is not None and not _play_error(state, self._seat, group)
+            try:
+                self._rules.reading(state, self._seat, action)
+            except IllegalActionError:
+                return False
+            return True
         return False
 
 
-_new_tuple = tuple.__new__
-_SORTED_DECK = sorted(C.DECK)
-_M5, _M3, _ADD = F.M5, F.M3, F.ADD
-_BEATING = tuple(tuple(F.beating_ranks(r, rev) for r in range(13)) for rev in (False, True))
-"""``_BEATING[revolution][rank]``: :func:`fast.beating_ranks`, looked up on every move."""
-
-
-def _beats(
-    group: tuple[int, ...], rank: int, top: Played, revolution: bool, spade3_return: bool
-) -> bool:
-    # cards.beats (rules: Plays) with positional arguments: this runs on every play.
-    if len(group) != len(top.cards) or top.returned:
-        return False
-    if top.rank == C.JOKER_RANK:
-        return spade3_return and len(group) == 1 and group[0] == C.SPADE3
-    if rank == C.JOKER_RANK:
-        return True
-    return rank < top.rank if revolution else rank > top.rank
-
-
-def _play_error(state: DaifugoState, seat: Seat, group: tuple[int, ...]) -> str:
-    """Why ``seat`` may not play ``group`` now (``""`` if it may): the rule of Plays it breaks."""
-    rules = state.rules
-    rank = C.group_rank(group, rules.max_group)
-    if rank is None:
-        return "group"
-    if not C.contains(state.hands[seat], group):
-        return "hand"
-    plays = state.plays
-    if plays:
-        top = plays[-1]
-        if not C.beats(
-            group,
-            rank,
-            top.cards,
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-        ):
-            return "follow"
-    return ""
-
-
-def _merge(a: tuple[int, ...], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(sorted((*a, *b)))
-
-
-class Daifugo(Game[DaifugoState, DaifugoRules]):
-    """The Daifugo engine (a whole set of games per state and record)."""
+class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
+    """The rules of Daifugo (a whole set of games per state and record)."""
 
     spec = GameSpec(
         name="daifugo",
@@ -138,12 +91,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Start a set: game 1's turn order is the players' ids in lexicographic order."""
         self.check_players(players)
         n = len(players)
-        order = tuple(sorted(range(n), key=lambda s: players[s]))
         return DaifugoState(
             rules=rules,
             players=tuple(players),
-            order=order,
-            hands=((),) * n,
+            order=tuple(sorted(range(n), key=lambda s: players[s])),
+            hands=(0,) * n,
             titles=(None,) * n,
             points=(0,) * n,
         )
@@ -152,15 +104,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Deal: chance; exchange: the giver of the current step; play: the seat to play."""
         phase = state.phase
         if phase == "play":
-            turn = state.turn
-            return _TO_ACT.get(turn) or frozenset((turn,))
+            return _ONE_SEAT[state.turn]
         if phase == "deal":
-            return _CHANCE_TO_ACT
+            return _ONE_SEAT[CHANCE]
         if phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            return _TO_ACT.get(step.giver) or frozenset((step.giver,))
-        return _NOBODY
+            return _ONE_SEAT[step.giver]
+        return frozenset()
 
     def sample_chance(self, state: DaifugoState, rng: random.Random) -> Action:
         """A shuffled deck (the whole deal as one chance action)."""
@@ -174,66 +125,58 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     def legal_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         """The actions ``seat`` may take now.
 
-        Deals are too many to list (any ordering of the 54 cards is accepted). In the exchange
-        the sequence lists the honest choices, but with ``cheating="penalty"`` it *contains*
-        every ``give`` (a broken one is applied as cheating). Plays are listed in full; a play
-        given in other card order or spelling (``Th`` for ``10h``) is contained too.
+        Deals are too many to list (any ordering of the deck is accepted). In the exchange the
+        sequence lists the honest choices, but with ``cheating="penalty"`` it *contains* every
+        ``give`` (a broken one is applied as cheating). Plays are listed in full; a play given
+        in other card order or spelling (``Th`` for ``10h``) is contained too.
         """
         phase = state.phase
         if phase == "play":
             if seat != state.turn:
                 return []
-            out = _PlayActions()
-            out._state = state
-            out._seat = seat
-            hand = state.hands[seat]
-            bits = _HANDS.get(hand) or F.hand_bits(hand)
-            rules = state.rules
-            field = state.plays
-            if field:
-                top = field[-1]
-                F.add_follow(
-                    out,
-                    1,
-                    bits,
-                    len(top.cards),
-                    top.rank,
-                    state.revolution,
-                    top.returned,
-                    rules.spade3_return,
-                    rules.max_group,
-                )
+            out = LegalPlays()
+            out._rules, out._state, out._seat = self, state, seat
+            self._add_plays(out, F.PLAYS, state, seat)
+            if self.may_pass(state):
                 out.append(_PASS)
-            else:
-                F.add_lead(out, 1, bits, rules.max_group)
             return out
         if seat not in self.to_act(state) or seat == CHANCE:
             return []
         return self._exchange_actions(state, seat)
 
-    def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
-        """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
-        if state.phase != "play" or seat != state.turn:
-            return []
-        hand = state.hands[seat]
+    def legal_combos(self, state: DaifugoState, seat: Seat) -> list[Combo]:
+        """The combinations ``seat`` may play now (empty unless it is their turn)."""
+        out: list[Combo] = []
+        if state.phase == "play" and seat == state.turn:
+            self._add_plays(out, F.COMBOS, state, seat)
+        return out
+
+    def _add_plays(self, out: list[Any], which: int, state: DaifugoState, seat: Seat) -> None:
         rules = state.rules
-        if not state.plays:
-            return F.lead_groups(hand, rules.max_group)
-        top = state.plays[-1]
-        return F.follow_groups(
-            hand,
-            len(top.cards),
-            top.rank,
-            state.revolution,
-            top.returned,
-            rules.spade3_return,
-            rules.max_group,
-        )
+        hand = state.hands[seat]
+        top = state.top
+        if top is None:
+            F.add_leads(out, which, hand, rules.max_group)
+        else:
+            F.add_follows(
+                out,
+                which,
+                hand,
+                top.combo,
+                state.revolution,
+                top.returned,
+                rules.spade3_return,
+                rules.max_group,
+            )
+
+    def may_pass(self, state: DaifugoState) -> bool:
+        """Whether the seat to play may pass: not on an empty field (rules: Plays)."""
+        return bool(state.field)
 
     def _exchange_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         step = state.exchange_step()
         assert step is not None
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if step.kind == "tribute":
             honest = C.honest_tributes(hand, step.count)
         else:
@@ -272,26 +215,17 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         """Apply an action after checking it against the rules (never mutates ``state``)."""
         kind = type(action)
         phase = state.phase
+        if phase != "play" or seat != state.turn:  # the seat to play needs no more checking
+            self._check_turn(state, seat)
         ev: list[Event] = []
-        if phase == "play" and seat == state.turn:
-            # The hot path: the seat to play (what _check_turn would accept) plays or passes.
-            if kind is Play:
-                new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
-                new.log_chain = (new.log_chain, tuple(ev))
-                return new, ev
-            if kind is Pass:
-                new = self._pass(state, seat, ev)
-                new.log_chain = (new.log_chain, tuple(ev))
-                return new, ev
-        self._check_turn(state, seat)
-        if phase == "deal" and kind is Deal:
-            new = self._deal(state, action, ev)  # type: ignore[arg-type]
-        elif phase == "exchange" and kind is Give:
-            new = self._give(state, seat, action.cards, ev)  # type: ignore[attr-defined]
-        elif phase == "play" and kind is Play:
+        if phase == "play" and kind is Play:
             new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
         elif phase == "play" and kind is Pass:
             new = self._pass(state, seat, ev)
+        elif phase == "deal" and kind is Deal:
+            new = self._deal(state, action, ev)  # type: ignore[arg-type]
+        elif phase == "exchange" and kind is Give:
+            new = self._give(state, seat, action.cards, ev)  # type: ignore[attr-defined]
         else:
             expected = {"deal": "deal", "exchange": "give", "play": "play or pass"}[phase]
             raise IllegalActionError(
@@ -304,10 +238,9 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
 
     # deal
     def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
-        fast = C.CARD_CODES.get
-        deck = [fast(c) if type(c) is str else None for c in action.deck]
+        deck = [C.CARD_CODES.get(c) if type(c) is str else None for c in action.deck]
         if None in deck:
-            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``Th``, ``joker``)
+            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``joker``)
         if None in deck or sorted(deck) != _SORTED_DECK:  # type: ignore[type-var]
             raise IllegalActionError(
                 "a deal is the 54 cards (52 + 2 JK), each once, in dealing order — rules: Cards",
@@ -315,30 +248,30 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         n = len(s.players)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        order = s.order
-        for i, c in enumerate(deck):
-            hands[order[i % n]].append(c)  # type: ignore[arg-type]
-        s.hands = tuple(tuple(sorted(h)) for h in hands)
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):
+            dealt[s.order[i % n]].append(card)  # type: ignore[arg-type]
+        for hand in dealt:
+            hand.sort()
+        s.hands = tuple(C.card_set(h) for h in dealt)
         s.deals += 1
         s.log_chain = ()
-        s.plays, s.discards, s.passed, s.finished, s.cheaters = (), (), frozenset(), (), ()
+        s.field, s.discards, s.passed, s.finished, s.cheaters = (), 0, frozenset(), (), ()
         s.revolution = False
         s.turn = -1
-        counts = [len(h) for h in s.hands]
         ev.append(
             Event(
                 "deal",
                 f"game {s.game_no}: cards dealt; {s.players[s.order[0]]} leads",
-                {"game": s.game_no, "order": list(s.order), "counts": counts},
+                {"game": s.game_no, "order": list(s.order), "counts": [len(h) for h in dealt]},
             )
         )
-        for seat in range(n):
+        for seat, hand in enumerate(dealt):
             ev.append(
                 Event(
                     "hand",
-                    "your hand: " + C.cards_symbols(s.hands[seat]),
-                    {"seat": seat, "cards": C.cards_str(s.hands[seat])},
+                    "your hand: " + C.cards_symbols(hand),
+                    {"seat": seat, "cards": C.cards_str(hand)},
                     frozenset((seat,)),
                 )
             )
@@ -349,11 +282,11 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         return self._start_play(s, ev)
 
     def _exchange_plan(self, s: State) -> tuple[ExchangeStep, ...]:
-        titles = s.titles
+        """Rules, Exchange: 大貧民 → 大富豪, 大富豪 → 大貧民, 貧民 → 富豪, 富豪 → 貧民."""
         rules = s.rules
 
         def first(title: str) -> int | None:
-            seats = [i for i, t in enumerate(titles) if t == title]
+            seats = [i for i, t in enumerate(s.titles) if t == title]
             return min(seats, key=lambda i: s.players[i]) if seats else None
 
         steps: list[ExchangeStep] = []
@@ -372,7 +305,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     def _give(self, state: State, seat: Seat, texts: tuple[str, ...], ev: list[Event]) -> State:
         step = state.exchange_step()
         assert step is not None
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         given = C.parse_cards(texts)
         why = ""
         if given is None:
@@ -403,21 +336,17 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     ) -> State:
         s = state.copy()
         giver, receiver = step.giver, step.receiver
-        names = s.players
-        hands = list(s.hands)
-        hands[giver] = C.remove(hands[giver], given)
+        cards = C.card_set(given)
+        s.hands = _put(s.hands, giver, C.remove(s.hands[giver], cards))
         lost = receiver in s.cheaters
         if lost:
-            s.discards = _merge(s.discards, given)
+            s.discards = C.add(s.discards, cards)
         else:
-            hands[receiver] = _merge(hands[receiver], given)
-        s.hands = tuple(hands)
-        i = s.steps.index(step)
-        s.steps = _put(
-            s.steps, i, ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
-        )
+            s.hands = _put(s.hands, receiver, C.add(s.hands[receiver], cards))
+        done = ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
+        s.steps = _put(s.steps, s.steps.index(step), done)
         host = " (the host chose, timeout)" if timeout else ""
-        text = f"{names[giver]} gives {step.count} card(s) to {names[receiver]}{host}"
+        text = f"{s.players[giver]} gives {step.count} card(s) to {s.players[receiver]}{host}"
         data: JSON = {
             "giver": giver,
             "receiver": receiver,
@@ -449,17 +378,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     def _cheat(
         self, state: State, seat: Seat, step: ExchangeStep, why: str, ev: list[Event]
     ) -> State:
+        """Rules, Cheating: the hand is shown to all and discarded; the cheater is out."""
         s = state.copy()
-        hand = s.hands[seat]
-        s.discards = _merge(s.discards, hand)
-        s.hands = _put(s.hands, seat, ())
+        hand = s.hand(seat)
+        s.discards = C.add(s.discards, s.hands[seat])
+        s.hands = _put(s.hands, seat, 0)
         s.cheaters = (*s.cheaters, seat)
-        i = s.steps.index(step)
-        s.steps = _put(
-            s.steps,
-            i,
-            ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True),
-        )
+        cheated = ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True)
+        s.steps = _put(s.steps, s.steps.index(step), cheated)
         ev.append(
             Event(
                 "cheat",
@@ -484,8 +410,8 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
             s.void_games += 1
             s.phase = "deal"
-            s.hands = ((),) * len(s.players)
-            s.discards = ()
+            s.hands = (0,) * len(s.players)
+            s.discards = 0
             return s
         if len(honest) == 1:
             return self._end_game(s, ev)
@@ -494,121 +420,117 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     # play
     def _start_play(self, s: State, ev: list[Event]) -> State:
         s.phase = "play"
-        leader = next(seat for seat in s.order if s.active(seat))
-        s.turn = leader
-        ev.append(Event("lead", f"{s.players[leader]} leads", {"seat": leader}))
+        self._lead(s, next(seat for seat in s.order if s.active(seat)), ev)
         return s
 
-    def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
+    def reading(self, state: State, seat: Seat, action: Play) -> Combo:
+        """The combination ``action`` plays, if ``seat`` may play it now (rules: Plays).
+
+        Raises:
+            IllegalActionError: Not cards, not a group, not in the hand, or does not beat the
+                field; the message names the rule.
+        """
         rules = state.rules
-        info = _INFO.get(id(action))
-        if info is not None and info[0] is action:
-            # One of the engine's own shared plays (every listed legal play): already parsed.
-            _, group, rank, gmask, gjokers, symbols = info
-            if len(group) > rules.max_group:
-                rank = None
-        else:
-            parsed = C.parse_cards(action.cards)
-            if parsed is None:
-                raise IllegalActionError(
-                    f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
-                )
-            group = parsed
-            rank = C.group_rank(group, rules.max_group)
-            gmask, gjokers = F.hand_bits(group)
-            symbols = ""  # not one of the shared plays: formatted below
-        if rank is None:
+        readings = F.readings(action.cards, rules.max_group, False, False)
+        if readings is None:
+            raise IllegalActionError(
+                f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
+            )
+        if not readings:
             raise IllegalActionError(
                 f"a play is 1-{rules.max_group} cards of one rank (jokers wild), not "
-                f"{C.cards_str(group)} — rules: Plays",
+                f"{list(action.cards)} — rules: Plays",
                 seat=seat,
                 rule="group",
             )
-        hand = state.hands[seat]
-        hmask, hjokers = _HANDS.get(hand) or F.hand_bits(hand)
-        # A natural card twice in the group is one bit: the count check catches it.
-        if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
+        if not C.holds(state.hands[seat], readings[0].cards):
             raise IllegalActionError(
-                f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
-            )
-        top = state.plays[-1] if state.plays else None
-        if top is not None and not _beats(group, rank, top, state.revolution, rules.spade3_return):
-            raise IllegalActionError(
-                f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
-                f"needs {len(top.cards)} card(s), stronger"
-                + (" under revolution" if state.revolution else "")
-                + " — rules: Plays",
+                f"{C.cards_str(C.cards_in(readings[0].cards))} are not all in your hand",
                 seat=seat,
-                rule="follow",
+                rule="hand",
             )
+        top = state.top
+        if top is None:
+            return readings[0]
+        for combo in readings:
+            if C.beats(
+                combo,
+                top.combo,
+                reverse=state.revolution,
+                returned=top.returned,
+                spade3_return=rules.spade3_return,
+            ):
+                return combo
+        raise IllegalActionError(
+            f"{list(readings[0].strs())} does not beat the field {list(top.combo.strs())}: a "
+            f"play needs {top.combo.size} card(s), stronger"
+            + (" under revolution" if state.revolution else "")
+            + " — rules: Plays",
+            seat=seat,
+            rule="follow",
+        )
+
+    def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
+        """Rules, Plays: the play goes on the field; revolution, 8-cut, finishing; turn on."""
+        combo = self.reading(state, seat, action)
+        rules = state.rules
+        top = state.top
         s = state.copy()
-        returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        if len(group) == 1:  # most plays: two slices instead of a list round trip
-            i = hand.index(group[0])
-            left = hand[:i] + hand[i + 1 :]
-        else:
-            left = C.remove(hand, group)
-        if len(_HANDS) < F.CACHE_MAX:
-            _HANDS[left] = (hmask & ~gmask, hjokers - gjokers)
-        hands = list(s.hands)
-        hands[seat] = left
-        s.hands = tuple(hands)
-        s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))
-        name = s.players[seat]
+        returned = C.is_spade3_return(combo, top and top.combo)
+        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], combo.cards))
+        s.field = (*s.field, Played(seat, combo, returned))
         revolts = (
             rules.revolution
-            and len(group) >= rules.revolution_size
-            and rank != C.JOKER_RANK
+            and combo.size >= rules.revolution_size
+            and not combo.jokers_only
             and not returned
         )
-        cut = rules.eight_cut and rank == C.EIGHT
-        text = f"{name} plays {symbols or C.cards_symbols(group)}"
-        if revolts or cut or returned:
-            tags = []
-            if revolts:
-                s.revolution = not s.revolution
-                tags.append("revolution" if s.revolution else "counter-revolution")
-            if cut:
-                tags.append("8-cut")
-            if returned:
-                tags.append("spade-3 return")
-            text += f" ({', '.join(tags)})"
-        ev.append(
-            Event(
-                "play",
-                text,
-                {
-                    "seat": seat,
-                    "cards": list(action.cards) if symbols else C.cards_str(group),
-                    "revolution": s.revolution,
-                    "revolts": bool(revolts),
-                    "cut": bool(cut),
-                    "returned": returned,
-                },
-            )
-        )
-        if not left:
+        if revolts:
+            s.revolution = not s.revolution
+        cut = rules.eight_cut and combo.count(C.EIGHT) > 0
+        ev.append(self._play_event(s, seat, combo, revolts=revolts, cut=cut, returned=returned))
+        if not s.hands[seat]:
             s.finished = (*s.finished, seat)
             ev.append(
                 Event(
                     "out",
-                    f"{name} is out (#{len(s.finished)})",
+                    f"{s.players[seat]} is out (#{len(s.finished)})",
                     {"seat": seat, "place": len(s.finished)},
                 )
             )
-            # Only a player going out can leave fewer than two holding cards.
             if sum(1 for h in s.hands if h) <= 1:
                 return self._end_game(s, ev)
         if cut:
             self._flush(s, ev, "8-cut")
-            lead = seat if s.active(seat) else self._next_active(s, seat)
-            s.turn = lead
-            ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
+            self._lead(s, seat if s.active(seat) else self._next_active(s, seat), ev)
             return s
         return self._advance(s, seat, ev)
 
+    def _play_event(
+        self, s: State, seat: Seat, combo: Combo, *, revolts: bool, cut: bool, returned: bool
+    ) -> Event:
+        text = f"{s.players[seat]} plays {F.symbols(combo)}"
+        tags = []
+        if revolts:
+            tags.append("revolution" if s.revolution else "counter-revolution")
+        if cut:
+            tags.append("8-cut")
+        if returned:
+            tags.append("spade-3 return")
+        if tags:
+            text += f" ({', '.join(tags)})"
+        data = {
+            "seat": seat,
+            "cards": list(F.play_of(combo).cards),
+            "revolution": s.revolution,
+            "revolts": revolts,
+            "cut": cut,
+            "returned": returned,
+        }
+        return Event("play", text, data)
+
     def _pass(self, state: State, seat: Seat, ev: list[Event]) -> State:
-        if not state.plays:
+        if not self.may_pass(state):
             raise IllegalActionError(
                 "the leader may not pass on an empty field — rules: Plays", seat=seat, rule="lead"
             )
@@ -617,117 +539,73 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         ev.append(Event("pass", f"{s.players[seat]} passes", {"seat": seat, "auto": False}))
         return self._advance(s, seat, ev)
 
+    def _after(self, s: State, seat: Seat) -> tuple[Seat, ...]:
+        """The other seats in turn order, starting after ``seat``."""
+        i = s.order.index(seat)
+        return s.order[i + 1 :] + s.order[:i]
+
     def _next_active(self, s: State, seat: Seat) -> Seat:
-        order = s.order
-        i = order.index(seat)
-        n = len(order)
-        for k in range(1, n + 1):
-            nxt = order[(i + k) % n]
-            if s.hands[nxt]:
-                return nxt
-        raise AssertionError("no active player")  # pragma: no cover
+        """The next seat after ``seat`` in turn order that still holds cards."""
+        return next(x for x in self._after(s, seat) if s.active(x))
+
+    def _advance(self, s: State, seat: Seat, ev: list[Event]) -> State:
+        """Rules, Passing: the turn goes to the next seat still in the round that can play.
+
+        Seats in the round that cannot beat the top are passed for (the host says so); when
+        nobody but the last player is left in the round, the field flushes and that player
+        leads (or, if out, the next active player after them).
+        """
+        top = s.field[-1]
+        last = top.seat
+        rules = s.rules
+        for x in self._after(s, seat):
+            if x == last or x in s.passed or not s.hands[x]:
+                continue
+            if F.can_follow(
+                s.hands[x],
+                top.combo,
+                s.revolution,
+                top.returned,
+                rules.spade3_return,
+                rules.max_group,
+            ):
+                s.turn = x
+                return s
+            s.passed = s.passed | {x}
+            ev.append(
+                Event("pass", f"{s.players[x]} passes (no legal play)", {"seat": x, "auto": True})
+            )
+        self._flush(s, ev, "all passed")
+        self._lead(s, last if s.active(last) else self._next_active(s, last), ev)
+        return s
 
     def _flush(self, s: State, ev: list[Event], why: str) -> None:
-        cards = [c for p in s.plays for c in p.cards]
-        s.discards = _merge(s.discards, cards)
-        s.plays = ()
+        """The field flushes (流れる): its cards go to the discards; passes are forgotten."""
+        for p in s.field:
+            s.discards = C.add(s.discards, p.combo.cards)
+        s.field = ()
         s.passed = frozenset()
         ev.append(Event("flush", f"the field flushes ({why})", {"reason": why}))
 
-    def _advance(self, s: State, seat: Seat, ev: list[Event]) -> State:
-        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing).
-
-        One sweep of the turn order from ``seat``: the first seat still in the round that can
-        beat the top plays; those before it that cannot are passed for them; nobody: flush.
-        """
-        order = s.order
-        n = len(order)
-        hands = s.hands
-        top = s.plays[-1]
-        last = top.seat
-        size, rank = len(top.cards), top.rank
-        rules = s.rules
-        # How to test "can beat the top" on a hand's bits (as fast.can_beat does):
-        # 0 nobody can, 1 only the single 3 of spades, 2 a group of a rank in ``ranks``.
-        if top.returned or size > rules.max_group:
-            kind = 0
-        elif rank == C.JOKER_RANK:
-            kind = 1 if rules.spade3_return and size == 1 else 0
-        else:
-            kind = 2
-        ranks = _BEATING[s.revolution][rank] if kind == 2 else 0
-        hget = _HANDS.get
-        passed = s.passed
-        auto: list[Seat] = []
-        players = s.players
-        i = order.index(seat)
-        for k in range(1, n + 1):
-            x = order[(i + k) % n]
-            if x == last or x in passed:
-                continue
-            hand = hands[x]
-            if not hand:
-                continue
-            if kind == 2:
-                mask, jokers = hget(hand) or F.hand_bits(hand)
-                need = size - jokers
-                if need <= 0:
-                    ok = True
-                elif need > 4:
-                    ok = False
-                else:
-                    # fast.has_rank_with, inlined: count the cards of every rank at once.
-                    c = mask - ((mask >> 1) & _M5)
-                    c = (c & _M3) + ((c >> 2) & _M3)
-                    ok = bool((c + _ADD[need]) & ranks)
-            elif kind == 1:
-                ok = bool((hget(hand) or F.hand_bits(hand))[0] & 1)
-            else:
-                ok = False
-            if ok:
-                s.turn = x
-                if auto:
-                    s.passed = passed.union(auto)
-                return s
-            auto.append(x)
-            ev.append(
-                Event("pass", f"{players[x]} passes (no legal play)", {"seat": x, "auto": True})
-            )
-        self._flush(s, ev, "all passed")
-        lead = last if hands[last] else self._next_active(s, last)
-        s.turn = lead
-        ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
-        return s
-
-    def has_follow(self, state: State, seat: Seat) -> bool:
-        """Whether ``seat`` holds a group that beats the field top."""
-        top = state.top
-        if top is None:
-            return bool(state.hands[seat])
-        rules = state.rules
-        return F.can_beat(
-            state.hands[seat],
-            len(top.cards),
-            top.rank,
-            state.revolution,
-            top.returned,
-            rules.spade3_return,
-            rules.max_group,
-        )
+    def _lead(self, s: State, seat: Seat, ev: list[Event]) -> None:
+        s.turn = seat
+        ev.append(Event("lead", f"{s.players[seat]} leads", {"seat": seat}))
 
     # end of a game
     def _end_game(self, s: State, ev: list[Event]) -> State:
+        """Rules, Titles and points; the next game's order (reverse finishing order)."""
         n = len(s.players)
         rules = s.rules
-        holders = [x for x in s.order if s.hands[x]]
-        last_hand: tuple[int, ...] = ()
         finish = list(s.finished)
-        for x in holders:
-            finish.append(x)
-            last_hand = s.hands[x]
-        field = [c for p in s.plays for c in p.cards]
-        s.discards = _merge(s.discards, [*field, *last_hand])
-        s.plays = ()
+        last_hand: tuple[int, ...] = ()
+        for x in s.order:
+            if s.active(x):
+                finish.append(x)
+                last_hand = s.hand(x)
+                s.discards = C.add(s.discards, s.hands[x])
+        for p in s.field:
+            s.discards = C.add(s.discards, p.combo.cards)
+        s.field = ()
         s.passed = frozenset()
         titles: list[str] = ["daihinmin"] * n
         names = titles_for(len(finish) + 1)[: len(finish)] if s.cheaters else titles_for(n)
@@ -761,7 +639,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         )
         cheaters = sorted(s.cheaters, key=lambda x: s.players[x])
         s.order = (*cheaters, *reversed(finish))
-        s.hands = ((),) * n
+        s.hands = (0,) * n
         s.turn = -1
         s.steps = ()
         s.game_no += 1
@@ -799,29 +677,18 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         if state.phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            hand = state.hands[seat]
+            hand = state.hand(seat)
             pick = C.strongest if step.kind == "tribute" else C.weakest
             new = self._transfer(state, step, pick(hand, step.count), ev, timeout=True)
-        elif state.plays:
+        elif self.may_pass(state):
             new = self._pass(state, seat, ev)
         else:
-            new = self._play(state, seat, Play((C.card_str(state.hands[seat][0]),)), ev)
+            weakest = Play((C.card_str(state.hand(seat)[0]),))
+            new = self._play(state, seat, weakest, ev)
         new.log_chain = (new.log_chain, tuple(ev))
         return new, ev
 
-    # --- views and outcome ------------------------------------------------------------------
-    def view(self, state: DaifugoState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.daifugo.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.daifugo.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome and tests ------------------------------------------------------------------
     def outcome(self, state: DaifugoState) -> Outcome:
         """Points over the set (higher is better), with every game's titles in ``detail``."""
         if state.phase != "over":
@@ -842,25 +709,6 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             },
         )
 
-    # --- presentation -----------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The view as text: field, hands as ``♠3 ♥8 JOKER``, players and points."""
-        from dennou.games.daifugo.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """The legal plays with cards as symbols, numbered."""
-        from dennou.games.daifugo.views import describe_legal
-
-        return describe_legal(legal)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random``, ``greedy`` and ``montecarlo``."""
-        from dennou.games.daifugo.bots import BOTS
-
-        return BOTS
-
     def conformance_rules(self) -> list[DaifugoRules]:
         """Short sets (2-3 games) with and without options, and one full-length set."""
         return [
@@ -875,8 +723,7 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     ) -> Action:
         """Uniform, except that an exchange is sometimes a cheating one (to exercise cheating)."""
         if state.phase == "exchange" and state.rules.cheating == "penalty" and rng.random() < 0.15:
-            hand = state.hands[seat]
-            bad = Give(tuple(C.cards_str(hand[:1])))
+            bad = Give(tuple(C.cards_str(state.hand(seat)[:1])))
             if bad in legal:
                 return bad
         return legal[rng.randrange(len(legal))]
@@ -909,7 +756,3 @@ def forced_deal(state: DaifugoState, hands: Mapping[int, Sequence[str]]) -> Deal
             mine.append(pool.pop(0))
     deck = [want[order[i % n]][i // n] for i in range(len(C.DECK))]
     return Deal(tuple(C.cards_str(deck)))
-
-
-GAME = Daifugo()
-"""The Daifugo game, as listed in the registry."""

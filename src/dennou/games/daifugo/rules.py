@@ -1,4 +1,4 @@
-"""Daifugo rules options (defaults = ``../shared/rules/daifugo.md``)."""
+"""Daifugo rules options (defaults: the rules in ``docs/games/daifugo.md``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ many random positions, that both list the same legal plays and reach the same re
 
 Encoding: bit ``c`` (0..51) is the natural card of code ``c`` (``rank * 4 + suit``); jokers are
 counted in bits 52 and 53 (one joker: bit 52; two: bits 52 and 53). A move is the mask of the
-cards played; 0 is a pass. Rules: ``../shared/rules/daifugo.md`` (Plays).
+cards played; 0 is a pass (the card sets of :mod:`.cards`). Rules: ``docs/games/daifugo.md``
+(Plays).
 
 The plain Python API: :class:`Sim` (built from an engine state), :meth:`Sim.legal_masks`,
 :meth:`Sim.step`, :meth:`Sim.playout`, and :func:`playouts` (a batch of playouts from one
@@ -333,23 +334,11 @@ def batch(
     return out
 
 
-def mask_of(cards: Sequence[int]) -> int:
-    """The mask of cards given as codes (jokers as code 52, repeated)."""
-    m = 0
-    j = 0
-    for c in cards:
-        if c == C.JOKER:
-            j += 1
-        else:
-            m |= 1 << c
-    return m | ((1 << 52) if j >= 1 else 0) | ((1 << 53) if j >= 2 else 0)
+mask_of = C.card_set
+"""The mask of cards given as codes: :func:`.cards.card_set`."""
 
-
-def cards_of(mask: int) -> tuple[int, ...]:
-    """The codes of a mask (sorted; jokers as 52)."""
-    out = [c for c in range(52) if mask >> c & 1]
-    out += [C.JOKER] * (((mask >> 52) & 1) + ((mask >> 53) & 1))
-    return tuple(out)
+cards_of = C.cards_in
+"""The codes of a mask: :func:`.cards.cards_in`."""
 
 
 def flags_of(state: DaifugoState) -> np.ndarray:
@@ -366,10 +355,10 @@ class Sim:
 
     Args:
         state: An engine state in the play phase.
-        hands: Hands to use instead of the state's (e.g. sampled hidden hands).
+        hands: Hands (card sets) to use instead of the state's (e.g. sampled hidden hands).
     """
 
-    def __init__(self, state: DaifugoState, hands: Sequence[Sequence[int]] | None = None) -> None:
+    def __init__(self, state: DaifugoState, hands: Sequence[int] | None = None) -> None:
         if state.phase != "play":
             raise ValueError("the simulator covers the play phase only")
         n = len(state.players)
@@ -377,8 +366,8 @@ class Sim:
         st = np.zeros(9 + 4 * n, dtype=np.int64)
         top = state.top
         st[TURN] = state.turn
-        st[TOP_SIZE] = len(top.cards) if top else 0
-        st[TOP_RANK] = top.rank if top else -1
+        st[TOP_SIZE] = top.combo.size if top else 0
+        st[TOP_RANK] = top.combo.rank if top else -1
         st[RETURNED] = int(top.returned) if top else 0
         st[REVOLUTION] = int(state.revolution)
         st[PASSED] = sum(1 << s for s in state.passed)
@@ -391,7 +380,7 @@ class Sim:
         for i, s in enumerate(state.finished):
             st[9 + 2 * n + i] = s
         for s in range(n):
-            st[9 + 3 * n + s] = mask_of(hs[s])
+            st[9 + 3 * n + s] = hs[s]
         self.n = n
         self.st = st
         self.flags = flags_of(state)

@@ -4,7 +4,7 @@ A player sees its own hand; every player's card count, title, points and status;
 play = ``layout``, the ``lead`` since the last flush, every play since it); every discarded card;
 the revolution; whose turn it is; and the cards of the exchanges it took part in (others see only
 that an exchange happened). Spectators see the same without any hand. Rules:
-``../shared/rules/daifugo.md`` (What each player sees).
+``docs/games/daifugo.md`` (What each player sees).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -21,15 +20,13 @@ from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Give, Play
+from dennou.games.daifugo.engine import DaifugoEngine
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
 
-if TYPE_CHECKING:
-    from dennou.games.daifugo.engine import Daifugo
-
 
 def _play_json(p: Played) -> JSON:
-    return {"seat": p.seat, "cards": C.cards_str(p.cards), "returned": p.returned}
+    return {"seat": p.seat, "cards": list(p.combo.strs()), "returned": p.returned}
 
 
 def _status(state: DaifugoState, seat: int, due: frozenset[int]) -> str:
@@ -44,11 +41,11 @@ def _status(state: DaifugoState, seat: int, due: frozenset[int]) -> str:
     return "waiting"
 
 
-def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
+def view(game: DaifugoEngine, state: DaifugoState, seat: Seat | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator)."""
     due = game.to_act(state)
     n = len(state.players)
-    plays = state.plays
+    plays = state.field
     out: JSON = {
         "game": "daifugo",
         "rules": to_json(state.rules),
@@ -62,7 +59,7 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "turn": state.turn if state.phase == "play" else None,
         "order": list(state.order),
         "revolution": state.revolution,
-        "counts": [len(h) for h in state.hands],
+        "counts": [C.size(h) for h in state.hands],
         "titles": list(state.titles),
         "points": list(state.points),
         "status": [_status(state, s, due) for s in range(n)],
@@ -72,18 +69,18 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "lead": _play_json(plays[0]) if plays else None,
         "field": [_play_json(p) for p in plays],
         "passed": sorted(state.passed),
-        "discards": C.cards_str(state.discards),
+        "discards": C.cards_str(C.cards_in(state.discards)),
         "exchange": [_step_json(st, seat) for st in state.steps],
         "results": [_result_json(r) for r in state.results],
         "log": _log(state, seat),
     }
     if seat is not None:
-        out["hand"] = C.cards_str(state.hands[seat])
+        out["hand"] = C.cards_str(state.hand(seat))
         out["me"] = {
             "seat": seat,
             "title": state.titles[seat],
             "points": state.points[seat],
-            "count": len(state.hands[seat]),
+            "count": C.size(state.hands[seat]),
             "status": out["status"][seat],
         }
     return out
@@ -145,10 +142,9 @@ def _cards(texts: Sequence[str]) -> tuple[int, ...]:
 
 
 def _played(d: JSON) -> Played:
-    cards = _cards(d["cards"])
-    rank = C.group_rank(cards)
-    assert rank is not None
-    return Played(d["seat"], cards, rank, d["returned"])
+    readings = C.combo_from(d["cards"])
+    assert readings, d
+    return Played(d["seat"], readings[0], d["returned"])
 
 
 def known_holdings(view: JSON) -> dict[int, list[int]]:
@@ -278,14 +274,14 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoSta
         game_no=view["game_no"],
         deals=view["deals"],
         order=tuple(view["order"]),
-        hands=tuple(hands),
+        hands=tuple(C.card_set(h) for h in hands),
         titles=tuple(view["titles"]),
         points=tuple(view["points"]),
         steps=steps,
         cheaters=tuple(view["cheaters"]),
         turn=view["turn"] if view["turn"] is not None else -1,
-        plays=tuple(_played(p) for p in view["field"]),
-        discards=_cards(view["discards"]),
+        field=tuple(_played(p) for p in view["field"]),
+        discards=C.card_set(_cards(view["discards"])),
         passed=frozenset(view["passed"]),
         revolution=view["revolution"],
         finished=tuple(view["finished"]),
