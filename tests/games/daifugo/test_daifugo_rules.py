@@ -19,9 +19,9 @@ from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Deal, Give, Pass, Play
 from dennou.games.daifugo.engine import forced_deal
 from dennou.games.daifugo.rules import titles_for
-from dennou.games.daifugo.state import DaifugoState, GameResult, Played
+from dennou.games.daifugo.state import DaifugoState, Played
 
-from .helpers import dealt, hand, new, pass_, play, top
+from .helpers import after_game1, dealt, hand, new, pass_, play, top
 
 
 # --- Cards, seats, deal ------------------------------------------------------------------------
@@ -300,16 +300,6 @@ def test_points_per_game_and_final_bonus() -> None:
 
 
 # --- Order across games and the exchange ------------------------------------------------------
-def after_game1(n: int, titles: tuple[str, ...], finish: tuple[int, ...], **opts: Any) -> Any:
-    """A state after game 1 with the given titles (finish order) ready for game 2's deal."""
-    state = new(n, **opts)
-    cheaters = tuple(s for s in range(n) if s not in finish)
-    names = [state.players[s] for s in cheaters]
-    order = tuple(c for _, c in sorted(zip(names, cheaters, strict=True))) + tuple(finish[::-1])
-    res = GameResult(1, finish, cheaters, titles, (0,) * n)
-    return replace(state, game_no=2, titles=titles, order=order, results=(res,))
-
-
 def test_from_game2_daihinmin_leads_reverse_finishing_order() -> None:
     """Rules page, Cards, seats, deal: from game 2 the 大貧民 leads, order = reverse finish."""
     state = dealt({0: "Ks", 1: "Qs 5d", 2: "Js 3c 4c", 3: "10s 6c 7c 8c"}, games=3, exchange=False)
@@ -510,7 +500,7 @@ def test_view_shows_own_hand_counts_and_field_not_other_hands() -> None:
     s = play(state, 0, "5s")
     v = GAME.view(s, 1)
     assert v["hand"] == ["6s", "7s"] and v["counts"][:3] == [1, 2, 1]
-    assert v["layout"] == {"seat": 0, "cards": ["5s"], "returned": False}
+    assert v["layout"] == {"seat": 0, "cards": ["5s"], "kind": "group", "returned": False}
     assert v["lead"] == v["layout"] and v["field"] == [v["layout"]]
     assert "hand" not in GAME.view(s, None)
     assert "6s" not in str(GAME.view(s, 0)["log"])

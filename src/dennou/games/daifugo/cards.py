@@ -225,6 +225,11 @@ def add(hand: int, cards: int) -> int:
     return hand | cards
 
 
+def suit_set(names: Iterable[str]) -> int:
+    """The 4-bit suit set of suit letters (``["s", "h"]`` -> ``0b0011``)."""
+    return sum(1 << _SUIT_INPUT[name] for name in set(names))
+
+
 def rank_cards(mask: int, rank: int) -> int:
     """The natural cards of ``rank`` in a card set, as a 4-bit suit set."""
     return (mask >> (4 * rank)) & 15
@@ -488,12 +493,14 @@ _COMBOS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
 }
 
 
-def groups(hand: int, max_size: int = 6) -> list[Combo]:
+def groups(hand: int, max_size: int = 6, *, suit_jokers: bool = False) -> list[Combo]:
     """Every distinct group in the card set ``hand``, in the engine's order.
 
     Rank by rank, weakest first: by size, then by number of jokers, then the naturals in suit
     order; the groups of jokers only come last. Jokers are interchangeable, so a group names how
-    many jokers it uses, not which; this lists groups whose jokers need no square.
+    many jokers it uses, not which. With ``suit_jokers`` (the suit lock is played) each joker
+    also names a missing suit of the rank while one is left, every choice a group of its own
+    (♠ ♥ ♦ ♣ order); a joker may stand for a card the hand keeps.
     """
     jokers = jokers_in(hand)
     out: list[Combo] = []
@@ -505,11 +512,68 @@ def groups(hand: int, max_size: int = 6) -> list[Combo]:
         for size in range(1, min(max_size, nn + jokers) + 1):
             for jk in range(max(0, size - nn), min(jokers, size - 1) + 1):
                 for idx in _COMBOS[nn, size - jk]:
-                    group = group_of([naturals[x] for x in idx], jk)
-                    assert group is not None
-                    out.append(group)
+                    chosen = [naturals[x] for x in idx]
+                    if not suit_jokers or not jk:
+                        out.append(_group(chosen, jk, ()))
+                        continue
+                    missing = [rank * 4 + s for s in range(4) if rank * 4 + s not in chosen]
+                    for squares in combinations(missing, min(jk, len(missing))):
+                        out.append(_group(chosen, jk, squares))
     for jk in range(1, min(jokers, max_size) + 1):
         out.append(Combo(GROUP, JOKER_RANK, jk, JOKER_BITS[jk], 0))
+    return out
+
+
+def _group(naturals: Sequence[int], jokers: int, squares: Sequence[int]) -> Combo:
+    group = group_of(naturals, jokers, squares)
+    assert group is not None
+    return group
+
+
+def suit_sequences(ranks: int, suit: int, jokers: int) -> list[Combo]:
+    """Every sequence of one suit: ``ranks`` is the 13-bit set of that suit's ranks held.
+
+    By lowest rank (from -1: a joker just below 3), then by size (3 and up, to rank 13: a joker
+    just above 2), then by how many held cards a joker replaces (none first), then which. A
+    joker may stand for a card the hand keeps, so those are sequences of their own.
+    """
+    out: list[Combo] = []
+    for low in range(-1, 12):
+        for high in range(low + 2, 14):
+            run = range(low, high + 1)
+            held = [r * 4 + suit for r in run if 0 <= r <= 12 and ranks >> r & 1]
+            gaps = [r * 4 + suit for r in run if r * 4 + suit not in held]
+            if len(gaps) > jokers:
+                break  # a longer run only has more gaps
+            for extra in range(min(jokers - len(gaps), len(held) - 1) + 1):
+                for replaced in combinations(held, extra):
+                    naturals = [c for c in held if c not in replaced]
+                    seq = sequence_of(naturals, (*gaps, *replaced))
+                    assert seq is not None
+                    out.append(seq)
+    return out
+
+
+def sequences(hand: int) -> list[Combo]:
+    """Every sequence in the card set ``hand``, suit by suit (♠ ♥ ♦ ♣).
+
+    Each suit's as :func:`suit_sequences` lists them.
+    """
+    jokers = jokers_in(hand)
+    out: list[Combo] = []
+    for suit in range(4):
+        ranks = sum(1 << r for r in range(13) if hand >> (r * 4 + suit) & 1)
+        out += suit_sequences(ranks, suit, jokers)
+    return out
+
+
+def combos(
+    hand: int, max_group: int = 6, *, suit_jokers: bool = False, seqs: bool = False
+) -> list[Combo]:
+    """Every combination in ``hand``: :func:`groups`, then (with ``seqs``) :func:`sequences`."""
+    out = groups(hand, max_group, suit_jokers=suit_jokers)
+    if seqs:
+        out += sequences(hand)
     return out
 
 

@@ -23,6 +23,8 @@ from typing import Any
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Play
 from dennou.games.daifugo.cards import Combo
+from dennou.games.daifugo.rules import DaifugoRules
+from dennou.games.daifugo.state import Played
 
 Entry = tuple[tuple[Combo, ...], tuple[Play, ...]]
 """Combinations and their actions, side by side."""
@@ -88,17 +90,20 @@ def _store(table: dict[int, Entry], key: int, combos: list[Combo]) -> Entry:
 
 
 _GROUPS: dict[int, Entry] = {}
-"""Groups by one rank's cards: key ``suit set | rank << 4 | jokers << 8 | max size << 10``."""
+"""Groups by one rank's cards: key ``suits | rank << 4 | jokers << 8 | max size << 10``, plus
+``1 << 13`` when jokers name their suit (the suit lock is played)."""
+
+_SUIT_JOKERS = 1 << 13
 
 
 def _rank_groups(key: int) -> Entry:
     """The groups one rank's naturals and some jokers form (jokers not alone), by table key."""
     entry = _GROUPS.get(key)
     if entry is None:
-        nib, rank, jokers, max_group = key & 15, key >> 4 & 15, key >> 8 & 3, key >> 10
+        nib, rank, jokers, max_group = key & 15, key >> 4 & 15, key >> 8 & 3, key >> 10 & 7
         hand = nib << (4 * rank) | C.JOKER_BITS[jokers]
-        groups = [g for g in C.groups(hand, max_group) if not g.jokers_only]
-        entry = _store(_GROUPS, key, groups)
+        groups = C.groups(hand, max_group, suit_jokers=bool(key & _SUIT_JOKERS))
+        entry = _store(_GROUPS, key, [g for g in groups if not g.jokers_only])
     return entry
 
 
@@ -107,18 +112,48 @@ _JOKER_GROUPS = tuple(
 )
 """``_JOKER_GROUPS[k - 1]``: the group of ``k`` jokers only."""
 
+_SPREAD = tuple(sum(1 << (16 * s) for s in range(4) if nib >> s & 1) for nib in range(16))
+"""``_SPREAD[suits]``: bit ``16 * suit`` for each suit of a 4-bit suit set."""
+
+
+def _suit_ranks(hand: int) -> int:
+    """The hand by suit: the 13-bit set of the ranks of suit ``s`` at bits ``16 * s``."""
+    out = 0
+    rank = 0
+    mask = hand & C.NATURALS
+    while mask:
+        nib = mask & 15
+        if nib:
+            out |= _SPREAD[nib] << rank
+        mask >>= 4
+        rank += 1
+    return out
+
+
+_SEQUENCES: dict[int, Entry] = {}
+"""Sequences of one suit: key ``ranks held (13 bits) | suit << 13 | jokers << 15``."""
+
+
+def _suit_sequences(ranks: int, suit: int, jokers: int) -> Entry:
+    key = ranks | suit << 13 | jokers << 15
+    entry = _SEQUENCES.get(key)
+    if entry is None:
+        entry = _store(_SEQUENCES, key, C.suit_sequences(ranks, suit, jokers))
+    return entry
+
 
 COMBOS, PLAYS = 0, 1
 """What :func:`add_leads` and :func:`add_follows` list: the combinations or their actions."""
 
 
-def add_leads(out: list[Any], which: int, hand: int, max_group: int) -> None:
-    """Extend ``out`` by every group of ``hand``: what a leader may play.
+def add_leads(out: list[Any], which: int, hand: int, rules: DaifugoRules) -> None:
+    """Extend ``out`` by every combination of ``hand``: what a leader may play.
 
-    ``which`` picks the combinations or their actions; the order is :func:`.cards.groups`'s.
+    ``which`` picks the combinations or their actions; the order is :func:`.cards.combos`'s.
     """
+    max_group = rules.max_group
     jokers = hand >> 52 and C.jokers_in(hand)
-    extra = jokers << 8 | max_group << 10
+    extra = jokers << 8 | max_group << 10 | (_SUIT_JOKERS if rules.suit_lock else 0)
     mask = hand & C.NATURALS
     while mask:
         rank = ((mask & -mask).bit_length() - 1) >> 2
@@ -126,54 +161,66 @@ def add_leads(out: list[Any], which: int, hand: int, max_group: int) -> None:
         mask &= ~(15 << (4 * rank))
     for count in range(1, min(jokers, max_group) + 1):
         out += _JOKER_GROUPS[count - 1][which]
+    if rules.sequences:
+        by_suit = _suit_ranks(hand)
+        for suit in range(4):
+            out += _suit_sequences(by_suit >> (16 * suit) & 0x1FFF, suit, jokers)[which]
 
 
 _FOLLOWS: dict[int, Entry] = {}
-_SPADE3: list[Entry] = []
+_SPADE3 = _entry([C.Combo(C.GROUP, 0, 1, 1 << C.SPADE3, 1)])
+_LOCKED = tuple(sum(nib << (4 * r) for r in range(13)) for nib in range(16))
+"""``_LOCKED[suits]``: the natural cards of those suits."""
 
 
 def add_follows(
     out: list[Any],
     which: int,
     hand: int,
-    top: Combo,
+    top: Played,
     reverse: bool,
-    returned: bool,
-    spade3_return: bool,
-    max_group: int,
+    lock: int,
+    rules: DaifugoRules,
 ) -> None:
-    """Extend ``out`` by the groups of ``hand`` that beat ``top`` (combinations or actions).
+    """Extend ``out`` by the combinations of ``hand`` that beat ``top`` (or their actions).
 
-    The order is that of filtering :func:`.cards.groups`. Only ranks that beat the top and hold
-    enough naturals (with the jokers) can play; the answer is cached by that playable part of
-    the hand, the jokers and the size.
+    The order is that of filtering :func:`.cards.combos` with :func:`.cards.beats`. For groups,
+    only ranks that beat the top and hold enough naturals (of the locked suits, under a lock)
+    with the jokers can play; the answer is cached by that playable part of the hand.
     """
-    size = top.size
-    if returned or size > max_group:
+    combo = top.combo
+    size = combo.size
+    if top.returned:
         return
-    if top.rank == C.JOKER_RANK:
-        if spade3_return and size == 1 and hand & 1 << C.SPADE3:
-            if not _SPADE3:
-                _SPADE3.append(_entry([C.Combo(C.GROUP, 0, 1, 1 << C.SPADE3, 1)]))
-            out += _SPADE3[0][which]
+    if combo.rank == C.JOKER_RANK:
+        if rules.spade3_return and size == 1 and hand & 1 << C.SPADE3:
+            out += _SPADE3[which]
+        return
+    if combo.kind == C.SEQUENCE:
+        _add_sequence_follows(out, which, hand, combo, reverse, lock)
+        return
+    if size > rules.max_group:
         return
     jokers = hand >> 52 and C.jokers_in(hand)
     need = size - jokers
     if need > 4:
         return
-    mask = hand & _ranks_beating(top.rank, reverse)
+    mask = hand & _ranks_beating(combo.rank, reverse)
+    if lock:
+        mask &= _LOCKED[lock]
     if need > 1:
         mask &= _ranks_holding(mask, need)
-    key = mask | jokers << 52 | size << 54
+    suit_jokers = rules.suit_lock
+    key = mask | jokers << 52 | size << 54 | lock << 57 | suit_jokers << 61
     entry = _FOLLOWS.get(key)
     if entry is None:
         combos: list[Combo] = []
         rest = mask
-        extra = jokers << 8 | size << 10
+        extra = jokers << 8 | size << 10 | (_SUIT_JOKERS if suit_jokers else 0)
         while rest:
             rank = ((rest & -rest).bit_length() - 1) >> 2
             part = _rank_groups(rest >> (4 * rank) & 15 | rank << 4 | extra)
-            combos += [c for c in part[0] if c.size == size]
+            combos += [c for c in part[0] if c.size == size and (not lock or c.suits == lock)]
             rest &= ~(15 << (4 * rank))
         if jokers >= size:
             combos += _JOKER_GROUPS[size - 1][0]
@@ -183,47 +230,61 @@ def add_follows(
     out += entry[which]
 
 
-def lead_plays(hand: int, max_group: int) -> Entry:
+def _add_sequence_follows(
+    out: list[Any], which: int, hand: int, top: Combo, reverse: bool, lock: int
+) -> None:
+    jokers = hand >> 52 and C.jokers_in(hand)
+    by_suit = _suit_ranks(hand)
+    size = top.size
+    for suit in range(4):
+        if lock and not lock >> suit & 1:
+            continue
+        combos, plays = _suit_sequences(by_suit >> (16 * suit) & 0x1FFF, suit, jokers)
+        for combo, play in zip(combos, plays, strict=True):
+            if combo.size == size and (
+                combo.rank + size - 1 < top.rank if reverse else combo.rank > top.high
+            ):
+                out.append(combo if which == COMBOS else play)
+
+
+def lead_plays(hand: int, rules: DaifugoRules) -> Entry:
     """:func:`add_leads` as ``(combinations, actions)``."""
     combos: list[Combo] = []
-    add_leads(combos, COMBOS, hand, max_group)
+    add_leads(combos, COMBOS, hand, rules)
     return tuple(combos), tuple(play_of(c) for c in combos)
 
 
-def follow_plays(
-    hand: int,
-    top: Combo,
-    reverse: bool,
-    returned: bool,
-    spade3_return: bool,
-    max_group: int,
-) -> Entry:
+def follow_plays(hand: int, top: Played, reverse: bool, lock: int, rules: DaifugoRules) -> Entry:
     """:func:`add_follows` as ``(combinations, actions)``."""
     combos: list[Combo] = []
-    add_follows(combos, COMBOS, hand, top, reverse, returned, spade3_return, max_group)
+    add_follows(combos, COMBOS, hand, top, reverse, lock, rules)
     return tuple(combos), tuple(play_of(c) for c in combos)
 
 
-def can_follow(
-    hand: int,
-    top: Combo,
-    reverse: bool,
-    returned: bool,
-    spade3_return: bool,
-    max_group: int,
-) -> bool:
-    """Whether :func:`follow_plays` would list anything (without listing it)."""
-    size = top.size
-    if returned or size > max_group:
+def can_follow(hand: int, top: Played, reverse: bool, lock: int, rules: DaifugoRules) -> bool:
+    """Whether :func:`add_follows` would list anything (groups: without listing it)."""
+    combo = top.combo
+    size = combo.size
+    if top.returned:
         return False
-    if top.rank == C.JOKER_RANK:
-        return spade3_return and size == 1 and bool(hand & 1 << C.SPADE3)
-    need = size - (hand >> 52 and C.jokers_in(hand))
-    if need <= 0:
-        return True
+    if combo.rank == C.JOKER_RANK:
+        return rules.spade3_return and size == 1 and bool(hand & 1 << C.SPADE3)
+    if combo.kind == C.SEQUENCE:
+        found: list[Combo] = []
+        _add_sequence_follows(found, COMBOS, hand, combo, reverse, lock)
+        return bool(found)
+    if size > rules.max_group:
+        return False
+    jokers = hand >> 52 and C.jokers_in(hand)
+    if jokers >= size:
+        return True  # the jokers alone (exempt from any lock)
+    need = size - jokers
     if need > 4:
         return False
-    return bool(hand & _ranks_beating(top.rank, reverse) & _ranks_holding(hand & C.NATURALS, need))
+    mask = hand & _ranks_beating(combo.rank, reverse)
+    if lock:
+        mask &= _LOCKED[lock]
+    return bool(mask & _ranks_holding(mask, need))
 
 
 _READINGS: dict[Any, tuple[Combo, ...] | None] = {}

@@ -1,17 +1,24 @@
-"""A fast Daifugo simulator: hands as 54-bit masks, move generation and playouts in Numba.
+"""A fast Daifugo simulator: the play phase of one game in Numba, every rules option.
 
-Only the play phase of one game is simulated (what a search bot needs between its decision and
-the end of the game). The readable engine (:mod:`.engine`) is the oracle: the tests check, from
-many random positions, that both list the same legal plays and reach the same results.
+What a search bot needs between its decision and the end of the game: move generation, the
+play step (passes, flushes, 8-cuts, revolutions, 11-back, the suit lock, 5 skip, 7 pass, 10
+discard, 都落ち, 千日手 drawn at random, finishing) and batched playouts. The readable engine
+(:mod:`.engine`) is the oracle: the tests check, from many random positions of every option,
+that both list the same legal moves and reach the same states and results.
 
-Encoding: bit ``c`` (0..51) is the natural card of code ``c`` (``rank * 4 + suit``); jokers are
-counted in bits 52 and 53 (one joker: bit 52; two: bits 52 and 53). A move is the mask of the
-cards played; 0 is a pass (the card sets of :mod:`.cards`). Rules: ``docs/games/daifugo.md``
-(Plays).
+Encoding (rules: ``docs/games/daifugo.md``):
 
-The plain Python API: :class:`Sim` (built from an engine state), :meth:`Sim.legal_masks`,
-:meth:`Sim.step`, :meth:`Sim.playout`, and :func:`playouts` (a batch of playouts from one
-position with sampled hidden hands).
+- a **hand** is a card set (:mod:`.cards`): bit ``c`` is the natural card ``c``, the jokers are
+  counted in bits 52-53;
+- a **move** is a ``uint64``: its cards in bits 0-53; bit 58 marks a sequence, whose lowest rank
+  plus one is in bits 54-57 (the joker may stand below 3: rank -1); in a group, bits 59-62 are
+  the suits its jokers stand for (when the suit lock is played). 0 is a pass; during a 7 pass or
+  10 discard a move is just the cards given or discarded.
+
+The plain Python API: :class:`Sim` (built from an engine state), :meth:`Sim.legal_moves`,
+:meth:`Sim.step`, :meth:`Sim.playout`, :func:`move_of` / :func:`combo_of` (engine combinations
+and moves), and :func:`playouts` (a batch of playouts from one position with sampled hidden
+hands).
 """
 
 from __future__ import annotations
@@ -25,271 +32,557 @@ from numba import njit
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.state import DaifugoState
 
-JBIT1 = np.uint64(1 << 52)
-JBITS = np.uint64(3 << 52)
-MAXMOVES = 512
+MAXMOVES = 4096
 
-# State vector layout (int64): the per-seat arrays follow these scalars.
-TURN, TOP_SIZE, TOP_RANK, RETURNED, REVOLUTION, PASSED, LAST, NFIN, N = range(9)
-# Rule flags: revolution, revolution_size, eight_cut, spade3_return, max_group.
+NAT = np.uint64((1 << 52) - 1)
+SEQ = np.uint64(1 << 58)
+_LOW_SHIFT = np.uint64(54)
+_JSUIT_SHIFT = np.uint64(59)
+
+# State vector (int64): these scalars, then order[n], position[n], finish[n], hands[n].
+(
+    TURN,
+    LAST,
+    NFIN,
+    N,
+    PASSED,
+    REVOLUTION,
+    BACK,
+    LOCK,
+    PASS_RUN,
+    FALLEN,
+    TOP,
+    RETURNED,
+    FU_KIND,
+    FU_COUNT,
+    FU_TO,
+    DAIFUGO,
+    OVER,
+) = range(17)
+HEAD = 17
+
+# Rule flags (int64), in this order.
+FLAG_NAMES = (
+    "revolution",
+    "revolution_size",
+    "sequence_revolution_size",
+    "eight_cut",
+    "spade3_return",
+    "spade3_flush",
+    "max_group",
+    "sequences",
+    "suit_lock",
+    "eleven_back",
+    "five_skip",
+    "seven_pass",
+    "ten_discard",
+    "miyako_ochi",
+    "lead_pass",
+    "flush_on",
+    "auto_pass",
+    "stalemate_passes",
+)
+(
+    F_REV,
+    F_REVSIZE,
+    F_SEQREV,
+    F_CUT,
+    F_S3,
+    F_S3FLUSH,
+    F_MAXG,
+    F_SEQS,
+    F_LOCK,
+    F_BACK,
+    F_SKIP,
+    F_SEVEN,
+    F_TEN,
+    F_MIYAKO,
+    F_LEADPASS,
+    F_FLUSHALL,
+    F_AUTO,
+    F_STALE,
+) = range(18)
+
+FIVE, SEVEN, EIGHT, TEN, JACK = C.FIVE, C.SEVEN, C.EIGHT, C.TEN, C.JACK
+
+
+# --- moves -------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _popcount(x: np.uint64) -> np.int64:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> int:
-    n = 0
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _jokers(hand: np.uint64) -> int:
-    return int((hand >> np.uint64(52)) & np.uint64(1)) + int((hand >> np.uint64(53)) & np.uint64(1))
-
-
-@njit(cache=True)
-def _jmask(j: int) -> np.uint64:
-    if j == 0:
+def _jbits(j: Any) -> np.uint64:
+    if j <= 0:
         return np.uint64(0)
     if j == 1:
         return np.uint64(1 << 52)
     return np.uint64(3 << 52)
 
 
-@njit(cache=True)
-def gen_moves(
-    hand: np.uint64,
-    top_size: int,
-    top_rank: int,
-    returned: int,
-    revolution: int,
-    spade3_return: int,
-    max_group: int,
-    out: np.ndarray,
-) -> int:
-    """Fill ``out`` with the legal play masks of ``hand`` on the field; return their count.
+@njit(cache=True, inline="always")
+def _jokers(m: np.uint64) -> np.int64:
+    return _popcount((m >> np.uint64(52)) & np.uint64(3))
 
-    ``top_size`` 0 means an empty field. Passing is not included.
-    """
-    count = 0
-    if top_size > 0 and returned:
-        return 0
-    jk = _jokers(hand)
-    if top_size > 0 and top_rank == 13:
-        if spade3_return and top_size == 1 and (hand & np.uint64(1)):
-            out[0] = np.uint64(1)
-            return 1
-        return 0
-    for r in range(13):
-        if top_size > 0:
-            if revolution:
-                if r >= top_rank:
-                    continue
-            elif r <= top_rank:
-                continue
-        nat = int((hand >> np.uint64(4 * r)) & np.uint64(15))
-        nn = _popcount(np.uint64(nat))
-        if nn == 0:
-            continue
-        lo = 1
-        hi = min(max_group, nn + jk)
-        if top_size > 0:
-            if top_size > hi:
-                continue
-            lo = top_size
-            hi = top_size
-        for size in range(lo, hi + 1):
-            jlo = max(0, size - nn)
-            jhi = min(jk, size - 1)
-            for j in range(jlo, jhi + 1):
-                want = size - j
-                for sub in range(1, 16):
-                    if (sub & nat) != sub or _popcount(np.uint64(sub)) != want:
-                        continue
-                    out[count] = (np.uint64(sub) << np.uint64(4 * r)) | _jmask(j)
-                    count += 1
-    if top_size == 0:
-        for j in range(1, min(jk, max_group) + 1):
-            out[count] = _jmask(j)
-            count += 1
-    elif top_size <= jk:
-        out[count] = _jmask(top_size)
-        count += 1
-    return count
+
+@njit(cache=True, inline="always")
+def _lowest(x: np.uint64) -> np.int64:
+    n = np.int64(0)
+    while not (x & np.uint64(1)):
+        x >>= np.uint64(1)
+        n += 1
+    return n
 
 
 @njit(cache=True)
-def _move_rank(move: np.uint64) -> int:
-    nat = move & np.uint64((1 << 52) - 1)
+def move_info(m: np.uint64) -> Any:
+    """``(kind, low rank, size, suits)`` of a play move (kind 0 group, 1 sequence)."""
+    nat = m & NAT
+    size = _popcount(nat) + _jokers(m)
+    if m & SEQ:
+        low = np.int64((m >> _LOW_SHIFT) & np.uint64(15)) - 1
+        return np.int64(1), low, size, np.int64(1) << (_lowest(nat) & 3)
     if nat == 0:
-        return 13
-    r = 0
-    while not (nat & np.uint64(15)):
-        nat >>= np.uint64(4)
-        r += 1
-    return r
+        return np.int64(0), np.int64(13), size, np.int64(0)
+    low = np.int64(_lowest(nat) >> 2)
+    suits = np.int64((nat >> np.uint64(4 * low)) & np.uint64(15)) | np.int64(
+        (m >> _JSUIT_SHIFT) & np.uint64(15)
+    )
+    return np.int64(0), low, size, suits
+
+
+@njit(cache=True)
+def _count(m: np.uint64, rank: int) -> Any:
+    """How many cards of ``rank`` the move holds (jokers standing in count)."""
+    kind, low, size, _ = move_info(m)
+    if kind == 1:
+        return 1 if low <= rank <= low + size - 1 else 0
+    return size if low == rank else 0
+
+
+@njit(cache=True)
+def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int, s3: int) -> bool:
+    """:func:`.cards.beats` on moves."""
+    if returned:
+        return False
+    kind, low, size, suits = move_info(m)
+    tkind, tlow, tsize, _ = move_info(top)
+    if kind != tkind or size != tsize:
+        return False
+    if tkind == 0 and tlow == 13:
+        return s3 != 0 and size == 1 and m == np.uint64(1)
+    if kind == 0 and low == 13:
+        return True
+    if lock and suits != lock:
+        return False
+    if kind == 0:
+        return bool(low < tlow if reverse else low > tlow)
+    return bool(low + size - 1 < tlow if reverse else low > tlow + tsize - 1)
+
+
+@njit(cache=True)
+def _add(
+    out: np.ndarray, k: int, m: np.uint64, top: np.uint64, st: np.ndarray, fl: np.ndarray
+) -> int:
+    if top != 0:
+        reverse = 1 if st[REVOLUTION] != st[BACK] else 0
+        if not _beats(m, top, reverse, st[RETURNED], st[LOCK], fl[F_S3]):
+            return k
+    if k < out.shape[0]:
+        out[k] = m
+    return k + 1
+
+
+@njit(cache=True)
+def gen_moves(hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray) -> int:
+    """Fill ``out`` with the legal plays of ``hand`` on the state's field; return their count.
+
+    Passing is not included. On a field with cards, only moves beating the top are kept.
+    """
+    top = np.uint64(st[TOP])
+    if top != 0 and st[RETURNED]:
+        return 0
+    tkind, tlow, tsize = -1, -1, 0
+    if top != 0:
+        tkind, tlow, tsize, _ = move_info(top)
+        if tkind == 0 and tlow == 13:  # a joker alone: only the 3 of spades
+            if fl[F_S3] and tsize == 1 and hand & np.uint64(1):
+                out[0] = np.uint64(1)
+                return 1
+            return 0
+    jk = _jokers(hand)
+    maxg = fl[F_MAXG]
+    k = 0
+    if tkind != 1:
+        for r in range(13):
+            nib = np.int64((hand >> np.uint64(4 * r)) & np.uint64(15))
+            if nib == 0:
+                continue
+            for sub in range(1, 16):
+                if sub & nib != sub:
+                    continue
+                nat = np.uint64(sub) << np.uint64(4 * r)
+                kn = _popcount(np.uint64(sub))
+                for j in range(jk + 1):
+                    size = kn + j
+                    if size > maxg or (tkind == 0 and size != tsize):
+                        continue
+                    if j == 0 or not fl[F_LOCK]:
+                        k = _add(out, k, nat | _jbits(j), top, st, fl)
+                        continue
+                    missing = 15 & ~sub
+                    need = min(j, _popcount(np.uint64(missing)))
+                    for js in range(16):
+                        if js & missing != js or _popcount(np.uint64(js)) != need:
+                            continue
+                        m = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
+                        k = _add(out, k, m, top, st, fl)
+        for j in range(1, min(jk, maxg) + 1):
+            if tkind == 0 and j != tsize:
+                continue
+            k = _add(out, k, _jbits(j), top, st, fl)
+    if fl[F_SEQS] and tkind != 0:
+        for s in range(4):
+            for low in range(-1, 12):
+                for high in range(low + 2, 14):
+                    run_size = high - low + 1
+                    held = np.uint64(0)
+                    missing = 0
+                    for r in range(low, high + 1):
+                        if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
+                            held |= np.uint64(1) << np.uint64(4 * r + s)
+                        else:
+                            missing += 1
+                    if missing > jk:
+                        break
+                    if tkind == 1 and run_size != tsize:
+                        continue
+                    base = _jbits(missing) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    if held == 0:
+                        continue
+                    k = _add(out, k, held | base, top, st, fl)
+                    if missing + 1 > jk:
+                        continue
+                    # a joker may also replace one (or, with two jokers, two) held cards
+                    one = _jbits(missing + 1) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    two = _jbits(missing + 2) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    rest = held
+                    while rest:
+                        b = rest & (~rest + np.uint64(1))
+                        rest ^= b
+                        if held ^ b:
+                            k = _add(out, k, (held ^ b) | one, top, st, fl)
+                        if missing + 2 <= jk:
+                            later = rest
+                            while later:
+                                c = later & (~later + np.uint64(1))
+                                later ^= c
+                                if held ^ b ^ c:
+                                    k = _add(out, k, (held ^ b ^ c) | two, top, st, fl)
+    return k
+
+
+# --- the play step --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _hand(st: np.ndarray, x: int) -> np.uint64:
+    return np.uint64(st[HEAD + 3 * st[N] + x])
+
+
+@njit(cache=True, inline="always")
+def _set_hand(st: np.ndarray, x: int, h: np.uint64) -> None:
+    st[HEAD + 3 * st[N] + x] = np.int64(h)
+
+
+@njit(cache=True)
+def _remove(h: np.uint64, m: np.uint64) -> np.uint64:
+    return (h & ~m & NAT) | _jbits(_jokers(h) - _jokers(m))
+
+
+@njit(cache=True)
+def _add_cards(h: np.uint64, m: np.uint64) -> np.uint64:
+    return ((h | m) & NAT) | _jbits(_jokers(h) + _jokers(m))
 
 
 @njit(cache=True)
 def _next_active(st: np.ndarray, seat: int) -> int:
     n = st[N]
-    order = st[9 : 9 + n]
-    pos = st[9 + n : 9 + 2 * n]
-    hands_base = 9 + 3 * n
-    i = pos[seat]
+    i = st[HEAD + n + seat]
     for k in range(1, n + 1):
-        nxt = order[(i + k) % n]
-        if st[hands_base + nxt] != 0:
-            return int(nxt)
+        x = st[HEAD + (i + k) % n]
+        if _hand(st, x) != 0:
+            return int(x)
     return -1
 
 
 @njit(cache=True)
-def _has_follow(st: np.ndarray, hand: np.uint64, flags: np.ndarray, buf: np.ndarray) -> bool:
-    return (
-        gen_moves(
-            hand, st[TOP_SIZE], st[TOP_RANK], st[RETURNED], st[REVOLUTION], flags[3], flags[4], buf
-        )
-        > 0
-    )
+def _active(st: np.ndarray) -> int:
+    c = 0
+    for x in range(st[N]):
+        if _hand(st, x) != 0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _finish(st: np.ndarray, x: int) -> None:
+    st[HEAD + 2 * st[N] + st[NFIN]] = x
+    st[NFIN] += 1
+
+
+@njit(cache=True)
+def _end(st: np.ndarray) -> None:
+    """The game is over: the holders (in turn order), then the fallen 大富豪, are placed."""
+    n = st[N]
+    for i in range(n):
+        x = st[HEAD + i]
+        if _hand(st, x) != 0:
+            _finish(st, x)
+            _set_hand(st, x, np.uint64(0))
+    if st[FALLEN] >= 0:
+        _finish(st, st[FALLEN])
+    st[TURN] = -1
+    st[OVER] = 1
+
+
+@njit(cache=True)
+def _stalemate(st: np.ndarray) -> None:
+    """千日手: the seats still holding cards are placed in a random order."""
+    n = st[N]
+    left = np.empty(n, dtype=np.int64)
+    c = 0
+    for i in range(n):
+        x = st[HEAD + i]
+        if _hand(st, x) != 0:
+            left[c] = x
+            c += 1
+    for i in range(c - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        left[i], left[j] = left[j], left[i]
+    for i in range(c):
+        _finish(st, left[i])
+        _set_hand(st, left[i], np.uint64(0))
+    _end(st)
+
+
+@njit(cache=True)
+def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
+    """``seat`` is out (and 都落ち); whether the game is over."""
+    _finish(st, seat)
+    d = st[DAIFUGO]
+    if fl[F_MIYAKO] and st[NFIN] == 1 and d >= 0 and d != seat and _hand(st, d) != 0:
+        _set_hand(st, d, np.uint64(0))
+        st[FALLEN] = d
+    return _active(st) <= 1
 
 
 @njit(cache=True)
 def _flush(st: np.ndarray) -> None:
-    st[TOP_SIZE] = 0
-    st[TOP_RANK] = -1
+    st[TOP] = 0
     st[RETURNED] = 0
     st[PASSED] = 0
+    st[LOCK] = 0
+    st[BACK] = 0
 
 
 @njit(cache=True)
-def _advance(st: np.ndarray, seat: int, flags: np.ndarray, buf: np.ndarray) -> None:
-    n = st[N]
-    order = st[9 : 9 + n]
-    pos = st[9 + n : 9 + 2 * n]
-    hb = 9 + 3 * n
-    last = st[LAST]
-    while True:
-        nxt = -1
-        i = pos[seat]
-        for k in range(1, n + 1):
-            x = order[(i + k) % n]
-            if st[hb + x] != 0 and not (st[PASSED] >> x) & 1 and x != last:
-                nxt = x
-                break
-        if nxt < 0:
-            _flush(st)
-            if st[hb + last] != 0:
-                st[TURN] = last
-            else:
-                st[TURN] = _next_active(st, last)
-            return
-        if _has_follow(st, np.uint64(st[hb + nxt]), flags, buf):
-            st[TURN] = nxt
-            return
-        st[PASSED] |= 1 << nxt
-        seat = nxt
+def _lead(st: np.ndarray, seat: int) -> None:
+    x = seat if _hand(st, seat) != 0 else _next_active(st, seat)
+    st[TURN] = x
+    st[LAST] = x
 
 
 @njit(cache=True)
-def step(st: np.ndarray, move: np.uint64, flags: np.ndarray, buf: np.ndarray) -> bool:
-    """Apply ``move`` (0: pass) for the seat to act, unchecked; return whether the game ended."""
-    n = st[N]
-    hb = 9 + 3 * n
-    seat = st[TURN]
-    if move == 0:
-        st[PASSED] |= 1 << seat
-        _advance(st, seat, flags, buf)
-        return False
-    size = _popcount(move)
-    rank = _move_rank(move)
-    returned = 1 if (st[TOP_SIZE] == 1 and st[TOP_RANK] == 13) else 0
-    hand = np.uint64(st[hb + seat])
-    nat = move & np.uint64((1 << 52) - 1)
-    hand = hand & ~nat
-    j = _popcount(move >> np.uint64(52))
-    hj = _jokers(hand) - j
-    hand = (hand & np.uint64((1 << 52) - 1)) | _jmask(hj)
-    st[hb + seat] = np.int64(hand)
-    st[TOP_SIZE] = size
-    st[TOP_RANK] = rank
-    st[RETURNED] = returned
-    st[LAST] = seat
-    if flags[0] and size >= flags[1] and rank != 13 and not returned:
-        st[REVOLUTION] = 1 - st[REVOLUTION]
-    if hand == 0:
-        st[9 + 2 * n + st[NFIN]] = seat
-        st[NFIN] += 1
-    active = 0
-    for x in range(n):
-        if st[hb + x] != 0:
-            active += 1
-    if active <= 1:
-        for x in range(n):
-            if st[hb + x] != 0:
-                st[9 + 2 * n + st[NFIN]] = x
-                st[NFIN] += 1
-        st[TURN] = -1
+def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
+    if st[TOP] == 0:
+        return bool(_hand(st, x) != 0)
+    return gen_moves(_hand(st, x), st, fl, buf) > 0
+
+
+@njit(cache=True)
+def _passes(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
+    """``seat`` passes; whether that made a 千日手 (which ends the game)."""
+    st[PASSED] |= 1 << seat
+    st[PASS_RUN] += 1
+    if fl[F_STALE] and st[PASS_RUN] >= fl[F_STALE]:
+        _stalemate(st)
         return True
-    if flags[2] and rank == 5:
-        _flush(st)
-        if st[hb + seat] != 0:
-            st[TURN] = seat
-        else:
-            st[TURN] = _next_active(st, seat)
-        return False
-    _advance(st, seat, flags, buf)
     return False
 
 
 @njit(cache=True)
-def _choose(
-    st: np.ndarray, flags: np.ndarray, buf: np.ndarray, policy: int, eps: float
-) -> np.uint64:
+def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndarray) -> None:
     n = st[N]
-    hb = 9 + 3 * n
+    last = st[LAST]
+    ring = np.empty(n, dtype=np.int64)
+    c = 0
+    i = st[HEAD + n + seat]
+    for k in range(1, n + 1):
+        x = st[HEAD + (i + k) % n]
+        if _hand(st, x) == 0 or (st[PASSED] >> x) & 1 or (x == last and not fl[F_FLUSHALL]):
+            continue
+        ring[c] = x
+        c += 1
+    if c:
+        start = skips % c
+        for k in range(c):
+            x = ring[(start + k) % c]
+            if not fl[F_AUTO] or _can_play(st, fl, x, buf):
+                st[TURN] = x
+                return
+            if _passes(st, fl, x):
+                return
+    _flush(st)
+    _lead(st, last)
+
+
+@njit(cache=True)
+def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> None:
+    top = np.uint64(st[TOP])
+    if fl[F_CUT] and _count(top, EIGHT):
+        _flush(st)
+        _lead(st, seat)
+        return
+    if st[RETURNED] and fl[F_S3FLUSH]:
+        _flush(st)
+        _lead(st, seat)
+        return
+    skips = _count(top, FIVE) if fl[F_SKIP] else 0
+    _advance(st, fl, seat, skips, buf)
+
+
+@njit(cache=True)
+def _follow_up_due(st: np.ndarray, fl: np.ndarray, seat: int, given: bool) -> bool:
+    top = np.uint64(st[TOP])
+    held = _popcount(_hand(st, seat))
+    sevens = _count(top, SEVEN) if fl[F_SEVEN] and not given else 0
+    if sevens:
+        st[FU_KIND], st[FU_COUNT], st[FU_TO] = 1, min(sevens, held), _next_active(st, seat)
+        return True
+    tens = _count(top, TEN) if fl[F_TEN] else 0
+    if tens:
+        st[FU_KIND], st[FU_COUNT], st[FU_TO] = 2, min(tens, held), -1
+        return True
+    return False
+
+
+@njit(cache=True)
+def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bool:
+    """Apply ``move`` for the seat to act, unchecked; return whether the game ended."""
     seat = st[TURN]
-    hand = np.uint64(st[hb + seat])
-    k = gen_moves(
-        hand, st[TOP_SIZE], st[TOP_RANK], st[RETURNED], st[REVOLUTION], flags[3], flags[4], buf
-    )
-    can_pass = st[TOP_SIZE] > 0
+    if st[FU_KIND]:
+        kind, to = st[FU_KIND], st[FU_TO]
+        st[FU_KIND] = 0
+        _set_hand(st, seat, _remove(_hand(st, seat), move))
+        if kind == 1:
+            _set_hand(st, to, _add_cards(_hand(st, to), move))
+        if _hand(st, seat) == 0:
+            if _go_out(st, fl, seat):
+                _end(st)
+                return True
+        elif kind == 1 and _follow_up_due(st, fl, seat, True):
+            return False
+        _after_play(st, fl, seat, buf)
+        return bool(st[OVER] == 1)
+    if move == 0:
+        if _passes(st, fl, seat):
+            return True
+        _advance(st, fl, seat, 0, buf)
+        return bool(st[OVER] == 1)
+    top = np.uint64(st[TOP])
+    kind, low, size, suits = move_info(move)
+    returned = 0
+    if top != 0:
+        tkind, tlow, tsize, tsuits = move_info(top)
+        if tkind == 0 and tlow == 13 and tsize == 1 and move == np.uint64(1):
+            returned = 1
+        if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == tsuits:
+            st[LOCK] = suits
+    _set_hand(st, seat, _remove(_hand(st, seat), move))
+    st[TOP] = np.int64(move)
+    st[RETURNED] = returned
+    st[LAST] = seat
+    st[PASS_RUN] = 0
+    if fl[F_REV] and not returned:
+        if kind == 1:
+            if 0 < fl[F_SEQREV] <= size:
+                st[REVOLUTION] = 1 - st[REVOLUTION]
+        elif size >= fl[F_REVSIZE] and low != 13:
+            st[REVOLUTION] = 1 - st[REVOLUTION]
+    if fl[F_BACK] and _count(move, JACK):
+        st[BACK] = 1 - st[BACK]
+    if _hand(st, seat) == 0:
+        if _go_out(st, fl, seat):
+            _end(st)
+            return True
+    elif _follow_up_due(st, fl, seat, False):
+        return False
+    _after_play(st, fl, seat, buf)
+    return bool(st[OVER] == 1)
+
+
+# --- playouts ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _weakest(hand: np.uint64, count: int, reverse: int) -> np.uint64:
+    """The ``count`` weakest cards of ``hand`` in the current order (jokers last)."""
+    out = np.uint64(0)
+    got = 0
+    for i in range(13):
+        r = 12 - i if reverse else i
+        for s in range(4):
+            bit = np.uint64(1) << np.uint64(4 * r + s)
+            if got < count and hand & bit:
+                out |= bit
+                got += 1
+    return out | _jbits(min(count - got, _jokers(hand)))
+
+
+@njit(cache=True)
+def _choose(st: np.ndarray, fl: np.ndarray, buf: np.ndarray, policy: int, eps: float) -> np.uint64:
+    seat = st[TURN]
+    hand = _hand(st, seat)
+    reverse = 1 if st[REVOLUTION] != st[BACK] else 0
+    if st[FU_KIND]:
+        return _weakest(hand, st[FU_COUNT], reverse)
+    k = min(gen_moves(hand, st, fl, buf), buf.shape[0])
+    can_pass = st[TOP] != 0 or fl[F_LEADPASS]
     if policy == 0 or np.random.random() < eps:
         total = k + (1 if can_pass else 0)
         i = np.random.randint(total)
         return buf[i] if i < k else np.uint64(0)
-    # Greedy default policy: the weakest group, most cards first on a lead; keep jokers, 2s and
-    # 8s unless they are all that can be played.
+    # Greedy default policy: the weakest play, most cards first on a lead; keep jokers, the top
+    # rank and 8s unless they are all that can be played.
     best = np.uint64(0)
-    best_key = 1 << 30
+    best_key: Any = 1 << 30
+    lead = st[TOP] == 0
     for i in range(k):
         m = buf[i]
-        r = _move_rank(m)
-        strength = r if not st[REVOLUTION] else 12 - r
-        if r == 13:
-            strength = 40
-        elif r == 12 or r == 5:
+        kind, low, size, _ = move_info(m)
+        r = low + size - 1 if (kind == 1 and reverse) else low
+        strength = (12 - r if reverse else r) if r != 13 else 40
+        top_rank = 0 if reverse else 12
+        if r == 13 or _jokers(m) or _count(m, top_rank) or _count(m, EIGHT):
             strength += 20
-        js = _popcount(m >> np.uint64(52))
-        key = strength * 16 + js * 4 - (_popcount(m) if st[TOP_SIZE] == 0 else 0)
+        key = strength * 16 + _jokers(m) * 4 - (size if lead else 0)
         if key < best_key:
             best_key = key
             best = m
-    if can_pass and best_key >= 20 * 16 and _popcount(hand) > 4:
+    if k == 0 or (can_pass and not lead and best_key >= 20 * 16 and _popcount(hand) > 4):
         return np.uint64(0)
     return best
 
 
 @njit(cache=True)
-def run(st: np.ndarray, flags: np.ndarray, policy: int, eps: float) -> None:
+def run(st: np.ndarray, fl: np.ndarray, policy: int, eps: float) -> None:
     """Play the game in ``st`` to its end with the default policy (0: random, 1: greedy)."""
     buf = np.zeros(MAXMOVES, dtype=np.uint64)
-    if st[TURN] < 0:
+    if st[OVER] or st[TURN] < 0:
         return
-    while True:
-        m = _choose(st, flags, buf, policy, eps)
-        if step(st, m, flags, buf):
+    for _ in range(100_000):
+        if step(st, _choose(st, fl, buf, policy, eps), fl, buf):
             return
 
 
@@ -314,7 +607,6 @@ def batch(
     """
     np.random.seed(seed)
     n = base[N]
-    hb = 9 + 3 * n
     rows = hands.shape[0]
     moves = first_moves.shape[0]
     out = np.zeros((rows, moves, n), dtype=np.int64)
@@ -323,17 +615,17 @@ def batch(
         for mv in range(moves):
             st = base.copy()
             for x in range(n):
-                st[hb + x] = hands[i, x]
+                st[HEAD + 3 * n + x] = hands[i, x]
             if not step(st, first_moves[mv], flags, buf):
-                while True:
-                    m = _choose(st, flags, buf, policy, eps)
-                    if step(st, m, flags, buf):
+                for _ in range(100_000):
+                    if step(st, _choose(st, flags, buf, policy, eps), flags, buf):
                         break
             for p in range(n):
-                out[i, mv, st[9 + 2 * n + p]] = p
+                out[i, mv, st[HEAD + 2 * n + p]] = p
     return out
 
 
+# --- the Python side ----------------------------------------------------------------------------
 mask_of = C.card_set
 """The mask of cards given as codes: :func:`.cards.card_set`."""
 
@@ -341,13 +633,40 @@ cards_of = C.cards_in
 """The codes of a mask: :func:`.cards.cards_in`."""
 
 
+def move_of(combo: C.Combo) -> int:
+    """The move of an engine combination."""
+    if combo.kind == C.SEQUENCE:
+        return combo.cards | 1 << 58 | (combo.rank + 1) << 54
+    named = 0
+    for sq in combo.squares:
+        named |= 1 << (sq & 3)
+    return combo.cards | named << 59
+
+
+def combo_of(move: int) -> C.Combo:
+    """The engine combination of a (play) move."""
+    cards = move & ((1 << 54) - 1)
+    naturals = C.cards_in(cards & C.NATURALS)
+    jokers = C.jokers_in(cards)
+    if move & 1 << 58:
+        low = (move >> 54 & 15) - 1
+        suit = naturals[0] & 3
+        run = [(low + i) * 4 + suit for i in range(len(naturals) + jokers)]
+        combo = C.sequence_of(naturals, [sq for sq in run if sq not in naturals])
+    else:
+        rank = naturals[0] >> 2 if naturals else 0
+        squares = [rank * 4 + s for s in range(4) if move >> (59 + s) & 1]
+        combo = C.group_of(naturals, jokers, squares)
+    assert combo is not None, move
+    return combo
+
+
 def flags_of(state: DaifugoState) -> np.ndarray:
     """The rule flags array of a state's rules."""
     r = state.rules
-    return np.array(
-        [int(r.revolution), r.revolution_size, int(r.eight_cut), int(r.spade3_return), r.max_group],
-        dtype=np.int64,
-    )
+    values = [getattr(r, name) for name in FLAG_NAMES]
+    values[FLAG_NAMES.index("flush_on")] = r.flush_on == "all_passed"
+    return np.array([int(v) for v in values], dtype=np.int64)
 
 
 class Sim:
@@ -363,24 +682,32 @@ class Sim:
             raise ValueError("the simulator covers the play phase only")
         n = len(state.players)
         hs = state.hands if hands is None else hands
-        st = np.zeros(9 + 4 * n, dtype=np.int64)
+        st = np.zeros(HEAD + 4 * n, dtype=np.int64)
         top = state.top
+        due = state.follow_up
         st[TURN] = state.turn
-        st[TOP_SIZE] = top.combo.size if top else 0
-        st[TOP_RANK] = top.combo.rank if top else -1
-        st[RETURNED] = int(top.returned) if top else 0
-        st[REVOLUTION] = int(state.revolution)
-        st[PASSED] = sum(1 << s for s in state.passed)
-        st[LAST] = top.seat if top else -1
+        st[LAST] = state.last
         st[NFIN] = len(state.finished)
         st[N] = n
+        st[PASSED] = sum(1 << s for s in state.passed)
+        st[REVOLUTION] = int(state.revolution)
+        st[BACK] = int(state.back)
+        st[LOCK] = state.lock
+        st[PASS_RUN] = state.pass_run
+        st[FALLEN] = state.fallen
+        st[TOP] = move_of(top.combo) if top else 0
+        st[RETURNED] = int(top.returned) if top else 0
+        if due is not None:
+            st[FU_KIND] = 1 if due.kind == "give" else 2
+            st[FU_COUNT], st[FU_TO] = due.count, due.to
+        st[DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
         for i, s in enumerate(state.order):
-            st[9 + i] = s
-            st[9 + n + s] = i
+            st[HEAD + i] = s
+            st[HEAD + n + s] = i
         for i, s in enumerate(state.finished):
-            st[9 + 2 * n + i] = s
+            st[HEAD + 2 * n + i] = s
         for s in range(n):
-            st[9 + 3 * n + s] = hs[s]
+            st[HEAD + 3 * n + s] = hs[s]
         self.n = n
         self.st = st
         self.flags = flags_of(state)
@@ -392,31 +719,32 @@ class Sim:
         return int(self.st[TURN])
 
     def hand(self, seat: int) -> int:
-        """The mask of a seat's hand."""
-        return int(np.uint64(self.st[9 + 3 * self.n + seat]))
+        """The card set of a seat's hand."""
+        return int(self.st[HEAD + 3 * self.n + seat])
 
     def finish(self) -> list[int]:
         """Seats in finishing order so far."""
         n = self.n
-        return [int(x) for x in self.st[9 + 2 * n : 9 + 2 * n + self.st[NFIN]]]
+        return [int(x) for x in self.st[HEAD + 2 * n : HEAD + 2 * n + self.st[NFIN]]]
 
-    def legal_masks(self) -> list[int]:
-        """The legal moves of the seat to act (0 = pass, listed last when allowed)."""
+    def legal_moves(self) -> list[int]:
+        """The legal plays of the seat to play (0 = pass, listed last when allowed).
+
+        Not for a 7 pass or 10 discard (any ``count`` cards of the hand, see :meth:`follow_up`).
+        """
         st = self.st
-        k = gen_moves(
-            np.uint64(self.hand(self.turn)),
-            int(st[TOP_SIZE]),
-            int(st[TOP_RANK]),
-            int(st[RETURNED]),
-            int(st[REVOLUTION]),
-            int(self.flags[3]),
-            int(self.flags[4]),
-            self._buf,
-        )
+        k = gen_moves(np.uint64(self.hand(self.turn)), st, self.flags, self._buf)
         out = [int(m) for m in self._buf[:k]]
-        if st[TOP_SIZE] > 0:
+        if st[TOP] != 0 or self.flags[F_LEADPASS]:
             out.append(0)
         return out
+
+    def follow_up(self) -> tuple[str, int, int] | None:
+        """The 7 pass or 10 discard owed: ``(kind, count, to)``, or ``None``."""
+        kind = int(self.st[FU_KIND])
+        if not kind:
+            return None
+        return ("give" if kind == 1 else "discard", int(self.st[FU_COUNT]), int(self.st[FU_TO]))
 
     def step(self, move: int) -> bool:
         """Apply a move (unchecked); return whether the game ended."""
@@ -449,7 +777,7 @@ def playouts(
 
     Args:
         sim: The position (its hands are replaced by each row of ``hands``).
-        hands: ``[samples, seats]`` hand masks (int64).
+        hands: ``[samples, seats]`` hand card sets (int64).
         moves: Candidate first moves of the seat to act (0 = pass).
         policy: 0 random, 1 greedy with ``eps`` random moves.
         eps: Random move rate of the greedy policy.

@@ -15,7 +15,7 @@ from dennou.core.game import Event
 from dennou.games.daifugo.cards import Combo, cards_in
 from dennou.games.daifugo.rules import DaifugoRules
 
-Phase = Literal["deal", "exchange", "play", "over"]
+Phase = Literal["deal", "exchange", "play", "stalemate", "over"]
 
 
 class Played(NamedTuple):
@@ -30,6 +30,21 @@ class Played(NamedTuple):
     seat: int
     combo: Combo
     returned: bool = False
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A decision owed by the player who just played (7渡し or 10捨て) before the turn goes on.
+
+    Attributes:
+        kind: ``give`` (7 pass: to ``to``) or ``discard`` (10 discard).
+        count: How many cards (one per 7 or 10 played, at most the cards held).
+        to: Who receives (``give``), ``-1`` for a discard.
+    """
+
+    kind: Literal["give", "discard"]
+    count: int
+    to: int = -1
 
 
 @dataclass(frozen=True)
@@ -83,10 +98,12 @@ class DaifugoState:
     Attributes:
         rules: The rules options.
         players: Player ids by seat.
-        phase: ``deal`` (chance deals), ``exchange``, ``play`` or ``over``.
+        phase: ``deal`` (chance deals), ``exchange``, ``play``, ``stalemate`` (千日手: chance
+            draws the remaining places) or ``over``.
         game_no: 1-based number of the game being played (counted games so far + 1).
         deals: Deals made so far, void games included.
-        order: Turn order of this game (seats; the first is dealt first and leads).
+        order: Turn order of this game (seats; the first is dealt first and, unless the ♦3
+            leads, leads).
         hands: Each seat's hand (a card set).
         titles: Each seat's title from the last counted game (``None`` before game 1 ends).
         points: Each seat's points so far.
@@ -96,8 +113,15 @@ class DaifugoState:
         field: The plays on the field since the last flush (first = lead, last = top).
         discards: Every card that left play this game (flushed plays, cheaters' hands).
         passed: Seats that passed since the last flush.
-        revolution: Whether the order is reversed.
+        last: The seat of the top play, or on an empty field the seat given the lead: who leads
+            when everybody has passed (``-1`` outside the play phase).
+        revolution: Whether a revolution reversed the order.
+        back: Whether 11-back reverses the order (until the field flushes).
+        lock: The suits locked by 縛り (a 4-bit suit set; 0: none).
+        pass_run: Passes in a row since the last play (千日手 counts them).
+        follow_up: The 7渡し or 10捨て decision the seat to play owes, if any.
         finished: Seats that went out this game, in order.
+        fallen: The 大富豪 who fell to 大貧民 this game (都落ち), or ``-1``.
         results: Every counted game so far.
         void_games: Games voided because everybody cheated.
         log_chain: This game's events (each with its audience) as a chain of batches,
@@ -120,8 +144,14 @@ class DaifugoState:
     field: tuple[Played, ...] = ()
     discards: int = 0
     passed: frozenset[int] = frozenset()
+    last: int = -1
     revolution: bool = False
+    back: bool = False
+    lock: int = 0
+    pass_run: int = 0
+    follow_up: FollowUp | None = None
     finished: tuple[int, ...] = ()
+    fallen: int = -1
     results: tuple[GameResult, ...] = ()
     void_games: int = 0
     log_chain: tuple[Any, ...] = ()
@@ -144,8 +174,14 @@ class DaifugoState:
         new.field = self.field
         new.discards = self.discards
         new.passed = self.passed
+        new.last = self.last
         new.revolution = self.revolution
+        new.back = self.back
+        new.lock = self.lock
+        new.pass_run = self.pass_run
+        new.follow_up = self.follow_up
         new.finished = self.finished
+        new.fallen = self.fallen
         new.results = self.results
         new.void_games = self.void_games
         new.log_chain = self.log_chain
@@ -172,6 +208,11 @@ class DaifugoState:
         while chain:
             chain, batch = chain
             yield from reversed(batch)
+
+    @property
+    def reverse(self) -> bool:
+        """Whether the strength order is reversed now (a revolution, or 11-back, not both)."""
+        return self.revolution != self.back
 
     @property
     def top(self) -> Played | None:
