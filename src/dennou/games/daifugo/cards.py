@@ -58,7 +58,7 @@ def deck(jokers: int = 2) -> tuple[int, ...]:
 
 
 DECK: tuple[int, ...] = deck(2)
-"""The 54 cards of the seed's deck, in code order."""
+"""The 54 cards of the source's deck (two jokers), in code order."""
 
 GROUP, SEQUENCE = 0, 1
 """The kinds of combination."""
@@ -589,7 +589,7 @@ def can_follow(
 ) -> bool:
     """Whether ``cards`` may be played on the field whose top play is ``top``.
 
-    This is the check the seed's host offered its clients ("can I play this on that"), as a
+    This is the check the source's host offered its clients ("can I play this on that"), as a
     pure function on wire strings so that a client can run it locally (rules: Plays):
 
     - ``cards`` must be a group (1-6 cards whose natural cards share one rank; jokers are wild)

@@ -32,7 +32,12 @@ from numba import njit
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.state import DaifugoState
 
-MAXMOVES = 4096
+MAXMOVES = 32768
+"""Room for every move of any hand: :func:`gen_moves` writes without a bounds check.
+
+A hand holds at most 27 cards (two players): at most two nearly full suits with two jokers,
+under 20,000 groups and sequences in all (a full suit has under 8,400 sequences).
+"""
 
 NAT = np.uint64((1 << 52) - 1)
 SEQ = np.uint64(1 << 58)
@@ -58,8 +63,13 @@ _JSUIT_SHIFT = np.uint64(59)
     FU_TO,
     DAIFUGO,
     OVER,
-) = range(17)
-HEAD = 17
+    TKIND,
+    TLOW,
+    TSIZE,
+    TSUITS,
+) = range(21)
+HEAD = 21
+"""The scalars end here; ``TKIND``.. ``TSUITS`` are the top move decoded (:func:`move_info`)."""
 
 # Rule flags (int64), in this order.
 FLAG_NAMES = (
@@ -109,10 +119,18 @@ FIVE, SEVEN, EIGHT, TEN, JACK = C.FIVE, C.SEVEN, C.EIGHT, C.TEN, C.JACK
 # --- moves -------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _popcount(x: np.uint64) -> np.int64:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    """Set bits, one loop per bit: the values here are small (moves, nibbles, hands)."""
+    n = np.int64(0)
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
 
 
 @njit(cache=True, inline="always")
@@ -131,11 +149,8 @@ def _jokers(m: np.uint64) -> np.int64:
 
 @njit(cache=True, inline="always")
 def _lowest(x: np.uint64) -> np.int64:
-    n = np.int64(0)
-    while not (x & np.uint64(1)):
-        x >>= np.uint64(1)
-        n += 1
-    return n
+    """The index of the lowest set bit of ``x`` (not 0), by a de Bruijn multiplication."""
+    return _BIT_INDEX[((x & (~x + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -155,22 +170,27 @@ def move_info(m: np.uint64) -> Any:
     return np.int64(0), low, size, suits
 
 
-@njit(cache=True)
-def _count(m: np.uint64, rank: int) -> Any:
-    """How many cards of ``rank`` the move holds (jokers standing in count)."""
-    kind, low, size, _ = move_info(m)
+@njit(cache=True, inline="always")
+def _count_of(kind: int, low: int, size: int, rank: int) -> Any:
+    """How many cards of ``rank`` a decoded move holds (jokers standing in count)."""
     if kind == 1:
         return 1 if low <= rank <= low + size - 1 else 0
     return size if low == rank else 0
 
 
 @njit(cache=True)
-def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int, s3: int) -> bool:
-    """:func:`.cards.beats` on moves."""
-    if returned:
-        return False
+def _count(m: np.uint64, rank: int) -> Any:
+    """How many cards of ``rank`` the move holds (jokers standing in count)."""
+    kind, low, size, _ = move_info(m)
+    return _count_of(kind, low, size, rank)
+
+
+@njit(cache=True)
+def _beats_top(
+    m: np.uint64, tkind: int, tlow: int, tsize: int, reverse: int, lock: int, s3: int
+) -> bool:
+    """:func:`.cards.beats` of a move on a decoded top (not returned)."""
     kind, low, size, suits = move_info(m)
-    tkind, tlow, tsize, _ = move_info(top)
     if kind != tkind or size != tsize:
         return False
     if tkind == 0 and tlow == 13:
@@ -185,30 +205,51 @@ def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int,
 
 
 @njit(cache=True)
-def _add(
-    out: np.ndarray, k: int, m: np.uint64, top: np.uint64, st: np.ndarray, fl: np.ndarray
+def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int, s3: int) -> bool:
+    """:func:`.cards.beats` on moves."""
+    if returned:
+        return False
+    tkind, tlow, tsize, _ = move_info(top)
+    return _beats_top(m, tkind, tlow, tsize, reverse, lock, s3)
+
+
+@njit(cache=True, inline="always")
+def _keep(
+    out: np.ndarray,
+    k: int,
+    m: np.uint64,
+    tkind: int,
+    tlow: int,
+    tsize: int,
+    rev: int,
+    lock: int,
 ) -> int:
-    if top != 0:
-        reverse = 1 if st[REVOLUTION] != st[BACK] else 0
-        if not _beats(m, top, reverse, st[RETURNED], st[LOCK], fl[F_S3]):
-            return k
-    if k < out.shape[0]:
-        out[k] = m
-    return k + 1
+    """Append ``m`` if it beats the decoded top (``tkind`` -1: an empty field).
+
+    ``out`` holds :data:`MAXMOVES`, more than any hand has moves, so the store needs no guard
+    (several times faster here than a guarded one).
+    """
+    out[k] = m  # stored always, counted if it beats: conditional stores cost a lot here
+    return k + (1 if tkind < 0 or _beats_top(m, tkind, tlow, tsize, rev, lock, 0) else 0)
 
 
 @njit(cache=True)
-def gen_moves(hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray) -> int:
+def gen_moves(
+    hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray, limit: int = 0
+) -> int:
     """Fill ``out`` with the legal plays of ``hand`` on the state's field; return their count.
 
     Passing is not included. On a field with cards, only moves beating the top are kept.
+    ``limit``: stop once that many are found (0: all). ``out`` must hold :data:`MAXMOVES`.
     """
     top = np.uint64(st[TOP])
     if top != 0 and st[RETURNED]:
         return 0
     tkind, tlow, tsize = -1, -1, 0
+    rev = 1 if st[REVOLUTION] != st[BACK] else 0
+    lock = st[LOCK]
     if top != 0:
-        tkind, tlow, tsize, _ = move_info(top)
+        tkind, tlow, tsize = st[TKIND], st[TLOW], st[TSIZE]
         if tkind == 0 and tlow == 13:  # a joker alone: only the 3 of spades
             if fl[F_S3] and tsize == 1 and hand & np.uint64(1):
                 out[0] = np.uint64(1)
@@ -218,34 +259,45 @@ def gen_moves(hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray) 
     maxg = fl[F_MAXG]
     k = 0
     if tkind != 1:
+        # Groups. On a top group the ranks and sizes are pruned here, so a kept group beats it
+        # once it has the locked suits (when locked).
         for r in range(13):
+            if limit and k >= limit:
+                return k
             nib = np.int64((hand >> np.uint64(4 * r)) & np.uint64(15))
             if nib == 0:
                 continue
-            for sub in range(1, 16):
-                if sub & nib != sub:
+            if tkind == 0 and ((r >= tlow) if rev else (r <= tlow)):
+                continue  # this rank cannot beat the top group
+            if tkind == 0 and _popcount(np.uint64(nib)) + jk < tsize:
+                continue
+            sub = nib
+            while sub:  # every non-empty subset of the rank's cards
+                cur = sub
+                sub = (sub - 1) & nib
+                kn = _popcount(np.uint64(cur))
+                if tkind == 0 and (kn > tsize or kn + jk < tsize):
                     continue
-                nat = np.uint64(sub) << np.uint64(4 * r)
-                kn = _popcount(np.uint64(sub))
+                nat = np.uint64(cur) << np.uint64(4 * r)
                 for j in range(jk + 1):
                     size = kn + j
                     if size > maxg or (tkind == 0 and size != tsize):
                         continue
                     if j == 0 or not fl[F_LOCK]:
-                        k = _add(out, k, nat | _jbits(j), top, st, fl)
+                        out[k] = nat | _jbits(j)  # stored always, counted if it may be played
+                        k += 1 if not lock or cur == lock else 0
                         continue
-                    missing = 15 & ~sub
+                    missing = 15 & ~cur
                     need = min(j, _popcount(np.uint64(missing)))
                     for js in range(16):
                         if js & missing != js or _popcount(np.uint64(js)) != need:
                             continue
-                        m = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
-                        k = _add(out, k, m, top, st, fl)
-        for j in range(1, min(jk, maxg) + 1):
-            if tkind == 0 and j != tsize:
-                continue
-            k = _add(out, k, _jbits(j), top, st, fl)
-    if fl[F_SEQS] and tkind != 0:
+                        out[k] = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
+                        k += 1 if not lock or cur | js == lock else 0
+        for j in range(1, min(jk, maxg) + 1):  # jokers only: exempt from the lock
+            out[k] = _jbits(j)
+            k += 1 if tkind != 0 or j == tsize else 0
+    if fl[F_SEQS] and tkind != 0 and not (limit and k >= limit):
         for s in range(4):
             for low in range(-1, 12):
                 for high in range(low + 2, 14):
@@ -264,7 +316,7 @@ def gen_moves(hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray) 
                     base = _jbits(missing) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
                     if held == 0:
                         continue
-                    k = _add(out, k, held | base, top, st, fl)
+                    k = _keep(out, k, held | base, tkind, tlow, tsize, rev, lock)
                     if missing + 1 > jk:
                         continue
                     # a joker may also replace one (or, with two jokers, two) held cards
@@ -275,14 +327,23 @@ def gen_moves(hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray) 
                         b = rest & (~rest + np.uint64(1))
                         rest ^= b
                         if held ^ b:
-                            k = _add(out, k, (held ^ b) | one, top, st, fl)
+                            k = _keep(out, k, (held ^ b) | one, tkind, tlow, tsize, rev, lock)
                         if missing + 2 <= jk:
                             later = rest
                             while later:
                                 c = later & (~later + np.uint64(1))
                                 later ^= c
                                 if held ^ b ^ c:
-                                    k = _add(out, k, (held ^ b ^ c) | two, top, st, fl)
+                                    k = _keep(
+                                        out,
+                                        k,
+                                        (held ^ b ^ c) | two,
+                                        tkind,
+                                        tlow,
+                                        tsize,
+                                        rev,
+                                        lock,
+                                    )
     return k
 
 
@@ -399,7 +460,7 @@ def _lead(st: np.ndarray, seat: int) -> None:
 def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
     if st[TOP] == 0:
         return bool(_hand(st, x) != 0)
-    return gen_moves(_hand(st, x), st, fl, buf) > 0
+    return gen_moves(_hand(st, x), st, fl, buf, 1) > 0
 
 
 @njit(cache=True)
@@ -413,36 +474,50 @@ def _passes(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
     return False
 
 
+@njit(cache=True, inline="always")
+def _in_round(st: np.ndarray, fl: np.ndarray, x: int, last: int, passed: int) -> bool:
+    return bool(_hand(st, x) != 0 and not (passed >> x) & 1 and (x != last or fl[F_FLUSHALL] != 0))
+
+
 @njit(cache=True)
 def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndarray) -> None:
+    """The engine's turn step after ``seat`` played or passed.
+
+    The seats in the round after ``seat`` (then ``seat``), ``skips`` of them skipped first,
+    forced passes; nobody left: flush, the last player leads.
+    """
     n = st[N]
     last = st[LAST]
-    ring = np.empty(n, dtype=np.int64)
-    c = 0
+    passed = st[PASSED]  # the round as it was: forced passes below only mark visited seats
     i = st[HEAD + n + seat]
+    c = 0
     for k in range(1, n + 1):
-        x = st[HEAD + (i + k) % n]
-        if _hand(st, x) == 0 or (st[PASSED] >> x) & 1 or (x == last and not fl[F_FLUSHALL]):
-            continue
-        ring[c] = x
-        c += 1
+        if _in_round(st, fl, st[HEAD + (i + k) % n], last, passed):
+            c += 1
     if c:
         start = skips % c
-        for k in range(c):
-            x = ring[(start + k) % c]
-            if not fl[F_AUTO] or _can_play(st, fl, x, buf):
-                st[TURN] = x
-                return
-            if _passes(st, fl, x):
-                return
+        for sweep in range(2):  # the ring from its start-th seat, then the skipped ones
+            j = 0
+            for k in range(1, n + 1):
+                x = st[HEAD + (i + k) % n]
+                if not _in_round(st, fl, x, last, passed):
+                    continue
+                j += 1
+                if (j <= start) if sweep == 0 else (j > start):
+                    continue
+                if not fl[F_AUTO] or _can_play(st, fl, x, buf):
+                    st[TURN] = x
+                    return
+                if _passes(st, fl, x):
+                    return
     _flush(st)
     _lead(st, last)
 
 
 @njit(cache=True)
 def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> None:
-    top = np.uint64(st[TOP])
-    if fl[F_CUT] and _count(top, EIGHT):
+    kind, low, size = st[TKIND], st[TLOW], st[TSIZE]
+    if fl[F_CUT] and _count_of(kind, low, size, EIGHT):
         _flush(st)
         _lead(st, seat)
         return
@@ -450,19 +525,21 @@ def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> N
         _flush(st)
         _lead(st, seat)
         return
-    skips = _count(top, FIVE) if fl[F_SKIP] else 0
+    skips = _count_of(kind, low, size, FIVE) if fl[F_SKIP] else 0
     _advance(st, fl, seat, skips, buf)
 
 
 @njit(cache=True)
 def _follow_up_due(st: np.ndarray, fl: np.ndarray, seat: int, given: bool) -> bool:
-    top = np.uint64(st[TOP])
+    if not fl[F_SEVEN] and not fl[F_TEN]:
+        return False
+    kind, low, size = st[TKIND], st[TLOW], st[TSIZE]
     held = _popcount(_hand(st, seat))
-    sevens = _count(top, SEVEN) if fl[F_SEVEN] and not given else 0
+    sevens = _count_of(kind, low, size, SEVEN) if fl[F_SEVEN] and not given else 0
     if sevens:
         st[FU_KIND], st[FU_COUNT], st[FU_TO] = 1, min(sevens, held), _next_active(st, seat)
         return True
-    tens = _count(top, TEN) if fl[F_TEN] else 0
+    tens = _count_of(kind, low, size, TEN) if fl[F_TEN] else 0
     if tens:
         st[FU_KIND], st[FU_COUNT], st[FU_TO] = 2, min(tens, held), -1
         return True
@@ -492,17 +569,16 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
             return True
         _advance(st, fl, seat, 0, buf)
         return bool(st[OVER] == 1)
-    top = np.uint64(st[TOP])
     kind, low, size, suits = move_info(move)
     returned = 0
-    if top != 0:
-        tkind, tlow, tsize, tsuits = move_info(top)
-        if tkind == 0 and tlow == 13 and tsize == 1 and move == np.uint64(1):
+    if st[TOP] != 0:
+        if st[TKIND] == 0 and st[TLOW] == 13 and st[TSIZE] == 1 and move == np.uint64(1):
             returned = 1
-        if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == tsuits:
+        if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == st[TSUITS]:
             st[LOCK] = suits
     _set_hand(st, seat, _remove(_hand(st, seat), move))
     st[TOP] = np.int64(move)
+    st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = kind, low, size, suits
     st[RETURNED] = returned
     st[LAST] = seat
     st[PASS_RUN] = 0
@@ -512,7 +588,7 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
                 st[REVOLUTION] = 1 - st[REVOLUTION]
         elif size >= fl[F_REVSIZE] and low != 13:
             st[REVOLUTION] = 1 - st[REVOLUTION]
-    if fl[F_BACK] and _count(move, JACK):
+    if fl[F_BACK] and _count_of(kind, low, size, JACK):
         st[BACK] = 1 - st[BACK]
     if _hand(st, seat) == 0:
         if _go_out(st, fl, seat):
@@ -547,7 +623,7 @@ def _choose(st: np.ndarray, fl: np.ndarray, buf: np.ndarray, policy: int, eps: f
     reverse = 1 if st[REVOLUTION] != st[BACK] else 0
     if st[FU_KIND]:
         return _weakest(hand, st[FU_COUNT], reverse)
-    k = min(gen_moves(hand, st, fl, buf), buf.shape[0])
+    k = gen_moves(hand, st, fl, buf)
     can_pass = st[TOP] != 0 or fl[F_LEADPASS]
     if policy == 0 or np.random.random() < eps:
         total = k + (1 if can_pass else 0)
@@ -564,7 +640,12 @@ def _choose(st: np.ndarray, fl: np.ndarray, buf: np.ndarray, policy: int, eps: f
         r = low + size - 1 if (kind == 1 and reverse) else low
         strength = (12 - r if reverse else r) if r != 13 else 40
         top_rank = 0 if reverse else 12
-        if r == 13 or _jokers(m) or _count(m, top_rank) or _count(m, EIGHT):
+        if (
+            r == 13
+            or _jokers(m)
+            or _count_of(kind, low, size, top_rank)
+            or _count_of(kind, low, size, EIGHT)
+        ):
             strength += 20
         key = strength * 16 + _jokers(m) * 4 - (size if lead else 0)
         if key < best_key:
@@ -695,7 +776,10 @@ class Sim:
         st[LOCK] = state.lock
         st[PASS_RUN] = state.pass_run
         st[FALLEN] = state.fallen
-        st[TOP] = move_of(top.combo) if top else 0
+        if top:
+            st[TOP] = move_of(top.combo)
+            info = move_info(np.uint64(st[TOP]))
+            st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = (int(v) for v in info)
         st[RETURNED] = int(top.returned) if top else 0
         if due is not None:
             st[FU_KIND] = 1 if due.kind == "give" else 2

@@ -216,7 +216,7 @@ class DaifugoState:
 
     @property
     def top(self) -> Played | None:
-        """The top play of the field (``layout`` in the seed's host), if any."""
+        """The top play of the field (``layout`` in the source's host), if any."""
         return self.field[-1] if self.field else None
 
     def active(self, seat: int) -> bool:
