@@ -39,7 +39,6 @@ from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
 
-
 RULES = {"source": {"games": 1}, "uecda": {"preset": "uecda", "games": 1}}
 """The rules measured: the source's (the defaults) and the UECda preset, one game per set."""
 
@@ -141,7 +140,7 @@ def speed(seconds: float) -> None:
     print("|---|---|---|---|")
     ours = {}
     for name, options in RULES.items():
-        rate, n, per_game = engine_games_per_s(seconds, options)
+        rate, _, per_game = engine_games_per_s(seconds, options)
         ours[name] = rate
         print(
             f"| dennou daifugo (public checked API) | 5-player game, {name} rules | "

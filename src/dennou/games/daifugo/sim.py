@@ -148,7 +148,7 @@ def _jokers(m: np.uint64) -> np.int64:
 
 
 @njit(cache=True, inline="always")
-def _lowest(x: np.uint64) -> np.int64:
+def _lowest(x: np.uint64) -> Any:
     """The index of the lowest set bit of ``x`` (not 0), by a de Bruijn multiplication."""
     return _BIT_INDEX[((x & (~x + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
 
@@ -303,7 +303,7 @@ def gen_moves(
                 for high in range(low + 2, 14):
                     run_size = high - low + 1
                     held = np.uint64(0)
-                    missing = 0
+                    missing: Any = 0
                     for r in range(low, high + 1):
                         if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
                             held |= np.uint64(1) << np.uint64(4 * r + s)
