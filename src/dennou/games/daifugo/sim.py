@@ -287,10 +287,10 @@ def gen_moves(
                         out[k] = nat | _jbits(j)  # stored always, counted if it may be played
                         k += 1 if not lock or cur == lock else 0
                         continue
-                    missing = 15 & ~cur
-                    need = min(j, _popcount(np.uint64(missing)))
+                    free = 15 & ~cur
+                    need = min(j, _popcount(np.uint64(free)))
                     for js in range(16):
-                        if js & missing != js or _popcount(np.uint64(js)) != need:
+                        if js & free != js or _popcount(np.uint64(js)) != need:
                             continue
                         out[k] = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
                         k += 1 if not lock or cur | js == lock else 0
@@ -303,7 +303,7 @@ def gen_moves(
                 for high in range(low + 2, 14):
                     run_size = high - low + 1
                     held = np.uint64(0)
-                    missing: Any = 0
+                    missing = 0
                     for r in range(low, high + 1):
                         if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
                             held |= np.uint64(1) << np.uint64(4 * r + s)
