@@ -76,6 +76,75 @@ class LegalPlays(list[Action]):
         return False
 
 
+class LazyEvents(list[Event]):
+    """The events of a transition the fast layer made, built by the readable rules when read.
+
+    :mod:`.fast` computes the common transitions without events. Their events are the readable
+    rules' own: the first time this list is read it runs the readable transition on the state
+    before (same state, same action) and keeps its events; until then it costs nothing. It is a
+    real ``list`` (filled on first use), so callers need nothing new; reading it through C code
+    that bypasses Python methods (``json.dumps``, ``msgspec``) before any Python read sees an
+    empty list, which is why the engine reads its own logs through iteration only.
+    """
+
+    __slots__ = ("_source",)
+    _source: tuple[DaifugoEngine, DaifugoState, Seat, Action] | None
+
+    def __init__(self, engine: DaifugoEngine, state: DaifugoState, seat: Seat, action: Action):
+        super().__init__()
+        self._source = (engine, state, seat, action)
+
+    def _fill(self) -> None:
+        source = self._source
+        if source is not None:
+            self._source = None
+            engine, state, seat, action = source
+            list.extend(self, engine.apply_rules(state, seat, action)[1])
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return list.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return list.__len__(self)
+
+    def __getitem__(self, index: Any) -> Any:
+        self._fill()
+        return list.__getitem__(self, index)
+
+    def __reversed__(self) -> Any:
+        self._fill()
+        return list.__reversed__(self)
+
+    def __contains__(self, item: object) -> bool:
+        self._fill()
+        return list.__contains__(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        if isinstance(other, LazyEvents):
+            other._fill()
+        return list.__eq__(self, other)
+
+    __hash__ = None
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __repr__(self) -> str:
+        self._fill()
+        return list.__repr__(self)
+
+    def __reduce__(self) -> Any:
+        # Pickled (and copied) as the plain list of its events.
+        return (list, (list(self),))
+
+    def copy(self) -> list[Event]:
+        """A plain list of the events."""
+        return list(self)
+
+
 class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     """The rules of Daifugo (a whole set of games per state and record)."""
 
@@ -268,7 +337,31 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     def apply(
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
-        """Apply an action after checking it against the rules (never mutates ``state``)."""
+        """Apply an action after checking it against the rules (never mutates ``state``).
+
+        The common transitions (a legal play or pass that ends nothing, a deal without an
+        exchange) come from :mod:`.fast` with their events built when read (:class:`LazyEvents`);
+        everything else, and every refusal, from the readable rules (:meth:`apply_rules`).
+        """
+        kind = type(action)
+        new: DaifugoState | None = None
+        if state.phase == "play" and seat == state.turn and state.follow_up is None:
+            if kind is Play:
+                new = F.play_step(state, seat, action.cards)  # type: ignore[attr-defined]
+            elif kind is Pass:
+                new = F.pass_step(state, seat)
+        elif state.phase == "deal" and seat == CHANCE and kind is Deal:
+            new = F.deal_step(state, action.deck)  # type: ignore[attr-defined]
+        if new is None:
+            return self.apply_rules(state, seat, action)
+        events = LazyEvents(self, state, seat, action)
+        new.log_chain = (new.log_chain, events)
+        return new, events
+
+    def apply_rules(
+        self, state: DaifugoState, seat: Seat, action: Action
+    ) -> tuple[DaifugoState, list[Event]]:
+        """:meth:`apply` by the readable rules alone (the oracle of the fast layer)."""
         kind = type(action)
         phase = state.phase
         if phase != "play" or seat != state.turn:  # the seat to play needs no more checking
@@ -297,7 +390,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 seat=seat,
                 phase=phase,
             )
-        new.log_chain = (new.log_chain, tuple(ev))
+        new.log_chain = (new.log_chain, list(ev))
         return new, ev
 
     def _expected(self, state: State) -> str:
@@ -986,7 +1079,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         else:
             weakest_single = Play((C.card_str(state.hand(seat)[0]),))
             new = self._play(state, seat, weakest_single, ev)
-        new.log_chain = (new.log_chain, tuple(ev))
+        new.log_chain = (new.log_chain, list(ev))
         return new, ev
 
     # --- outcome and tests ------------------------------------------------------------------

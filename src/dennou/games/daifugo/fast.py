@@ -24,7 +24,7 @@ from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Play
 from dennou.games.daifugo.cards import Combo
 from dennou.games.daifugo.rules import DaifugoRules
-from dennou.games.daifugo.state import Played
+from dennou.games.daifugo.state import DaifugoState, Played
 
 Entry = tuple[tuple[Combo, ...], tuple[Play, ...]]
 """Combinations and their actions, side by side."""
@@ -94,6 +94,7 @@ _GROUPS: dict[int, Entry] = {}
 ``1 << 13`` when jokers name their suit (the suit lock is played)."""
 
 _SUIT_JOKERS = 1 << 13
+"""The key bit of :func:`_rank_groups` for jokers naming suits (bits 14-17 hold a lock)."""
 
 
 def _rank_groups(key: int) -> Entry:
@@ -167,7 +168,6 @@ def add_leads(out: list[Any], which: int, hand: int, rules: DaifugoRules) -> Non
             out += _suit_sequences(by_suit >> (16 * suit) & 0x1FFF, suit, jokers)[which]
 
 
-_FOLLOWS: dict[int, Entry] = {}
 _SPADE3 = _entry([C.Combo(C.GROUP, 0, 1, 1 << C.SPADE3, 1)])
 _LOCKED = tuple(sum(nib << (4 * r) for r in range(13)) for nib in range(16))
 """``_LOCKED[suits]``: the natural cards of those suits."""
@@ -186,7 +186,7 @@ def add_follows(
 
     The order is that of filtering :func:`.cards.combos` with :func:`.cards.beats`. For groups,
     only ranks that beat the top and hold enough naturals (of the locked suits, under a lock)
-    with the jokers can play; the answer is cached by that playable part of the hand.
+    with the jokers can play; each rank's answer comes from a table.
     """
     combo = top.combo
     size = combo.size
@@ -210,24 +210,28 @@ def add_follows(
         mask &= _LOCKED[lock]
     if need > 1:
         mask &= _ranks_holding(mask, need)
-    suit_jokers = rules.suit_lock
-    key = mask | jokers << 52 | size << 54 | lock << 57 | suit_jokers << 61
+    extra = jokers << 8 | size << 10 | lock << 14 | (_SUIT_JOKERS if rules.suit_lock else 0)
+    while mask:
+        rank = ((mask & -mask).bit_length() - 1) >> 2
+        out += _rank_follows(mask >> (4 * rank) & 15 | rank << 4 | extra)[which]
+        mask &= ~(15 << (4 * rank))
+    if jokers >= size:
+        out += _JOKER_GROUPS[size - 1][which]
+
+
+_FOLLOWS: dict[int, Entry] = {}
+"""Groups of exactly one size by one rank's cards, of the locked suits: the key of
+:func:`_rank_groups` (the size in place of the max size) plus ``lock << 14``."""
+
+
+def _rank_follows(key: int) -> Entry:
     entry = _FOLLOWS.get(key)
     if entry is None:
-        combos: list[Combo] = []
-        rest = mask
-        extra = jokers << 8 | size << 10 | (_SUIT_JOKERS if suit_jokers else 0)
-        while rest:
-            rank = ((rest & -rest).bit_length() - 1) >> 2
-            part = _rank_groups(rest >> (4 * rank) & 15 | rank << 4 | extra)
-            combos += [c for c in part[0] if c.size == size and (not lock or c.suits == lock)]
-            rest &= ~(15 << (4 * rank))
-        if jokers >= size:
-            combos += _JOKER_GROUPS[size - 1][0]
-        if len(_FOLLOWS) > CACHE_MAX:
-            _FOLLOWS.clear()
-        entry = _FOLLOWS[key] = _entry(combos)
-    out += entry[which]
+        size, lock = key >> 10 & 7, key >> 14 & 15
+        groups = _rank_groups(key & ~(15 << 14))[0]
+        chosen = [g for g in groups if g.size == size and (not lock or g.suits == lock)]
+        entry = _store(_FOLLOWS, key, chosen)
+    return entry
 
 
 def _add_sequence_follows(
@@ -312,3 +316,171 @@ def readings(
         _READINGS.clear()
     _READINGS[key] = found = None if got is None else tuple(got)
     return found
+
+
+# --- the common transitions, without events ---------------------------------------------------
+# The engine's rules (engine.py) for a play, a pass and a deal, on the same state, for the paths
+# random and search players take most; anything else answers None and the engine's readable
+# rules run (an illegal play, a game ending, 都落ち, 7 pass, 10 discard, 5 skip, 千日手, an
+# exchange). tests/games/daifugo/test_daifugo_fast.py checks the states against the readable
+# rules on hundreds of thousands of random positions; the events of these transitions are the
+# readable rules' own, produced when read (engine.LazyEvents).
+
+_SEAT_SETS = tuple(frozenset((x,)) for x in range(8))
+
+
+def play_step(state: DaifugoState, seat: int, cards: tuple[str, ...]) -> DaifugoState | None:
+    """The state after ``seat`` plays ``cards`` (the seat to play), or ``None``: see above."""
+    rules = state.rules
+    readings = _READINGS.get((cards, rules.max_group, rules.suit_lock, rules.sequences))
+    if not readings:
+        return None  # not seen yet, or not a play: the readable rules parse and explain
+    combo = readings[0]
+    hand = state.hands[seat]
+    played = combo.cards
+    if played & ~hand:
+        return None
+    field = state.field
+    returned = False
+    lock = state.lock
+    if field:
+        top = field[-1]
+        t = top.combo
+        if top.returned or combo.kind != t.kind or combo.size != t.size:
+            return None
+        if t.rank == C.JOKER_RANK:
+            if not (rules.spade3_return and combo.size == 1 and played == 1):
+                return None
+            returned = True
+        elif combo.rank != C.JOKER_RANK:
+            if lock and combo.suits != lock:
+                return None
+            reverse = state.revolution != state.back
+            if combo.kind == C.GROUP:
+                if (combo.rank >= t.rank) if reverse else (combo.rank <= t.rank):
+                    return None
+            elif (combo.rank + combo.size - 1 >= t.rank) if reverse else (combo.rank <= t.high):
+                return None
+        if rules.suit_lock and not lock and combo.suits and combo.suits == t.suits:
+            lock = combo.suits
+    left = hand & ~played if played < 1 << 52 else C.remove(hand, played)
+    if not left:
+        return None  # going out: finishing, 都落ち and the game's end are the readable rules'
+    if (rules.seven_pass and combo.count(C.SEVEN)) or (rules.ten_discard and combo.count(C.TEN)):
+        return None
+    if rules.five_skip and combo.count(C.FIVE):
+        return None
+    s = state.copy()
+    s.hands = (*s.hands[:seat], left, *s.hands[seat + 1 :])
+    s.field = (*field, Played(seat, combo, returned))
+    s.last = seat
+    s.pass_run = 0
+    s.lock = lock
+    if rules.revolution and not returned:
+        if combo.kind == C.SEQUENCE:
+            if 0 < rules.sequence_revolution_size <= combo.size:
+                s.revolution = not s.revolution
+        elif combo.size >= rules.revolution_size and combo.rank != C.JOKER_RANK:
+            s.revolution = not s.revolution
+    if rules.eleven_back and combo.count(C.JACK):
+        s.back = not s.back
+    if (rules.eight_cut and combo.count(C.EIGHT)) or (returned and rules.spade3_flush):
+        _flush(s)
+        s.turn = s.last = seat
+        return s
+    return s if _advance(s, seat) else None
+
+
+def pass_step(state: DaifugoState, seat: int) -> DaifugoState | None:
+    """The state after ``seat`` (the seat to play) passes, or ``None``: see above."""
+    rules = state.rules
+    if not state.field and not rules.lead_pass:
+        return None
+    s = state.copy()
+    s.passed = s.passed | _SEAT_SETS[seat]
+    s.pass_run += 1
+    if rules.stalemate_passes and s.pass_run >= rules.stalemate_passes:
+        return None
+    return s if _advance(s, seat) else None
+
+
+def _advance(s: DaifugoState, seat: int) -> bool:
+    """The engine's ``_advance`` without skips, on ``s`` in place; ``False`` at a 千日手."""
+    rules = s.rules
+    order = s.order
+    hands = s.hands
+    last = s.last
+    keep_last = rules.flush_on == "all_passed"
+    field = s.field
+    top = field[-1] if field else None
+    reverse = s.revolution != s.back
+    i = order.index(seat)
+    for x in (*order[i + 1 :], *order[:i], seat):
+        if not hands[x] or x in s.passed or (x == last and not keep_last):
+            continue
+        if not rules.auto_pass or top is None or can_follow(hands[x], top, reverse, s.lock, rules):
+            s.turn = x
+            return True
+        s.passed = s.passed | _SEAT_SETS[x]
+        s.pass_run += 1
+        if rules.stalemate_passes and s.pass_run >= rules.stalemate_passes:
+            return False
+    _flush(s)
+    if not hands[last]:
+        i = order.index(last)
+        last = next(x for x in (*order[i + 1 :], *order[:i]) if hands[x])
+    s.turn = s.last = last
+    return True
+
+
+def _flush(s: DaifugoState) -> None:
+    discards = s.discards
+    for p in s.field:
+        discards = C.add(discards, p.combo.cards)
+    s.discards = discards
+    s.field = ()
+    s.passed = frozenset()
+    s.lock = 0
+    s.back = False
+
+
+_DECKS: dict[int, list[int]] = {}
+
+
+def deal_step(state: DaifugoState, deck: tuple[str, ...]) -> DaifugoState | None:
+    """The state after the deal ``deck`` when no exchange follows, or ``None``: see above."""
+    rules = state.rules
+    if rules.exchange and state.game_no > 1:
+        return None
+    codes = [CARD_CODE.get(c) for c in deck]
+    sorted_deck = _DECKS.get(rules.jokers)
+    if sorted_deck is None:
+        sorted_deck = _DECKS[rules.jokers] = list(C.deck(rules.jokers))
+    if None in codes or sorted(codes) != sorted_deck:  # type: ignore[type-var]
+        return None
+    n = len(state.players)
+    order = state.order
+    hands = [0] * n
+    jokers = [0] * n
+    for i, card in enumerate(codes):
+        x = order[i % n]
+        if card == C.JOKER:
+            jokers[x] += 1
+        else:
+            hands[x] |= 1 << card  # type: ignore[operator]
+    s = state.copy()
+    s.hands = tuple(h | C.JOKER_BITS[j] for h, j in zip(hands, jokers, strict=True))
+    s.deals += 1
+    s.log_chain = ()
+    s.field, s.discards, s.passed, s.finished, s.cheaters = (), 0, frozenset(), (), ()
+    s.revolution, s.back, s.lock, s.pass_run, s.fallen = False, False, 0, 0, -1
+    s.steps = ()
+    s.phase = "play"
+    leader = order[0]
+    if rules.first_lead == "diamond3":
+        leader = next(x for x in order if s.hands[x] >> C.DIAMOND3 & 1)
+    s.turn = s.last = leader
+    return s
+
+
+CARD_CODE = C.CARD_CODES
