@@ -64,16 +64,7 @@ class LegalPlays(list[Action]):
     _seat: Seat
 
     def __contains__(self, action: object) -> bool:
-        state = self._state
-        if type(action) is Pass:
-            return self._rules.may_pass(state)
-        if type(action) is Play:
-            try:
-                self._rules.reading(state, self._seat, action)
-            except IllegalActionError:
-                return False
-            return True
-        return False
+        return self._rules.allows(self._state, self._seat, action)
 
 
 class LazyEvents(list[Event]):
@@ -143,6 +134,9 @@ class LazyEvents(list[Event]):
     def copy(self) -> list[Event]:
         """A plain list of the events."""
         return list(self)
+
+
+_lazy = list.__new__
 
 
 class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
@@ -240,6 +234,8 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 return []
             if state.follow_up is not None:
                 return self._follow_up_actions(state, seat, state.follow_up)
+            if type(state) is F.KernelState:
+                return F.kernel_legal(self, state, seat)
             out = LegalPlays()
             out._rules, out._state, out._seat = self, state, seat
             self._add_plays(out, F.PLAYS, state, seat)
@@ -266,6 +262,18 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             F.add_leads(out, which, hand, state.rules)
         else:
             F.add_follows(out, which, hand, top, state.reverse, state.lock, state.rules)
+
+    def allows(self, state: DaifugoState, seat: Seat, action: object) -> bool:
+        """Whether ``seat`` (the seat to play) may play or pass ``action`` now (any spelling)."""
+        if type(action) is Pass:
+            return self.may_pass(state)
+        if type(action) is Play:
+            try:
+                self.reading(state, seat, action)
+            except IllegalActionError:
+                return False
+            return True
+        return False
 
     def may_pass(self, state: DaifugoState) -> bool:
         """Whether the seat to play may pass: on a field with cards, or always (``lead_pass``)."""
@@ -343,20 +351,29 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         exchange) come from :mod:`.fast` with their events built when read (:class:`LazyEvents`);
         everything else, and every refusal, from the readable rules (:meth:`apply_rules`).
         """
-        kind = type(action)
-        new: DaifugoState | None = None
-        if state.phase == "play" and seat == state.turn and state.follow_up is None:
-            if kind is Play:
-                new = F.play_step(state, seat, action.cards)  # type: ignore[attr-defined]
-            elif kind is Pass:
-                new = F.pass_step(state, seat)
-        elif state.phase == "deal" and seat == CHANCE and kind is Deal:
-            new = F.deal_step(state, action.deck)  # type: ignore[attr-defined]
-        if new is None:
-            return self.apply_rules(state, seat, action)
-        events = LazyEvents(self, state, seat, action)
-        new.log_chain = (new.log_chain, events)
-        return new, events
+        if type(state) is F.KernelState and seat == state.turn:
+            new = F.kernel_step(state, action)
+        elif state.phase == "play" and seat == state.turn and state.follow_up is None:
+            new = F.kernel_apply(state, action)
+        else:
+            new = None
+        if new is not None:
+            if type(new) is not F.KernelState:  # the game's end
+                self._close_game(new)
+            events = _lazy(LazyEvents)
+            events._source = (self, state, seat, action)
+            new.log_chain = (state.log_chain, events)
+            return new, events
+        if state.phase == "deal" and seat == CHANCE and type(action) is Deal:
+            dealt = F.kernel_deal(state, action.deck)
+            if dealt is not None:
+                source = state.copy()  # the deal's events need nothing of the last game's log
+                source.log_chain = ()
+                events = _lazy(LazyEvents)
+                events._source = (self, source, seat, action)
+                dealt.log_chain = ((), events)
+                return dealt, events
+        return self.apply_rules(state, seat, action)
 
     def apply_rules(
         self, state: DaifugoState, seat: Seat, action: Action
@@ -974,7 +991,45 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
 
     # end of a game
     def _end_game(self, s: State, ev: list[Event]) -> State:
-        """Rules, Titles and points; the next game's order."""
+        """Rules, Titles and points; the next game's order; the game's events."""
+        game_no = s.game_no
+        finish, last_hand, pts = self._close_game(s)
+        n = len(s.players)
+        titles = s.titles
+        summary = ", ".join(
+            f"{s.players[x]} {TITLE_KANJI[titles[x] or '']} {pts[x]:+d}" for x in range(n)
+        )
+        ev.append(
+            Event(
+                "game_end",
+                f"game {game_no} over: {summary}"
+                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
+                {
+                    "game": game_no,
+                    "finish": finish,
+                    "titles": list(titles),
+                    "points": list(pts),
+                    "cheaters": list(s.results[-1].cheaters),
+                    "last_hand": C.cards_str(last_hand),
+                },
+            )
+        )
+        if s.phase == "over":
+            ev.append(
+                Event(
+                    "set_end",
+                    "the set is over: "
+                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
+                    {"points": list(s.points)},
+                )
+            )
+        return s
+
+    def _close_game(self, s: State) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+        """The end of a game on ``s``: places, titles, points, the next order (no events).
+
+        Returns the finishing order, the last player's hand and the game's points.
+        """
         n = len(s.players)
         rules = s.rules
         finish = list(s.finished)
@@ -1003,24 +1058,6 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         )
         s.points = tuple(a + b for a, b in zip(s.points, pts, strict=True))
         s.titles = tuple(titles)
-        summary = ", ".join(
-            f"{s.players[x]} {TITLE_KANJI[titles[x]]} {pts[x]:+d}" for x in range(n)
-        )
-        ev.append(
-            Event(
-                "game_end",
-                f"game {s.game_no} over: {summary}"
-                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
-                {
-                    "game": s.game_no,
-                    "finish": finish,
-                    "titles": titles,
-                    "points": list(pts),
-                    "cheaters": list(s.cheaters),
-                    "last_hand": C.cards_str(last_hand),
-                },
-            )
-        )
         if rules.turn_order == "seats":
             dealer = finish[0] if finish else 0  # UECda deals from the 大富豪
             s.order = tuple((dealer + i) % n for i in range(n))
@@ -1031,19 +1068,8 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s.turn = s.last = -1
         s.steps = ()
         s.game_no += 1
-        if s.game_no > rules.games:
-            s.phase = "over"
-            ev.append(
-                Event(
-                    "set_end",
-                    "the set is over: "
-                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
-                    {"points": list(s.points)},
-                )
-            )
-        else:
-            s.phase = "deal"
-        return s
+        s.phase = "over" if s.game_no > rules.games else "deal"
+        return finish, last_hand, pts
 
     # --- defaults ---------------------------------------------------------------------------
     def apply_default(self, state: DaifugoState, seat: Seat) -> tuple[DaifugoState, list[Event]]:

@@ -18,13 +18,18 @@ the caches only remember answers.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
+import numpy as np
+
+from dennou.core.actions import Action
 from dennou.games.daifugo import cards as C
-from dennou.games.daifugo.actions import Play
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.actions import Pass, Play
 from dennou.games.daifugo.cards import Combo
 from dennou.games.daifugo.rules import DaifugoRules
-from dennou.games.daifugo.state import DaifugoState, Played
+from dennou.games.daifugo.state import STATE_FIELDS, DaifugoState, Played
 
 Entry = tuple[tuple[Combo, ...], tuple[Play, ...]]
 """Combinations and their actions, side by side."""
@@ -318,169 +323,433 @@ def readings(
     return found
 
 
-# --- the common transitions, without events ---------------------------------------------------
-# The engine's rules (engine.py) for a play, a pass and a deal, on the same state, for the paths
-# random and search players take most; anything else answers None and the engine's readable
-# rules run (an illegal play, a game ending, 都落ち, 7 pass, 10 discard, 5 skip, 千日手, an
-# exchange). tests/games/daifugo/test_daifugo_fast.py checks the states against the readable
-# rules on hundreds of thousands of random positions; the events of these transitions are the
-# readable rules' own, produced when read (engine.LazyEvents).
+# --- states held by the kernel ------------------------------------------------------------------
+# The public API's play phase runs on the Numba kernel (sim.py): a state the fast path made is a
+# KernelState, the kernel's vector plus the seat to play's legal moves; its other fields are
+# unpacked from the vector the first time anything reads them. The engine's readable rules stay
+# the oracle: the tests compare every successor state, event and legal list with theirs on
+# hundreds of thousands of random positions.
 
-_SEAT_SETS = tuple(frozenset((x,)) for x in range(8))
+KERNEL_FIELDS = (
+    "hands",
+    "field",
+    "discards",
+    "passed",
+    "last",
+    "revolution",
+    "back",
+    "lock",
+    "pass_run",
+    "finished",
+    "fallen",
+)
+"""Fields a KernelState unpacks from the kernel's vector."""
+
+GAME_FIELDS = (
+    "game_no",
+    "deals",
+    "order",
+    "titles",
+    "points",
+    "steps",
+    "cheaters",
+    "results",
+    "void_games",
+)
+"""Fields that do not change during a game's play phase: a KernelState reads them from the
+readable state it started from (``_base``)."""
 
 
-def play_step(state: DaifugoState, seat: int, cards: tuple[str, ...]) -> DaifugoState | None:
-    """The state after ``seat`` plays ``cards`` (the seat to play), or ``None``: see above."""
-    rules = state.rules
-    readings = _READINGS.get((cards, rules.max_group, rules.suit_lock, rules.sequences))
-    if not readings:
-        return None  # not seen yet, or not a play: the readable rules parse and explain
-    combo = readings[0]
-    hand = state.hands[seat]
-    played = combo.cards
-    if played & ~hand:
+class Kernel:
+    """What the fast path keeps per rules: the kernel's flags, a move buffer, move caches."""
+
+    __slots__ = ("buf", "flags", "lead_pass", "moves_of_cards", "rules")
+
+    def __init__(self, rules: DaifugoRules) -> None:
+        self.rules = rules
+        values = [getattr(rules, name) for name in S.FLAG_NAMES]
+        values[S.FLAG_NAMES.index("flush_on")] = rules.flush_on == "all_passed"
+        self.flags = np.array([int(v) for v in values], dtype=np.int64)
+        self.buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+        self.lead_pass = rules.lead_pass
+        self.moves_of_cards: dict[tuple[str, ...], np.uint64 | None] = {}
+
+    def move_of(self, cards: tuple[str, ...]) -> np.uint64 | None:
+        """The kernel move of a play's cards (its first reading), ``None`` if not a play."""
+        move = self.moves_of_cards.get(cards, _MISSING)
+        if move is _MISSING:
+            rules = self.rules
+            got = readings(cards, rules.max_group, rules.suit_lock, rules.sequences)
+            move = np.uint64(S.move_of(got[0])) if got else None
+            if len(self.moves_of_cards) > CACHE_MAX:
+                self.moves_of_cards.clear()
+            self.moves_of_cards[cards] = move
+        return move  # type: ignore[no-any-return]
+
+
+_MISSING: Any = object()
+_KERNELS: dict[int, Kernel] = {}
+
+
+def kernel(rules: DaifugoRules) -> Kernel:
+    """The :class:`Kernel` of a rules object (kept while the rules object lives)."""
+    got = _KERNELS.get(id(rules))
+    if got is None or got.rules is not rules:
+        if len(_KERNELS) > 1000:
+            _KERNELS.clear()
+        got = _KERNELS[id(rules)] = Kernel(rules)
+    return got
+
+
+_PLAY_OF_MOVE: dict[int, Play] = {}
+_COMBO_OF_MOVE: dict[int, Combo] = {}
+
+
+def combo_of_move(move: int) -> Combo:
+    """The combination of a kernel move (cached)."""
+    combo = _COMBO_OF_MOVE.get(move)
+    if combo is None:
+        if len(_COMBO_OF_MOVE) > CACHE_MAX:
+            _COMBO_OF_MOVE.clear()
+        combo = _COMBO_OF_MOVE[move] = S.combo_of(move)
+    return combo
+
+
+def play_of_move(move: int) -> Play:
+    """The shared :class:`Play` of a kernel move."""
+    play = _PLAY_OF_MOVE.get(move)
+    if play is None:
+        if len(_PLAY_OF_MOVE) > CACHE_MAX:
+            _PLAY_OF_MOVE.clear()
+        play = _PLAY_OF_MOVE[move] = play_of(combo_of_move(move))
+    return play
+
+
+_SLOTS = {name: getattr(DaifugoState, name) for name in (*KERNEL_FIELDS, *GAME_FIELDS)}
+"""The readable state's own storage of each field (slot descriptors)."""
+
+
+class KernelState(DaifugoState):
+    """A play-phase state held in the kernel's vector; a :class:`DaifugoState` in every way.
+
+    Set when it is made: ``rules``, ``players``, ``turn`` and ``log_chain`` (``phase`` is
+    ``"play"`` and ``follow_up`` ``None``: class constants). The fields of
+    :data:`KERNEL_FIELDS` are unpacked from the vector when any of them is first read; those of
+    :data:`GAME_FIELDS` come from ``_base``, the readable state the game's play phase started
+    from. It compares, copies (into a plain state) and pickles (as a plain state) like any
+    state.
+    """
+
+    __slots__ = ("_base", "_k", "_kernel", "_may_pass", "_moves")
+    _base: DaifugoState
+    _k: Any
+    _kernel: Kernel
+    _may_pass: bool
+    _moves: int | list[int]
+    """How many legal moves the vector keeps, or the list of them when there are more."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """Made with fields (``dataclasses.replace``, copying code): a plain state."""
+        if args or kwargs:
+            return DaifugoState(*args, **kwargs)
+        return object.__new__(cls)
+
+    def __reduce__(self) -> Any:
+        """Pickled as the plain state with the same fields."""
+        return (DaifugoState, tuple(getattr(self, name) for name in STATE_FIELDS))
+
+    def unpack(self) -> None:
+        """Fill the fields of :data:`KERNEL_FIELDS` from the vector."""
+        for name, value in unpacked(self._k).items():
+            _SLOTS[name].__set__(self, value)
+
+
+KernelState.phase = "play"  # type: ignore[misc]
+KernelState.follow_up = None  # type: ignore[misc]
+
+
+def unpacked(st: Any) -> dict[str, Any]:
+    """The fields of :data:`KERNEL_FIELDS` that the kernel's vector ``st`` holds."""
+    n = int(st[S.N])
+    base = S.HEAD + 4 * n
+    field = []
+    for i in range(int(st[S.FCOUNT])):
+        meta = int(st[base + S.FMAX + i])
+        field.append(Played(meta & 7, combo_of_move(int(st[base + i])), bool(meta >> 3)))
+    passed = int(st[S.PASSED])
+    return {
+        "hands": tuple(int(h) for h in st[S.HEAD + 3 * n : S.HEAD + 4 * n]),
+        "field": tuple(field),
+        "discards": int(st[S.DISCARDS]),
+        "passed": frozenset(x for x in range(n) if passed >> x & 1),
+        "last": int(st[S.LAST]),
+        "revolution": bool(st[S.REVOLUTION]),
+        "back": bool(st[S.BACK]),
+        "lock": int(st[S.LOCK]),
+        "pass_run": int(st[S.PASS_RUN]),
+        "finished": tuple(int(x) for x in st[S.HEAD + 2 * n : S.HEAD + 2 * n + st[S.NFIN]]),
+        "fallen": int(st[S.FALLEN]),
+    }
+
+
+def _unpacked_field(name: str) -> property:
+    slot = _SLOTS[name]
+
+    def get(self: KernelState) -> Any:
+        try:
+            return slot.__get__(self, KernelState)
+        except AttributeError:  # not unpacked yet
+            self.unpack()
+            return slot.__get__(self, KernelState)
+
+    def put(self: KernelState, value: Any) -> None:
+        get(self)
+        slot.__set__(self, value)
+
+    return property(get, put, doc=f"``{name}``, unpacked from the kernel's vector when read.")
+
+
+def _game_field(name: str) -> property:
+    def get(self: KernelState) -> Any:
+        return getattr(self._base, name)
+
+    return property(get, doc=f"``{name}``: unchanged during the play phase (from ``_base``).")
+
+
+for _name in KERNEL_FIELDS:
+    setattr(KernelState, _name, _unpacked_field(_name))
+for _name in GAME_FIELDS:
+    setattr(KernelState, _name, _game_field(_name))
+
+_new_state = object.__new__
+
+
+def _successor(
+    prev: DaifugoState, base: DaifugoState, st: Any, kern: Kernel, r: int
+) -> KernelState:
+    """A kernel-held state from an :func:`.sim.engine_step` answer ``r`` (moves, turn, top)."""
+    new = _new_state(KernelState)
+    new.rules = prev.rules
+    new.players = prev.players
+    new.turn = r >> 1 & 127
+    new._base = base
+    new._k = st
+    new._kernel = kern
+    new._may_pass = bool(r & 1) or kern.lead_pass
+    k = r >> 8
+    new._moves = k if k <= S.MREG else kern.buf[:k].tolist()
+    return new
+
+
+def kernel_state(state: DaifugoState) -> KernelState | None:
+    """``state`` held by the kernel (a play-phase state owing no 7 pass or 10 discard)."""
+    if state.phase != "play" or state.follow_up is not None:
         return None
-    field = state.field
-    returned = False
-    lock = state.lock
-    if field:
-        top = field[-1]
-        t = top.combo
-        if top.returned or combo.kind != t.kind or combo.size != t.size:
-            return None
-        if t.rank == C.JOKER_RANK:
-            if not (rules.spade3_return and combo.size == 1 and played == 1):
+    if isinstance(state, KernelState):
+        return state
+    kern = kernel(state.rules)
+    st = S.pack(state, engine=True)
+    base = state.copy()
+    base.log_chain = ()
+    k = S.legal_moves(st, kern.flags, kern.buf)
+    r = k << 8 | state.turn << 1 | bool(state.field)
+    new = _successor(state, base, st, kern, r)
+    new.log_chain = state.log_chain
+    return new
+
+
+GAME_OVER = S.GAME_OVER
+
+
+def kernel_apply(state: DaifugoState, action: Action) -> DaifugoState | None:
+    """:func:`kernel_step` of any play-phase state (held by the kernel first)."""
+    now = state if type(state) is KernelState else kernel_state(state)
+    return None if now is None else kernel_step(now, action)
+
+
+def kernel_step(now: KernelState, action: Action) -> DaifugoState | None:
+    """The state after the seat to play's ``play`` or ``pass`` by the kernel, without events.
+
+    A :class:`KernelState`; or, when the game ends, a plain state in its last position (the
+    engine then closes the game: ``phase`` is still ``"play"``); or ``None`` when the kernel hands
+    the move back to the readable rules: an action not legal now (they explain why), a 千日手,
+    a 7 pass or 10 discard owed.
+    """
+    kern = now._kernel
+    kind = type(action)
+    if kind is Play:
+        move = kern.moves_of_cards.get(action.cards)  # type: ignore[attr-defined]
+        if move is None:
+            move = kern.move_of(action.cards)  # type: ignore[attr-defined]
+            if move is None:
                 return None
-            returned = True
-        elif combo.rank != C.JOKER_RANK:
-            if lock and combo.suits != lock:
-                return None
-            reverse = state.revolution != state.back
-            if combo.kind == C.GROUP:
-                if (combo.rank >= t.rank) if reverse else (combo.rank <= t.rank):
-                    return None
-            elif (combo.rank + combo.size - 1 >= t.rank) if reverse else (combo.rank <= t.high):
-                return None
-        if rules.suit_lock and not lock and combo.suits and combo.suits == t.suits:
-            lock = combo.suits
-    left = hand & ~played if played < 1 << 52 else C.remove(hand, played)
-    if not left:
-        return None  # going out: finishing, 都落ち and the game's end are the readable rules'
-    if (rules.seven_pass and combo.count(C.SEVEN)) or (rules.ten_discard and combo.count(C.TEN)):
+    elif kind is Pass:
+        move = _PASS_MOVE
+    else:
         return None
-    if rules.five_skip and combo.count(C.FIVE):
-        return None
-    s = state.copy()
-    s.hands = (*s.hands[:seat], left, *s.hands[seat + 1 :])
-    s.field = (*field, Played(seat, combo, returned))
-    s.last = seat
-    s.pass_run = 0
-    s.lock = lock
-    if rules.revolution and not returned:
-        if combo.kind == C.SEQUENCE:
-            if 0 < rules.sequence_revolution_size <= combo.size:
-                s.revolution = not s.revolution
-        elif combo.size >= rules.revolution_size and combo.rank != C.JOKER_RANK:
-            s.revolution = not s.revolution
-    if rules.eleven_back and combo.count(C.JACK):
-        s.back = not s.back
-    if (rules.eight_cut and combo.count(C.EIGHT)) or (returned and rules.spade3_flush):
-        _flush(s)
-        s.turn = s.last = seat
-        return s
-    return s if _advance(s, seat) else None
+    st = now._k.copy()
+    r = _engine_step(st, move, kern.flags, kern.buf)
+    if r >= 0:
+        return _successor(now, now._base, st, kern, r)
+    if r == GAME_OVER:
+        last = now.copy()  # the plain state, then the kernel's last position
+        for name, value in unpacked(st).items():
+            setattr(last, name, value)
+        return last
+    return None
 
 
-def pass_step(state: DaifugoState, seat: int) -> DaifugoState | None:
-    """The state after ``seat`` (the seat to play) passes, or ``None``: see above."""
-    rules = state.rules
-    if not state.field and not rules.lead_pass:
-        return None
-    s = state.copy()
-    s.passed = s.passed | _SEAT_SETS[seat]
-    s.pass_run += 1
-    if rules.stalemate_passes and s.pass_run >= rules.stalemate_passes:
-        return None
-    return s if _advance(s, seat) else None
+def _engine_step(st: Any, move: Any, flags: Any, buf: Any) -> int:
+    # The compiled entry point, once compiled: it skips the dispatcher's type resolution.
+    global _engine_step
+    result: int = S.engine_step(st, move, flags, buf)
+    compiled = S.engine_step.overloads.get(S.engine_step.signatures[0])
+    if compiled is not None:
+        _engine_step = getattr(compiled, "entry_point", _engine_step)
+    return result
 
 
-def _advance(s: DaifugoState, seat: int) -> bool:
-    """The engine's ``_advance`` without skips, on ``s`` in place; ``False`` at a 千日手."""
-    rules = s.rules
-    order = s.order
-    hands = s.hands
-    last = s.last
-    keep_last = rules.flush_on == "all_passed"
-    field = s.field
-    top = field[-1] if field else None
-    reverse = s.revolution != s.back
-    i = order.index(seat)
-    for x in (*order[i + 1 :], *order[:i], seat):
-        if not hands[x] or x in s.passed or (x == last and not keep_last):
-            continue
-        if not rules.auto_pass or top is None or can_follow(hands[x], top, reverse, s.lock, rules):
-            s.turn = x
-            return True
-        s.passed = s.passed | _SEAT_SETS[x]
-        s.pass_run += 1
-        if rules.stalemate_passes and s.pass_run >= rules.stalemate_passes:
-            return False
-    _flush(s)
-    if not hands[last]:
-        i = order.index(last)
-        last = next(x for x in (*order[i + 1 :], *order[:i]) if hands[x])
-    s.turn = s.last = last
-    return True
+_PASS_MOVE = np.uint64(0)
 
 
-def _flush(s: DaifugoState) -> None:
-    discards = s.discards
-    for p in s.field:
-        discards = C.add(discards, p.combo.cards)
-    s.discards = discards
-    s.field = ()
-    s.passed = frozenset()
-    s.lock = 0
-    s.back = False
-
-
-_DECKS: dict[int, list[int]] = {}
-
-
-def deal_step(state: DaifugoState, deck: tuple[str, ...]) -> DaifugoState | None:
-    """The state after the deal ``deck`` when no exchange follows, or ``None``: see above."""
+def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | None:
+    """The state after the deal ``deck`` when play starts at once (no exchange), or ``None``."""
     rules = state.rules
     if rules.exchange and state.game_no > 1:
         return None
-    codes = [CARD_CODE.get(c) for c in deck]
-    sorted_deck = _DECKS.get(rules.jokers)
-    if sorted_deck is None:
-        sorted_deck = _DECKS[rules.jokers] = list(C.deck(rules.jokers))
-    if None in codes or sorted(codes) != sorted_deck:  # type: ignore[type-var]
-        return None
+    codes = [_CODES.get(c) for c in deck]
     n = len(state.players)
+    if None in codes or len(codes) != 52 + rules.jokers:
+        return None
     order = state.order
     hands = [0] * n
-    jokers = [0] * n
-    for i, card in enumerate(codes):
-        x = order[i % n]
-        if card == C.JOKER:
-            jokers[x] += 1
-        else:
-            hands[x] |= 1 << card  # type: ignore[operator]
-    s = state.copy()
-    s.hands = tuple(h | C.JOKER_BITS[j] for h, j in zip(hands, jokers, strict=True))
-    s.deals += 1
-    s.log_chain = ()
-    s.field, s.discards, s.passed, s.finished, s.cheaters = (), 0, frozenset(), (), ()
-    s.revolution, s.back, s.lock, s.pass_run, s.fallen = False, False, 0, 0, -1
-    s.steps = ()
-    s.phase = "play"
+    naturals = 0
+    jokers = 0
+    for i, x in enumerate(order):
+        mask = 0
+        held = 0
+        for c in codes[i::n]:
+            if c == C.JOKER:
+                held += 1
+            else:
+                mask |= 1 << c  # type: ignore[operator]
+        hands[x] = mask | C.JOKER_BITS[min(held, 2)]
+        naturals |= mask
+        jokers += held
+    if naturals != C.NATURALS or jokers != rules.jokers or len(set(codes)) != 52 + (jokers > 0):
+        return None  # not each card once: the readable rules explain
     leader = order[0]
     if rules.first_lead == "diamond3":
-        leader = next(x for x in order if s.hands[x] >> C.DIAMOND3 & 1)
-    s.turn = s.last = leader
-    return s
+        leader = next(x for x in order if hands[x] >> C.DIAMOND3 & 1)
+    base = state.copy()
+    base.deals += 1
+    base.steps = ()
+    base.log_chain = ()
+    kern = kernel(rules)
+    st = _blank(n).copy()
+    st[S.TURN] = st[S.LAST] = leader
+    st[S.DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
+    st[S.HEAD : S.HEAD + n] = order
+    for i, x in enumerate(order):
+        st[S.HEAD + n + x] = i
+    st[S.HEAD + 3 * n : S.HEAD + 4 * n] = hands
+    k = S.legal_moves(st, kern.flags, kern.buf)
+    return _successor(state, base, st, kern, k << 8 | leader << 1)
 
 
-CARD_CODE = C.CARD_CODES
+_CODES = C.CARD_CODES
+_BLANKS: dict[int, Any] = {}
+
+
+def _blank(n: int) -> Any:
+    """The engine-mode vector of ``n`` players before a deal."""
+    st = _BLANKS.get(n)
+    if st is None:
+        st = _BLANKS[n] = np.zeros(S.size_of(n), dtype=np.int64)
+        st[S.N] = n
+        st[S.FALLEN] = -1
+        st[S.ENGINE] = 1
+    return st
+
+
+class KernelPlays(Sequence[Action]):
+    """The legal actions of a kernel-held state: its moves as shared plays, then ``pass``.
+
+    Indexing builds only the play asked for; ``in`` is the engine's own legality check (any
+    spelling), like the readable rules' :class:`~.engine.LegalPlays`.
+    """
+
+    __slots__ = ("_count", "_engine", "_moves", "_pass", "_seat", "_state")
+    _count: int
+    _engine: Any
+    _moves: Any
+    _pass: bool
+    _seat: int
+    _state: DaifugoState
+
+    def __len__(self) -> int:
+        return self._count + self._pass
+
+    def _move(self, i: int) -> int:
+        moves = self._moves
+        return moves[i] if type(moves) is list else int(moves.item(moves.shape[0] - S.MREG + i))
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        count = self._count
+        if type(index) is int and 0 <= index < count:
+            move = self._move(index)
+            return _PLAY_OF_MOVE.get(move) or play_of_move(move)
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if 0 <= index < count:
+            return play_of_move(self._move(index))
+        if index == count and self._pass:
+            return PASS
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(self._count):
+            yield play_of_move(self._move(i))
+        if self._pass:
+            yield PASS
+
+    def __contains__(self, action: object) -> bool:
+        return bool(self._engine.allows(self._state, self._seat, action))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"KernelPlays({list(self)!r})"
+
+
+def kernel_legal(engine: Any, state: KernelState, seat: int) -> KernelPlays:
+    """The legal actions of a kernel-held state (``engine.allows``: the legality test)."""
+    plays = _new_state(KernelPlays)
+    moves = state._moves
+    if isinstance(moves, int):
+        plays._count = moves
+        plays._moves = state._k
+    else:
+        plays._count = len(moves)
+        plays._moves = moves
+    plays._pass = state._may_pass
+    plays._engine = engine
+    plays._state = state
+    plays._seat = seat
+    return plays
+
+
+PASS = Pass()

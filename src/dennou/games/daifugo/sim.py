@@ -24,6 +24,7 @@ hands).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ under 20,000 groups and sequences in all (a full suit has under 8,400 sequences)
 """
 
 NAT = np.uint64((1 << 52) - 1)
+_CARDS = np.uint64((1 << 54) - 1)
 SEQ = np.uint64(1 << 58)
 _LOW_SHIFT = np.uint64(54)
 _JSUIT_SHIFT = np.uint64(59)
@@ -67,9 +69,37 @@ _JSUIT_SHIFT = np.uint64(59)
     TLOW,
     TSIZE,
     TSUITS,
-) = range(21)
-HEAD = 21
-"""The scalars end here; ``TKIND``.. ``TSUITS`` are the top move decoded (:func:`move_info`)."""
+    DISCARDS,
+    FCOUNT,
+    ENGINE,
+    STALE,
+) = range(25)
+HEAD = 25
+"""The scalars end here.
+
+``TKIND``.. ``TSUITS``: the top move decoded (:func:`move_info`); ``DISCARDS``: the card set of
+every card out of play this game; ``FCOUNT``: plays on the field; ``ENGINE``: 1 when the engine
+drives the kernel (a 千日手 then stops, ``STALE``, for the engine's chance step, instead of being
+drawn here).
+"""
+
+FMAX = 56
+"""Plays the field can hold (each play takes at least one card)."""
+
+MREG = 64
+"""Legal moves of the seat to play that :func:`engine_step` keeps in the vector (its last
+``MREG`` entries); more are only in the buffer."""
+
+
+def size_of(n: int) -> int:
+    """The length of the state vector of ``n`` players.
+
+    The scalars, then order, position, finish and hands (``n`` each), then the field: its moves,
+    then each one's ``seat | returned << 3`` (``FMAX`` each), then the legal moves the engine
+    keeps (``MREG``).
+    """
+    return HEAD + 4 * n + 2 * FMAX + MREG
+
 
 # Rule flags (int64), in this order.
 FLAG_NAMES = (
@@ -131,6 +161,23 @@ _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+
+
+def _lex_tables() -> tuple[np.ndarray, np.ndarray]:
+    subsets = np.zeros((16, 5, 6), dtype=np.int64)
+    counts = np.zeros((16, 5), dtype=np.int64)
+    for nib in range(16):
+        present = [s for s in range(4) if nib >> s & 1]
+        for k in range(5):
+            for i, chosen in enumerate(combinations(present, k)):
+                subsets[nib, k, i] = sum(1 << s for s in chosen)
+                counts[nib, k] = i + 1
+    return subsets, counts
+
+
+_LEX, _LEX_COUNT = _lex_tables()
+"""``_LEX[suits, k, :_LEX_COUNT[suits, k]]``: the ``k``-suit subsets of a suit set in the order
+of ``itertools.combinations`` (the readable generators' order)."""
 
 
 @njit(cache=True, inline="always")
@@ -255,7 +302,7 @@ def gen_moves(
                 out[0] = np.uint64(1)
                 return 1
             return 0
-    jk = _jokers(hand)
+    jk: Any = _jokers(hand)
     maxg = fl[F_MAXG]
     k = 0
     if tkind != 1:
@@ -271,29 +318,25 @@ def gen_moves(
                 continue  # this rank cannot beat the top group
             if tkind == 0 and _popcount(np.uint64(nib)) + jk < tsize:
                 continue
-            sub = nib
-            while sub:  # every non-empty subset of the rank's cards
-                cur = sub
-                sub = (sub - 1) & nib
-                kn = _popcount(np.uint64(cur))
-                if tkind == 0 and (kn > tsize or kn + jk < tsize):
-                    continue
-                nat = np.uint64(cur) << np.uint64(4 * r)
-                for j in range(jk + 1):
-                    size = kn + j
-                    if size > maxg or (tkind == 0 and size != tsize):
-                        continue
-                    if j == 0 or not fl[F_LOCK]:
-                        out[k] = nat | _jbits(j)  # stored always, counted if it may be played
-                        k += 1 if not lock or cur == lock else 0
-                        continue
-                    free = 15 & ~cur
-                    need = min(j, _popcount(np.uint64(free)))
-                    for js in range(16):
-                        if js & free != js or _popcount(np.uint64(js)) != need:
+            nn: Any = _popcount(np.uint64(nib))
+            lo: Any = tsize if tkind == 0 else 1
+            hi: Any = min(maxg, tsize if tkind == 0 else nn + jk)
+            for size in range(lo, hi + 1):  # the order of cards.groups
+                for j in range(max(0, size - nn), min(jk, size - 1) + 1):
+                    kn = size - j
+                    for i in range(_LEX_COUNT[nib, kn]):
+                        cur = _LEX[nib, kn, i]
+                        nat = np.uint64(cur) << np.uint64(4 * r)
+                        if j == 0 or not fl[F_LOCK]:
+                            out[k] = nat | _jbits(j)  # stored always, counted if playable
+                            k += 1 if not lock or cur == lock else 0
                             continue
-                        out[k] = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
-                        k += 1 if not lock or cur | js == lock else 0
+                        free = 15 & ~cur
+                        need: Any = min(j, _popcount(np.uint64(free)))
+                        for t in range(_LEX_COUNT[free, need]):
+                            js = _LEX[free, need, t]
+                            out[k] = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
+                            k += 1 if not lock or cur | js == lock else 0
         for j in range(1, min(jk, maxg) + 1):  # jokers only: exempt from the lock
             out[k] = _jbits(j)
             k += 1 if tkind != 0 or j == tsize else 0
@@ -319,31 +362,28 @@ def gen_moves(
                     k = _keep(out, k, held | base, tkind, tlow, tsize, rev, lock)
                     if missing + 1 > jk:
                         continue
-                    # a joker may also replace one (or, with two jokers, two) held cards
+                    # a joker may also replace one held card, then (two jokers) two of them
                     one = _jbits(missing + 1) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
-                    two = _jbits(missing + 2) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
                     rest = held
                     while rest:
                         b = rest & (~rest + np.uint64(1))
                         rest ^= b
                         if held ^ b:
                             k = _keep(out, k, (held ^ b) | one, tkind, tlow, tsize, rev, lock)
-                        if missing + 2 <= jk:
-                            later = rest
-                            while later:
-                                c = later & (~later + np.uint64(1))
-                                later ^= c
-                                if held ^ b ^ c:
-                                    k = _keep(
-                                        out,
-                                        k,
-                                        (held ^ b ^ c) | two,
-                                        tkind,
-                                        tlow,
-                                        tsize,
-                                        rev,
-                                        lock,
-                                    )
+                    if missing + 2 > jk:
+                        continue
+                    two = _jbits(missing + 2) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    rest = held
+                    while rest:
+                        b = rest & (~rest + np.uint64(1))
+                        rest ^= b
+                        later = rest
+                        while later:
+                            c = later & (~later + np.uint64(1))
+                            later ^= c
+                            if held ^ b ^ c:
+                                m = (held ^ b ^ c) | two
+                                k = _keep(out, k, m, tkind, tlow, tsize, rev, lock)
     return k
 
 
@@ -396,7 +436,13 @@ def _finish(st: np.ndarray, x: int) -> None:
 
 @njit(cache=True)
 def _end(st: np.ndarray) -> None:
-    """The game is over: the holders (in turn order), then the fallen 大富豪, are placed."""
+    """The game is over: the holders (in turn order), then the fallen 大富豪, are placed.
+
+    In engine mode the placing is left to the engine's rules (``st`` keeps the last position).
+    """
+    st[OVER] = 1
+    if st[ENGINE]:
+        return
     n = st[N]
     for i in range(n):
         x = st[HEAD + i]
@@ -435,6 +481,7 @@ def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
     _finish(st, seat)
     d = st[DAIFUGO]
     if fl[F_MIYAKO] and st[NFIN] == 1 and d >= 0 and d != seat and _hand(st, d) != 0:
+        st[DISCARDS] = np.int64(_add_cards(np.uint64(st[DISCARDS]), _hand(st, d)))
         _set_hand(st, d, np.uint64(0))
         st[FALLEN] = d
     return _active(st) <= 1
@@ -442,6 +489,12 @@ def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
 
 @njit(cache=True)
 def _flush(st: np.ndarray) -> None:
+    base = HEAD + 4 * st[N]
+    discards = np.uint64(st[DISCARDS])
+    for i in range(st[FCOUNT]):
+        discards = _add_cards(discards, np.uint64(st[base + i]) & _CARDS)
+    st[DISCARDS] = np.int64(discards)
+    st[FCOUNT] = 0
     st[TOP] = 0
     st[RETURNED] = 0
     st[PASSED] = 0
@@ -456,20 +509,55 @@ def _lead(st: np.ndarray, seat: int) -> None:
     st[LAST] = x
 
 
+_M5 = np.uint64(0x5555555555555)
+_M3 = np.uint64(0x3333333333333)
+_M8 = np.uint64(0x8888888888888)
+_ADD = np.array([0, 0x7777777777777, 0x6666666666666, 0x5555555555555, 0x4444444444444])
+_LOCKED = np.array([sum(nib << (4 * r) for r in range(13)) for nib in range(16)], dtype=np.uint64)
+
+
 @njit(cache=True)
 def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
+    """Whether seat ``x`` holds a play on the field (:func:`.fast.can_follow` on vectors)."""
+    hand = _hand(st, x)
     if st[TOP] == 0:
-        return bool(_hand(st, x) != 0)
-    return gen_moves(_hand(st, x), st, fl, buf, 1) > 0
+        return bool(hand != 0)
+    if st[RETURNED]:
+        return False
+    if st[TKIND] != 0:
+        return gen_moves(hand, st, fl, buf, 1) > 0  # a sequence on the field
+    size = st[TSIZE]
+    if st[TLOW] == 13:  # jokers only: the 3 of spades, alone
+        return bool(fl[F_S3] and size == 1 and hand & np.uint64(1))
+    if size > fl[F_MAXG]:
+        return False
+    jokers = _jokers(hand)
+    if jokers >= size:
+        return True  # the jokers alone (exempt from any lock)
+    need = size - jokers
+    if need > 4:
+        return False
+    # the ranks that beat the top, of the locked suits: any with ``need`` natural cards?
+    low = (np.uint64(1) << np.uint64(4 * st[TLOW])) - np.uint64(1)
+    beat = low if st[REVOLUTION] != st[BACK] else NAT & ~((low << np.uint64(4)) | np.uint64(15))
+    mask = hand & beat
+    if st[LOCK]:
+        mask &= _LOCKED[st[LOCK]]
+    c = mask - ((mask >> np.uint64(1)) & _M5)
+    c = (c & _M3) + ((c >> np.uint64(2)) & _M3)
+    return bool((c + np.uint64(_ADD[need])) & _M8 & beat)
 
 
 @njit(cache=True)
 def _passes(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
-    """``seat`` passes; whether that made a 千日手 (which ends the game)."""
+    """``seat`` passes; whether that made a 千日手 (which ends the game, or stops the engine)."""
     st[PASSED] |= 1 << seat
     st[PASS_RUN] += 1
     if fl[F_STALE] and st[PASS_RUN] >= fl[F_STALE]:
-        _stalemate(st)
+        if st[ENGINE]:
+            st[STALE] = 1
+        else:
+            _stalemate(st)
         return True
     return False
 
@@ -556,6 +644,8 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
         _set_hand(st, seat, _remove(_hand(st, seat), move))
         if kind == 1:
             _set_hand(st, to, _add_cards(_hand(st, to), move))
+        else:
+            st[DISCARDS] = np.int64(_add_cards(np.uint64(st[DISCARDS]), move))
         if _hand(st, seat) == 0:
             if _go_out(st, fl, seat):
                 _end(st)
@@ -577,6 +667,10 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
         if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == st[TSUITS]:
             st[LOCK] = suits
     _set_hand(st, seat, _remove(_hand(st, seat), move))
+    base = HEAD + 4 * st[N]
+    st[base + st[FCOUNT]] = np.int64(move)
+    st[base + FMAX + st[FCOUNT]] = seat | returned << 3
+    st[FCOUNT] += 1
     st[TOP] = np.int64(move)
     st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = kind, low, size, suits
     st[RETURNED] = returned
@@ -598,6 +692,57 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
         return False
     _after_play(st, fl, seat, buf)
     return bool(st[OVER] == 1)
+
+
+ILLEGAL, HANDED_BACK, GAME_OVER = -1, -2, -3
+"""What :func:`engine_step` answers instead of the next position."""
+
+
+@njit(cache=True)
+def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> int:
+    """The engine's play or pass ``move`` (0) of the seat to play, checked, on ``st`` in place.
+
+    Returns ``moves << 8 | turn << 1 | top``: how many legal plays the seat to play next has
+    (listed in ``buf`` in the readable rules' order), that seat, and whether the field has a
+    top. Or :data:`ILLEGAL` (not legal now); :data:`GAME_OVER` (the game ended: ``st`` holds its
+    finishing order); :data:`HANDED_BACK` when the move makes a 千日手 or owes a 7 pass or 10
+    discard: the engine's readable rules take those from the state before.
+    """
+    if st[FU_KIND] or st[OVER]:
+        return HANDED_BACK
+    if move == 0:
+        if st[TOP] == 0 and not fl[F_LEADPASS]:
+            return ILLEGAL
+    else:
+        hand = _hand(st, st[TURN])
+        if move & _CARDS & ~hand:
+            return ILLEGAL
+        if st[TOP] != 0:
+            if st[RETURNED]:
+                return ILLEGAL
+            rev = 1 if st[REVOLUTION] != st[BACK] else 0
+            if not _beats_top(move, st[TKIND], st[TLOW], st[TSIZE], rev, st[LOCK], fl[F_S3]):
+                return ILLEGAL
+    over = step(st, move, fl, buf)
+    if st[STALE] or st[FU_KIND]:
+        return HANDED_BACK
+    if over:
+        return GAME_OVER
+    k: Any = legal_moves(st, fl, buf)
+    return int(k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
+
+
+@njit(cache=True)
+def legal_moves(st: np.ndarray, fl: np.ndarray, buf: np.ndarray) -> int:
+    """The legal plays of the seat to play (passing aside), in ``buf``; their count.
+
+    The first :data:`MREG` are also kept in the vector's last entries.
+    """
+    k = gen_moves(_hand(st, st[TURN]), st, fl, buf)
+    end = st.shape[0] - MREG
+    for i in range(min(k, MREG)):
+        st[end + i] = np.int64(buf[i])
+    return k
 
 
 # --- playouts ---------------------------------------------------------------------------------
@@ -750,6 +895,51 @@ def flags_of(state: DaifugoState) -> np.ndarray:
     return np.array([int(v) for v in values], dtype=np.int64)
 
 
+def pack(state: DaifugoState, hands: Sequence[int] | None = None, *, engine: bool = False) -> Any:
+    """The state vector of a play-phase state (``hands``: other hands, e.g. sampled ones).
+
+    ``engine``: the engine drives it (:func:`engine_step`: a 千日手 stops rather than draws).
+    """
+    n = len(state.players)
+    hs = state.hands if hands is None else hands
+    st = np.zeros(size_of(n), dtype=np.int64)
+    due = state.follow_up
+    st[TURN] = state.turn
+    st[LAST] = state.last
+    st[NFIN] = len(state.finished)
+    st[N] = n
+    st[PASSED] = sum(1 << s for s in state.passed)
+    st[REVOLUTION] = int(state.revolution)
+    st[BACK] = int(state.back)
+    st[LOCK] = state.lock
+    st[PASS_RUN] = state.pass_run
+    st[FALLEN] = state.fallen
+    st[DISCARDS] = state.discards
+    st[ENGINE] = int(engine)
+    top = state.top
+    if top:
+        st[TOP] = move_of(top.combo)
+        st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = (int(v) for v in move_info(np.uint64(st[TOP])))
+        st[RETURNED] = int(top.returned)
+    if due is not None:
+        st[FU_KIND] = 1 if due.kind == "give" else 2
+        st[FU_COUNT], st[FU_TO] = due.count, due.to
+    st[DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
+    for i, x in enumerate(state.order):
+        st[HEAD + i] = x
+        st[HEAD + n + x] = i
+    for i, x in enumerate(state.finished):
+        st[HEAD + 2 * n + i] = x
+    for x in range(n):
+        st[HEAD + 3 * n + x] = hs[x]
+    base = HEAD + 4 * n
+    st[FCOUNT] = len(state.field)
+    for i, p in enumerate(state.field):
+        st[base + i] = move_of(p.combo)
+        st[base + FMAX + i] = p.seat | int(p.returned) << 3
+    return st
+
+
 class Sim:
     """One game's play phase as a compact array, built from an engine state.
 
@@ -761,39 +951,8 @@ class Sim:
     def __init__(self, state: DaifugoState, hands: Sequence[int] | None = None) -> None:
         if state.phase != "play":
             raise ValueError("the simulator covers the play phase only")
-        n = len(state.players)
-        hs = state.hands if hands is None else hands
-        st = np.zeros(HEAD + 4 * n, dtype=np.int64)
-        top = state.top
-        due = state.follow_up
-        st[TURN] = state.turn
-        st[LAST] = state.last
-        st[NFIN] = len(state.finished)
-        st[N] = n
-        st[PASSED] = sum(1 << s for s in state.passed)
-        st[REVOLUTION] = int(state.revolution)
-        st[BACK] = int(state.back)
-        st[LOCK] = state.lock
-        st[PASS_RUN] = state.pass_run
-        st[FALLEN] = state.fallen
-        if top:
-            st[TOP] = move_of(top.combo)
-            info = move_info(np.uint64(st[TOP]))
-            st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = (int(v) for v in info)
-        st[RETURNED] = int(top.returned) if top else 0
-        if due is not None:
-            st[FU_KIND] = 1 if due.kind == "give" else 2
-            st[FU_COUNT], st[FU_TO] = due.count, due.to
-        st[DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
-        for i, s in enumerate(state.order):
-            st[HEAD + i] = s
-            st[HEAD + n + s] = i
-        for i, s in enumerate(state.finished):
-            st[HEAD + 2 * n + i] = s
-        for s in range(n):
-            st[HEAD + 3 * n + s] = hs[s]
-        self.n = n
-        self.st = st
+        self.n = len(state.players)
+        self.st = pack(state, hands)
         self.flags = flags_of(state)
         self._buf = np.zeros(MAXMOVES, dtype=np.uint64)
 

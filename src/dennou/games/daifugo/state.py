@@ -91,7 +91,7 @@ class GameResult:
     last_hand: tuple[int, ...] = ()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class DaifugoState:
     """Everything about a Daifugo set; views decide who sees what.
 
@@ -186,6 +186,14 @@ class DaifugoState:
         new.void_games = self.void_games
         new.log_chain = self.log_chain
         return new
+
+    def __eq__(self, other: object) -> bool:
+        # Field by field, whatever holds them (the fast layer's kernel-held states included).
+        if not isinstance(other, DaifugoState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in STATE_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
         # Every field holds immutable values (tuples, frozen structs, events never edited), so a
