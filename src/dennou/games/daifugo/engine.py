@@ -67,78 +67,6 @@ class LegalPlays(list[Action]):
         return self._rules.allows(self._state, self._seat, action)
 
 
-class LazyEvents(list[Event]):
-    """The events of a transition the fast layer made, built by the readable rules when read.
-
-    :mod:`.fast` computes the common transitions without events. Their events are the readable
-    rules' own: the first time this list is read it runs the readable transition on the state
-    before (same state, same action) and keeps its events; until then it costs nothing. It is a
-    real ``list`` (filled on first use), so callers need nothing new; reading it through C code
-    that bypasses Python methods (``json.dumps``, ``msgspec``) before any Python read sees an
-    empty list, which is why the engine reads its own logs through iteration only.
-    """
-
-    __slots__ = ("_source",)
-    _source: tuple[DaifugoEngine, DaifugoState, Seat, Action] | None
-
-    def __init__(self, engine: DaifugoEngine, state: DaifugoState, seat: Seat, action: Action):
-        super().__init__()
-        self._source = (engine, state, seat, action)
-
-    def _fill(self) -> None:
-        source = self._source
-        if source is not None:
-            self._source = None
-            engine, state, seat, action = source
-            list.extend(self, engine.apply_rules(state, seat, action)[1])
-
-    def __iter__(self) -> Any:
-        self._fill()
-        return list.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return list.__len__(self)
-
-    def __getitem__(self, index: Any) -> Any:
-        self._fill()
-        return list.__getitem__(self, index)
-
-    def __reversed__(self) -> Any:
-        self._fill()
-        return list.__reversed__(self)
-
-    def __contains__(self, item: object) -> bool:
-        self._fill()
-        return list.__contains__(self, item)
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        if isinstance(other, LazyEvents):
-            other._fill()
-        return list.__eq__(self, other)
-
-    __hash__ = None
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __repr__(self) -> str:
-        self._fill()
-        return list.__repr__(self)
-
-    def __reduce__(self) -> Any:
-        # Pickled (and copied) as the plain list of its events.
-        return (list, (list(self),))
-
-    def copy(self) -> list[Event]:
-        """A plain list of the events."""
-        return list(self)
-
-
-_lazy = list.__new__
-
-
 class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     """The rules of Daifugo (a whole set of games per state and record)."""
 
@@ -208,13 +136,10 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     def sample_chance(self, state: DaifugoState, rng: random.Random) -> Action:
         """A shuffled deck (the whole deal as one chance action), or the drawn places."""
         if state.phase == "stalemate":
-            seats = self._unplaced(state)
-            rng.shuffle(seats)
-            return Places(tuple(seats))
+            return Places(tuple(F.shuffled(self._unplaced(state), rng)))
         if state.phase != "deal":
             raise IllegalActionError("no deal is due", phase=state.phase)
-        deck = list(C.deck(state.rules.jokers))
-        rng.shuffle(deck)
+        deck = F.shuffled(list(C.deck(state.rules.jokers)), rng)
         return Deal(tuple(C.cards_str(deck)))
 
     # --- legal actions ----------------------------------------------------------------------
@@ -228,14 +153,14 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         order or spelling (``Th`` for ``10h``, ``JK`` for ``JK=7h`` where that is the first
         legal reading) is contained too.
         """
+        if type(state) is F.KernelState:
+            return F.kernel_legal(self, state, seat) if seat == state.turn else []
         phase = state.phase
         if phase == "play":
             if seat != state.turn:
                 return []
             if state.follow_up is not None:
                 return self._follow_up_actions(state, seat, state.follow_up)
-            if type(state) is F.KernelState:
-                return F.kernel_legal(self, state, seat)
             out = LegalPlays()
             out._rules, out._state, out._seat = self, state, seat
             self._add_plays(out, F.PLAYS, state, seat)
@@ -347,33 +272,13 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     ) -> tuple[DaifugoState, list[Event]]:
         """Apply an action after checking it against the rules (never mutates ``state``).
 
-        The common transitions (a legal play or pass that ends nothing, a deal without an
-        exchange) come from :mod:`.fast` with their events built when read (:class:`LazyEvents`);
-        everything else, and every refusal, from the readable rules (:meth:`apply_rules`).
+        Plays and passes of the seat to play, and a deal that starts play at once, run on the
+        Numba kernel (:func:`.fast.apply`), their events built by these rules when read
+        (:class:`.fast.LazyEvents`); everything else, and every refusal, by the readable rules
+        (:meth:`apply_rules`), which the tests hold the kernel to.
         """
-        if type(state) is F.KernelState and seat == state.turn:
-            new = F.kernel_step(state, action)
-        elif state.phase == "play" and seat == state.turn and state.follow_up is None:
-            new = F.kernel_apply(state, action)
-        else:
-            new = None
-        if new is not None:
-            if type(new) is not F.KernelState:  # the game's end
-                self._close_game(new)
-            events = _lazy(LazyEvents)
-            events._source = (self, state, seat, action)
-            new.log_chain = (state.log_chain, events)
-            return new, events
-        if state.phase == "deal" and seat == CHANCE and type(action) is Deal:
-            dealt = F.kernel_deal(state, action.deck)
-            if dealt is not None:
-                source = state.copy()  # the deal's events need nothing of the last game's log
-                source.log_chain = ()
-                events = _lazy(LazyEvents)
-                events._source = (self, source, seat, action)
-                dealt.log_chain = ((), events)
-                return dealt, events
-        return self.apply_rules(state, seat, action)
+        done = F.apply(self, state, seat, action)
+        return done if done is not None else self.apply_rules(state, seat, action)
 
     def apply_rules(
         self, state: DaifugoState, seat: Seat, action: Action

@@ -18,15 +18,17 @@ the caches only remember answers.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
 
 from dennou.core.actions import Action
+from dennou.core.game import Event
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import sim as S
-from dennou.games.daifugo.actions import Pass, Play
+from dennou.games.daifugo.actions import Deal, Pass, Play
 from dennou.games.daifugo.cards import Combo
 from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.state import STATE_FIELDS, DaifugoState, Played
@@ -445,8 +447,8 @@ class KernelState(DaifugoState):
     _k: Any
     _kernel: Kernel
     _may_pass: bool
-    _moves: int | list[int]
-    """How many legal moves the vector keeps, or the list of them when there are more."""
+    _moves: Any
+    """How many legal moves the vector keeps, or (more than it keeps) an array of them."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         """Made with fields (``dataclasses.replace``, copying code): a plain state."""
@@ -537,7 +539,7 @@ def _successor(
     new._kernel = kern
     new._may_pass = bool(r & 1) or kern.lead_pass
     k = r >> 8
-    new._moves = k if k <= S.MREG else kern.buf[:k].tolist()
+    new._moves = k if k <= S.MREG else kern.buf[:k].astype(np.int64)
     return new
 
 
@@ -561,42 +563,14 @@ def kernel_state(state: DaifugoState) -> KernelState | None:
 GAME_OVER = S.GAME_OVER
 
 
-def kernel_apply(state: DaifugoState, action: Action) -> DaifugoState | None:
-    """:func:`kernel_step` of any play-phase state (held by the kernel first)."""
-    now = state if type(state) is KernelState else kernel_state(state)
-    return None if now is None else kernel_step(now, action)
-
-
-def kernel_step(now: KernelState, action: Action) -> DaifugoState | None:
-    """The state after the seat to play's ``play`` or ``pass`` by the kernel, without events.
-
-    A :class:`KernelState`; or, when the game ends, a plain state in its last position (the
-    engine then closes the game: ``phase`` is still ``"play"``); or ``None`` when the kernel hands
-    the move back to the readable rules: an action not legal now (they explain why), a 千日手,
-    a 7 pass or 10 discard owed.
-    """
-    kern = now._kernel
-    kind = type(action)
-    if kind is Play:
-        move = kern.moves_of_cards.get(action.cards)  # type: ignore[attr-defined]
-        if move is None:
-            move = kern.move_of(action.cards)  # type: ignore[attr-defined]
-            if move is None:
-                return None
-    elif kind is Pass:
-        move = _PASS_MOVE
-    else:
-        return None
-    st = now._k.copy()
-    r = _engine_step(st, move, kern.flags, kern.buf)
-    if r >= 0:
-        return _successor(now, now._base, st, kern, r)
-    if r == GAME_OVER:
-        last = now.copy()  # the plain state, then the kernel's last position
-        for name, value in unpacked(st).items():
-            setattr(last, name, value)
-        return last
-    return None
+def _last_position(now: KernelState, st: Any) -> DaifugoState:
+    """The plain state of a game that just ended in the kernel (closed by the engine next)."""
+    last = now._base.copy()
+    last.rules, last.players, last.phase, last.turn = now.rules, now.players, "play", now.turn
+    last.follow_up = None
+    for name, value in unpacked(st).items():
+        setattr(last, name, value)
+    return last
 
 
 def _engine_step(st: Any, move: Any, flags: Any, buf: Any) -> int:
@@ -617,26 +591,27 @@ def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | Non
     rules = state.rules
     if rules.exchange and state.game_no > 1:
         return None
-    codes = [_CODES.get(c) for c in deck]
     n = len(state.players)
-    if None in codes or len(codes) != 52 + rules.jokers:
+    if len(deck) != 52 + rules.jokers:
         return None
     order = state.order
     hands = [0] * n
     naturals = 0
+    count = 0
     jokers = 0
-    for i, x in enumerate(order):
-        mask = 0
-        held = 0
-        for c in codes[i::n]:
-            if c == C.JOKER:
-                held += 1
-            else:
-                mask |= 1 << c  # type: ignore[operator]
-        hands[x] = mask | C.JOKER_BITS[min(held, 2)]
-        naturals |= mask
-        jokers += held
-    if naturals != C.NATURALS or jokers != rules.jokers or len(set(codes)) != 52 + (jokers > 0):
+    try:
+        for i, x in enumerate(order):
+            part = deck[i::n]
+            held = part.count("JK")
+            # A sum of the cards' bits: a card twice carries, so the counts below catch it.
+            mask = sum(map(_BITS.__getitem__, part))
+            hands[x] = mask | C.JOKER_BITS[held]
+            naturals |= mask
+            count += mask.bit_count()
+            jokers += held
+    except (KeyError, TypeError, IndexError):
+        return None  # another spelling, not cards, three jokers: the readable rules
+    if naturals != C.NATURALS or count != 52 or jokers != rules.jokers:
         return None  # not each card once: the readable rules explain
     leader = order[0]
     if rules.first_lead == "diamond3":
@@ -646,29 +621,37 @@ def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | Non
     base.steps = ()
     base.log_chain = ()
     kern = kernel(rules)
-    st = _blank(n).copy()
+    st = _blank(order).copy()
     st[S.TURN] = st[S.LAST] = leader
-    st[S.DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
-    st[S.HEAD : S.HEAD + n] = order
-    for i, x in enumerate(order):
-        st[S.HEAD + n + x] = i
-    st[S.HEAD + 3 * n : S.HEAD + 4 * n] = hands
+    if "daifugo" in state.titles:
+        st[S.DAIFUGO] = state.titles.index("daifugo")
+    for x in range(n):
+        st[S.HEAD + 3 * n + x] = hands[x]
     k = S.legal_moves(st, kern.flags, kern.buf)
     return _successor(state, base, st, kern, k << 8 | leader << 1)
 
 
-_CODES = C.CARD_CODES
-_BLANKS: dict[int, Any] = {}
+_BITS = {C.card_str(c): 1 << c for c in range(52)} | {"JK": 0}
+"""The card set of each card's canonical wire form (a joker counts apart)."""
+_BLANKS: dict[tuple[int, ...], Any] = {}
 
 
-def _blank(n: int) -> Any:
-    """The engine-mode vector of ``n`` players before a deal."""
-    st = _BLANKS.get(n)
+def _blank(order: tuple[int, ...]) -> Any:
+    """The engine-mode vector of a game in this turn order, before the deal."""
+    st = _BLANKS.get(order)
     if st is None:
-        st = _BLANKS[n] = np.zeros(S.size_of(n), dtype=np.int64)
+        n = len(order)
+        st = np.zeros(S.size_of(n), dtype=np.int64)
         st[S.N] = n
         st[S.FALLEN] = -1
+        st[S.DAIFUGO] = -1
         st[S.ENGINE] = 1
+        for i, x in enumerate(order):
+            st[S.HEAD + i] = x
+            st[S.HEAD + n + x] = i
+        if len(_BLANKS) > 1000:
+            _BLANKS.clear()
+        _BLANKS[order] = st
     return st
 
 
@@ -679,20 +662,22 @@ class KernelPlays(Sequence[Action]):
     spelling), like the readable rules' :class:`~.engine.LegalPlays`.
     """
 
-    __slots__ = ("_count", "_engine", "_moves", "_pass", "_seat", "_state")
+    __slots__ = ("_count", "_engine", "_len", "_moves", "_off", "_pass", "_seat", "_state")
     _count: int
     _engine: Any
+    _len: int
     _moves: Any
+    _off: int
     _pass: bool
     _seat: int
     _state: DaifugoState
 
     def __len__(self) -> int:
-        return self._count + self._pass
+        return self._len
 
     def _move(self, i: int) -> int:
-        moves = self._moves
-        return moves[i] if type(moves) is list else int(moves.item(moves.shape[0] - S.MREG + i))
+        move: int = self._moves.item(self._off + i)
+        return move
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -703,7 +688,7 @@ class KernelPlays(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         count = self._count
         if type(index) is int and 0 <= index < count:
-            move = self._move(index)
+            move = self._moves.item(self._off + index)
             return _PLAY_OF_MOVE.get(move) or play_of_move(move)
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
@@ -740,12 +725,16 @@ def kernel_legal(engine: Any, state: KernelState, seat: int) -> KernelPlays:
     plays = _new_state(KernelPlays)
     moves = state._moves
     if isinstance(moves, int):
+        st = state._k
         plays._count = moves
-        plays._moves = state._k
+        plays._moves = st
+        plays._off = len(st) - S.MREG
     else:
         plays._count = len(moves)
         plays._moves = moves
+        plays._off = 0
     plays._pass = state._may_pass
+    plays._len = plays._count + plays._pass
     plays._engine = engine
     plays._state = state
     plays._seat = seat
@@ -753,3 +742,158 @@ def kernel_legal(engine: Any, state: KernelState, seat: int) -> KernelPlays:
 
 
 PASS = Pass()
+
+
+class LazyEvents(list[Event]):
+    """The events of a transition the fast path made, built by the readable rules when read.
+
+    The kernel computes transitions without events. Their events are the readable rules' own:
+    the first time this list is read it runs the readable transition (``engine.apply_rules``)
+    on the state before (same state, same action) and keeps its events; until then it costs
+    nothing. It is a real ``list`` (filled on first use), so callers need nothing new; only C
+    code that reads a list's storage directly (``json.dumps``, ``msgspec``) before any Python
+    read would see it empty, which is why the engine reads its logs through iteration.
+    """
+
+    __slots__ = ("_source",)
+    _source: tuple[Any, DaifugoState, int, Action] | None
+
+    def _fill(self) -> None:
+        source = self._source
+        if source is not None:
+            self._source = None
+            engine, state, seat, action = source
+            list.extend(self, engine.apply_rules(state, seat, action)[1])
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return list.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return list.__len__(self)
+
+    def __getitem__(self, index: Any) -> Any:
+        self._fill()
+        return list.__getitem__(self, index)
+
+    def __reversed__(self) -> Any:
+        self._fill()
+        return list.__reversed__(self)
+
+    def __contains__(self, item: object) -> bool:
+        self._fill()
+        return list.__contains__(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        if isinstance(other, LazyEvents):
+            other._fill()
+        return list.__eq__(self, other)
+
+    __hash__ = None
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __repr__(self) -> str:
+        self._fill()
+        return list.__repr__(self)
+
+    def __reduce__(self) -> Any:
+        """Pickled (and copied) as the plain list of its events."""
+        return (list, (list(self),))
+
+    def copy(self) -> list[Event]:
+        """A plain list of the events."""
+        return list(self)
+
+
+_lazy = list.__new__
+
+
+def apply(engine: Any, state: DaifugoState, seat: int, action: Action) -> Any:
+    """The engine's ``apply`` by the kernel, with :class:`LazyEvents`; ``None`` otherwise.
+
+    A play or pass of the seat to play (a game's end closed by ``engine._close_game``), or a
+    deal when play starts at once. ``None`` hands the action to the readable rules: anything
+    else, every refusal (they explain it), a 千日手, a 7 pass or 10 discard owed.
+    """
+    if type(state) is not KernelState:
+        if state.phase == "play" and seat == state.turn:
+            now = kernel_state(state)  # None: a 7 pass or 10 discard is owed
+            return None if now is None else apply(engine, now, seat, action)
+        if state.phase == "deal" and seat == -1 and type(action) is Deal:
+            return _deal(engine, state, action)
+        return None
+    if seat != state.turn:
+        return None
+    # The hot path of every random player and search: kept in one function on purpose.
+    kern = state._kernel
+    kind = type(action)
+    if kind is Play:
+        move = kern.moves_of_cards.get(action.cards)  # type: ignore[attr-defined]
+        if move is None:
+            move = kern.move_of(action.cards)  # type: ignore[attr-defined]
+            if move is None:
+                return None
+    elif kind is Pass:
+        move = _PASS_MOVE
+    else:
+        return None
+    st = state._k.copy()
+    r = _engine_step(st, move, kern.flags, kern.buf)
+    new: DaifugoState
+    if r >= 0:
+        held: KernelState = _new_state(KernelState)
+        held.rules = state.rules
+        held.players = state.players
+        held.turn = r >> 1 & 127
+        held._base = state._base
+        held._k = st
+        held._kernel = kern
+        held._may_pass = bool(r & 1) or kern.lead_pass
+        k = r >> 8
+        held._moves = k if k <= S.MREG else kern.buf[:k].astype(np.int64)
+        new = held
+    elif r == GAME_OVER:
+        new = _last_position(state, st)
+        engine._close_game(new)
+    else:
+        return None
+    events = _lazy(LazyEvents)
+    events._source = (engine, state, seat, action)
+    new.log_chain = (state.log_chain, events)
+    return new, events
+
+
+def _deal(engine: Any, state: DaifugoState, action: Deal) -> Any:
+    dealt = kernel_deal(state, action.deck)
+    if dealt is None:
+        return None
+    source = state.copy()  # the deal's events need nothing of the last game's log
+    source.log_chain = ()
+    events = _lazy(LazyEvents)
+    events._source = (engine, source, -1, action)
+    dealt.log_chain = ((), events)
+    return dealt, events
+
+
+def shuffled(items: list[Any], rng: random.Random) -> list[Any]:
+    """``rng.shuffle(items)`` (the same order from the same stream), faster; returns ``items``.
+
+    ``random.shuffle`` draws each index with a method call; this inlines the same draws
+    (``getrandbits`` until below the bound) for the plain ``random.Random``.
+    """
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        rng.shuffle(items)
+        return items
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+    return items
