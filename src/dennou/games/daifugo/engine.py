@@ -23,13 +23,13 @@ from math import comb, factorial
 from typing import Any
 
 from dennou.core.actions import Action, LazyActions
-from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
+from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import CODEC, Deal, Discard, Give, Pass, Places, Play
 from dennou.games.daifugo.cards import Combo
-from dennou.games.daifugo.rules import PRESETS, TITLE_KANJI, DaifugoRules, titles_for
+from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, from_options, titles_for
 from dennou.games.daifugo.state import (
     DaifugoState,
     ExchangeStep,
@@ -91,13 +91,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         Raises:
             ConfigError: An unknown preset or option, or an impossible value.
         """
-        options = dict(options or {})
-        preset = options.pop("preset", None)
-        if preset is not None:
-            if preset not in PRESETS:
-                raise ConfigError(f"unknown rules preset {preset!r}; presets: {sorted(PRESETS)}")
-            options = {**PRESETS[preset], **options}
-        return super().make_rules(options)
+        return from_options(options or {})
 
     def default_players(self, rules: DaifugoRules) -> int:
         """Five players, as both contests played."""

@@ -369,9 +369,7 @@ class Kernel:
 
     def __init__(self, rules: DaifugoRules) -> None:
         self.rules = rules
-        values = [getattr(rules, name) for name in S.FLAG_NAMES]
-        values[S.FLAG_NAMES.index("flush_on")] = rules.flush_on == "all_passed"
-        self.flags = np.array([int(v) for v in values], dtype=np.int64)
+        self.flags = S.flags_of_rules(rules)
         self.buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
         self.lead_pass = rules.lead_pass
         self.moves_of_cards: dict[tuple[str, ...], np.uint64 | None] = {}

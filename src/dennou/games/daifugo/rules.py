@@ -8,11 +8,13 @@ common local rules is an option here, with its range or values checked on constr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta
 
-from dennou.core.game import Rules
+from dennou.core.errors import ConfigError
+from dennou.core.game import Rules, parse_rules
 
 Title = Literal["daifugo", "fugo", "heimin", "hinmin", "daihinmin"]
 """Titles by their romanised names (大富豪, 富豪, 平民, 貧民, 大貧民)."""
@@ -189,6 +191,23 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 """Named sets of options (``docs/games/daifugo.md``: the UECda rules)."""
+
+
+def from_options(options: Mapping[str, Any]) -> DaifugoRules:
+    """Rules from options; ``preset`` starts from :data:`PRESETS`, explicit options override.
+
+    Raises:
+        ConfigError: An unknown preset or option, or an impossible value.
+    """
+    chosen = dict(options)
+    preset = chosen.pop("preset", None)
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ConfigError(f"unknown rules preset {preset!r}; presets: {sorted(PRESETS)}")
+        chosen = {**PRESETS[preset], **chosen}
+    rules = parse_rules(DaifugoRules, chosen)
+    assert isinstance(rules, DaifugoRules)
+    return rules
 
 
 def titles_for(n: int) -> tuple[Title, ...]:

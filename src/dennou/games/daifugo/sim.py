@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.state import DaifugoState
 
 MAXMOVES = 32768
@@ -889,9 +890,13 @@ def combo_of(move: int) -> C.Combo:
 
 def flags_of(state: DaifugoState) -> np.ndarray:
     """The rule flags array of a state's rules."""
-    r = state.rules
-    values = [getattr(r, name) for name in FLAG_NAMES]
-    values[FLAG_NAMES.index("flush_on")] = r.flush_on == "all_passed"
+    return flags_of_rules(state.rules)
+
+
+def flags_of_rules(rules: DaifugoRules) -> np.ndarray:
+    """The rule flags array (:data:`FLAG_NAMES`) of rules."""
+    values = [getattr(rules, name) for name in FLAG_NAMES]
+    values[FLAG_NAMES.index("flush_on")] = rules.flush_on == "all_passed"
     return np.array([int(v) for v in values], dtype=np.int64)
 
 
