@@ -11,6 +11,10 @@ Usage: ``PYTHONPATH=src python bench/numeron.py [--games 20] [--quick]``
    digits), every decision of every phase, after one warm-up game (Numba compilation and the
    judgment table are one-off costs, measured separately as "first decision").
 3. ``solver`` against ``random``: wins out of games played.
+4. Views: the acting seat's view at turn 5, 60 and 300 of random 4-digit games (median µs),
+   as the engine builds it (the log's JSON extended step by step) and from scratch (the whole
+   log converted for every view, as in session 1): a view at turn 60 within 2x of turn 5.
+   ``--only views`` prints this table alone (a few seconds).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ import numpy as np
 
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
+from dennou.core.game import CHANCE
+from dennou.core.jsondata import to_json
 from dennou.games.numeron import GAME
 from dennou.games.numeron.knowledge import Candidates
 from dennou.games.numeron.rules import NumeronRules
@@ -85,11 +91,59 @@ def versus_random(digits: int, games: int) -> int:
     return wins
 
 
+def view_costs(
+    turns: tuple[int, ...], seeds: int = 3, window: int = 40
+) -> dict[int, tuple[float, float]]:
+    """Median µs of the acting seat's view near each turn: (as built, from scratch)."""
+    built: dict[int, list[float]] = {t: [] for t in turns}
+    scratch: dict[int, list[float]] = {t: [] for t in turns}
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = GAME.new(GAME.make_rules({"digits": 4, "forfeit_after": 0}), ["a", "b"])
+        while any(len(built[t]) < window * (seed + 1) for t in turns):
+            (seat,) = sorted(GAME.to_act(state))[:1]
+            if seat == CHANCE:
+                state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
+                continue
+            started = time.perf_counter()
+            GAME.view(state, seat)
+            took = time.perf_counter() - started
+            started = time.perf_counter()
+            to_json([e for e in state.log if e.visible_to(seat)])
+            whole = time.perf_counter() - started
+            for t in turns:
+                if state.turn >= t and len(built[t]) < window * (seed + 1):
+                    built[t].append(took * 1e6)
+                    scratch[t].append(whole * 1e6)
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+            if state.phase == "call" and getattr(action, "number", None) == state.numbers[1 - seat]:
+                continue  # keep the game going: no hits
+            state, _ = GAME.apply(state, seat, action)
+    return {t: (float(np.median(built[t])), float(np.median(scratch[t]))) for t in turns}
+
+
+def views_table() -> None:
+    costs = view_costs((5, 60, 300))
+    base = costs[5][0]
+    print("## Views: the acting seat's view in random 4-digit games (median µs, 3 games)")
+    print()
+    print("| turn | view as built | vs turn 5 | view with the log converted from scratch |")
+    print("|---|---|---|---|")
+    for turn, (built, whole) in costs.items():
+        print(f"| {turn} | {built:.1f} | {built / base:.2f}x | {built + whole:.1f} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Numeron solver benchmark")
     parser.add_argument("--games", type=int, default=20, help="self-play games per length")
     parser.add_argument("--quick", action="store_true", help="3 digits only for the calls")
+    parser.add_argument("--only", choices=["views"], default=None)
     args = parser.parse_args()
+    views_table()
+    if args.only == "views":
+        return
 
     print("## Calls to finish over every secret, no items")
     print()

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dennou.games.numeron import judge
-from dennou.games.numeron.knowledge import table
+from dennou.games.numeron.knowledge import digit_matrix
 from dennou.games.numeron.solver import hit_code, judge_table
 from dennou.games.numeron.state import all_numbers
 
@@ -48,7 +48,7 @@ class Exact:
     def __init__(self, digits: int) -> None:
         self.digits = digits
         self.tab = judge_table(digits).astype(np.int64)
-        self.t = table(digits).astype(np.int64)
+        self.t = digit_matrix(digits).astype(np.int64)
         self.n = len(self.t)
         self.hit = hit_code(digits)
         self.resp = (digits + 1) ** 2

@@ -1,9 +1,12 @@
 """10-card stud benchmarks: evaluator, whole-hand simulation, odds. Prints one table.
 
 Run: ``PYTHONPATH=src python bench/stud10.py`` (one core; Numba compiles on the first run and
-caches). Peers are measured in the same run on the same hands: treys and phevaluator have no
-best-5-of-10, so they brute-force it (treys over the 252 five-card subsets, phevaluator over
-the 120 seven-card subsets with its native 7-card evaluator).
+caches). The engine rows compare ``view_odds`` off and on with no view asking (odds unread cost
+nothing: within 10% is the target), and the view row times a spectator view with odds, each
+position shown for the first time (target: 20 ms). Peers are measured in the same run on the
+same hands: treys and phevaluator have no best-5-of-10, so they brute-force it (treys over the
+252 five-card subsets, phevaluator over the 120 seven-card subsets with its native 7-card
+evaluator).
 """
 
 from __future__ import annotations
@@ -25,12 +28,17 @@ from dennou.games.stud10.sim import simulate
 ROWS: list[tuple[str, str, float, str]] = []
 
 
-def rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
+def rate(
+    fn: Callable[[], object],
+    count: int,
+    repeat: int = 3,
+    clock: Callable[[], float] = time.perf_counter,
+) -> float:
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = clock()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, clock() - t)
     return count / best
 
 
@@ -87,21 +95,46 @@ def bench_games() -> None:
     ROWS.append(
         ("5-player hands", "dennou sim (Numba)", rate(lambda: simulate(n, 1), n, 2), "1M hands")
     )
-    rules = Stud10Rules(view_odds=False)
-    rng = random.Random(1)
+    for view_odds, note in ((False, "odds off"), (True, "odds on, no view asks")):
+        rules = Stud10Rules(view_odds=view_odds)
+        rng = random.Random(1)
 
-    def engine_run() -> None:
-        for _ in range(200):
-            state = GAME.new(rules, ["a", "b", "c", "d", "e"])
-            while GAME.to_act(state):
-                state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
+        def engine_run(rules: Stud10Rules = rules, rng: random.Random = rng) -> None:
+            for _ in range(200):
+                state = GAME.new(rules, ["a", "b", "c", "d", "e"])
+                while GAME.to_act(state):
+                    state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
 
+        ROWS.append(
+            (
+                "5-player hands",
+                "dennou engine (Python)",
+                rate(engine_run, 200, clock=time.process_time),
+                f"200 hands, {note}",
+            )
+        )
+
+
+def bench_views() -> None:
+    """A spectator view with odds on a 5-player table, each position shown for the first time."""
+    rules = Stud10Rules()
+    rng = random.Random(2)
+    times: list[float] = []
+    for _ in range(12):
+        state = GAME.new(rules, ["a", "b", "c", "d", "e"])
+        while GAME.to_act(state):
+            state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
+            started = time.process_time()
+            GAME.view(state, None)
+            times.append(time.process_time() - started)
+    times = times[1:]  # the very first view loads the compiled kernels
+    median = float(np.median(times))
     ROWS.append(
         (
-            "5-player hands",
-            "dennou engine (Python)",
-            rate(engine_run, 200, 1),
-            "200 hands, odds off",
+            "spectator view with odds",
+            "dennou (first view of a position)",
+            1 / median,
+            f"median {median * 1000:.1f} ms, max {max(times) * 1000:.1f} ms of CPU (target 20)",
         )
     )
 
@@ -149,6 +182,7 @@ def main() -> None:
     for k in (10, 7):
         bench_eval(k)
     bench_games()
+    bench_views()
     bench_odds()
     print(f"{'task':<26} {'implementation':<30} {'per second':>14}  note")
     for task, impl, per_s, note in ROWS:

@@ -61,7 +61,7 @@ def test_client_errors_are_raised(live: LiveServer) -> None:
 def test_load_bot_targets() -> None:
     assert load_bot("dennou.client.testing:HarnessBot") is HarnessBot
     factory = load_bot("random")
-    assert factory(REGISTRY["numeron"]).name == "random"
+    assert callable(factory) and factory(REGISTRY["numeron"]).name == "random"
     with pytest.raises(ConfigError):
         load_bot("dennou.nothing_here:Bot")
     with pytest.raises(ConfigError):
@@ -83,7 +83,7 @@ def test_bot_run_command_plays_a_game(tmp_path: Path) -> None:
         table = asyncio.run(make())
         cmd = [sys.executable, "-m", "dennou.server", "bot-run"]
         cmd += ["dennou.client.testing:HarnessBot", "--server", server.ws, "--token", token]
-        cmd += ["--table", table, "--seed", "3"]
+        cmd += ["--table", table, "--seed", "3", "--json"]
         env = {**os.environ, "PYTHONPATH": SRC}
         done = subprocess.run(
             cmd, capture_output=True, text=True, env=env, timeout=120, check=False

@@ -75,8 +75,9 @@ def test_play_is_reproducible_from_its_seed() -> None:
     game = get("numeron")
     a = play(game, None, [RandomBot(), RandomBot()], seed=11)
     b = play(game, None, [RandomBot(), RandomBot()], seed=11)
-    strip = lambda r: [(s.seat, s.action, s.default) for s in r.steps]  # noqa: E731
-    assert strip(a) == strip(b)
+    assert [(s.seat, s.action, s.default) for s in a.steps] == [
+        (s.seat, s.action, s.default) for s in b.steps
+    ]
 
 
 def test_time_limit_turns_slow_decisions_into_timeouts() -> None:
@@ -116,3 +117,10 @@ def test_intervals() -> None:
     assert mean == 0.5 and 0.09 < half < 0.11
     lo, hi = wilson(0.5, 100)
     assert lo < 0.5 < hi and round(hi - lo, 2) == 0.19
+
+
+def test_wilson_interval_holds_its_proportion_at_the_ends() -> None:
+    for n in (1, 4, 7, 50, 1000):
+        assert wilson(1.0, n)[1] == 1.0 and wilson(0.0, n)[0] == 0.0
+        lo, hi = wilson(1.0, n)
+        assert lo <= 1.0 <= hi

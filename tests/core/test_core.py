@@ -6,7 +6,14 @@ import pytest
 
 from dennou.core import record as records
 from dennou.core.actions import Concat, LazyActions
-from dennou.core.errors import ConfigError, DennouError, IllegalActionError, InvalidActionError
+from dennou.core.errors import (
+    ConfigError,
+    DennouError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+)
 from dennou.core.game import Outcome, rules_options
 from dennou.core.record import Record, Step
 from dennou.core.rng import derive_seed, make_rng
@@ -133,8 +140,21 @@ def test_rng_streams_are_stable_and_distinct() -> None:
 def test_errors_carry_context() -> None:
     err = IllegalActionError("nope", seat=1, phase="call", rule=None)
     assert err.to_json() == {
+        "code": "illegal_action",
         "error": "IllegalActionError",
         "message": "nope",
         "seat": 1,
         "phase": "call",
     }
+
+
+def test_an_error_about_a_rule_names_its_section_in_one_format() -> None:
+    err = IllegalActionError("a call is 3 distinct digits", section="Setup", rule="number")
+    assert err.message == "a call is 3 distinct digits — rules: Setup"
+    assert err.to_json()["section"] == "Setup" and err.to_json()["rule"] == "number"
+    assert [c.code for c in (NotYourTurnError, GameOverError, ConfigError, InvalidActionError)] == [
+        "not_your_turn",
+        "game_over",
+        "config",
+        "invalid_action",
+    ]

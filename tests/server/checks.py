@@ -25,7 +25,7 @@ def check_seen_against_replay(record: rec.Record, result: GameResult) -> None:
         version = msg["version"]
         seen.append(version)
         expected = [
-            {"kind": e.kind, "text": e.text, "data": rec.to_json(e.data)}
+            {"kind": e.kind, "text": e.text, "data": to_json(e.data)}
             for e in frames[version].events
             if e.visible_to(result.seat)
         ]
@@ -51,6 +51,9 @@ def check_turn(game: Game[Any, Any], turn: dict[str, Any], seed: int) -> None:
     state = game.determinize(turn["view"], seat, random.Random(seed))
     legal = game.legal_actions(state, seat)
     assert turn["legal_count"] == len(legal)
+    # docs/protocol.md §3: at most 300 legal actions are always listed (Daifugo's exchange too)
+    assert (turn["legal"] is not None) == (len(legal) <= 300), turn["legal_count"]
+    assert (turn["legal_sample"] is None) == (turn["legal"] is not None)
     if turn["legal"] is not None:
         assert turn["legal"] == [game.dump_action(a) for a in legal]
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from dennou.core.registry import Registry
 from dennou.server.testing import LiveServer
 
 
-class Bet(Action, tag="bet"):
+class Bet(Action, frozen=True, tag="bet"):
     amount: int
 
 
@@ -42,7 +42,7 @@ class Pot(Game[PotState, PotRules]):
     codec = ActionCodec(Bet)
 
     def host_accounts_in(
-        self, rules: dict[str, Any], accounts: list[dict[str, Any] | None]
+        self, rules: dict[str, Any], accounts: Sequence[Mapping[str, Any] | None]
     ) -> dict[str, Any]:
         return {**rules, "balances": [(a or {}).get("balance", 100) for a in accounts]}
 
@@ -127,7 +127,9 @@ def test_accounts_persist_across_games_and_history_is_kept(tmp_path: Path) -> No
             results = asyncio.run(one())
             table = httpx.get(f"{live.http}/api/tables/{results[0].table}").json()
             balances_seen.append(table["rules"]["balances"])
-            final = [s for s in results[0].outcome["scores"]]
+            # ann and ben race for the two open seats: each result says which seat its bot got
+            scores = results[0].outcome["scores"]
+            final = [scores[results[0].seat], scores[results[1].seat]]
             ann = httpx.get(f"{live.http}/api/accounts/ann").json()
             ben = httpx.get(f"{live.http}/api/accounts/ben").json()
             assert [ann["accounts"]["pot"]["balance"], ben["accounts"]["pot"]["balance"]] == final

@@ -1,29 +1,38 @@
-"""docs/protocol.md and docs/schema stay true to the protocol as built."""
+"""docs/protocol.md, docs/schema and the OpenAPI document stay true to the server as built
+(issue 20): the same codes, routes and messages everywhere; the example session and the two
+afternoon clients are real and run."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
+import httpx
 import msgspec
 import pytest
 
 from dennou.server import protocol as p
+from dennou.server.errors import CODES, ErrorCode, http_status
+from dennou.server.http_api import ENDPOINTS
+from dennou.server.openapi import document
+from tests.services import require_node
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+from . import example_session
+from .conftest import LiveServer, ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PROTOCOL = (DOCS / "protocol.md").read_text(encoding="utf-8")
 SERVER_BY_TYPE = {str(c.__struct_config__.tag): c for c in p.SERVER_MESSAGES}
 
 
-def example_lines() -> list[tuple[str, dict[str, Any]]]:
-    text = (DOCS / "protocol.md").read_text(encoding="utf-8")
-    out = []
-    for block in re.findall(r"```jsonl\n(.*?)```", text, re.S):
-        for line in block.splitlines():
-            direction, _, raw = line.partition(" ")
-            out.append((direction, json.loads(raw)))
-    return out
+def section(number: int) -> str:
+    return PROTOCOL.split(f"\n## {number}.", 1)[1].split("\n## ", 1)[0]
 
 
 def test_schema_files_are_generated_from_the_protocol() -> None:
@@ -35,25 +44,116 @@ def test_schema_files_are_generated_from_the_protocol() -> None:
 
 
 def test_every_message_type_is_documented() -> None:
-    text = (DOCS / "protocol.md").read_text(encoding="utf-8")
     for tag in [*p.BY_TYPE, *SERVER_BY_TYPE]:
-        assert f"`{tag}`" in text, tag
+        assert f"`{tag}`" in section(2) + section(3), tag
 
 
-def test_the_example_session_is_valid_protocol() -> None:
-    lines = example_lines()
-    assert len(lines) > 20
-    seen = set()
-    for direction, message in lines:
-        assert direction in (">", "<")
-        kinds = p.BY_TYPE if direction == ">" else SERVER_BY_TYPE
-        seen.add((direction, message["type"]))
-        msgspec.convert(message, kinds[message["type"]])
+def test_every_error_code_is_in_the_schema_and_in_section_4_and_nothing_else() -> None:
+    """20.9: the error schema lacked `internal`; codes and prose drifted apart."""
+    table = re.findall(r"^\| `(\w+)` \| (\d+) \|", section(4), re.M)
+    documented = {code: int(status) for code, status in table}
+    schema = json.loads((DOCS / "schema" / "server.error.json").read_text())
+    in_schema = set(schema["$defs"]["Error"]["properties"]["code"]["enum"])
+    assert set(documented) == set(CODES) == in_schema == set(get_args(ErrorCode))
+    for code, status in documented.items():
+        assert status == http_status(code), code
+    reasons = json.loads((DOCS / "schema" / "server.event.json").read_text())
+    enum = json.dumps(reasons)
+    for reason in ("timeout", "absent", "error", "illegal", "resign", "abort", "claim"):
+        assert f'"{reason}"' in enum and f"`{reason}`" in section(3), reason
+    assert "a few hundred" not in PROTOCOL and "300" in section(3)
 
 
-def test_the_example_session_matches_the_json_schemas() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
-    for direction, message in example_lines():
-        side = "client" if direction == ">" else "server"
-        schema = json.loads((DOCS / "schema" / f"{side}.{message['type']}.json").read_text())
-        jsonschema.validate(message, schema)
+def test_every_http_route_is_documented_with_its_statuses() -> None:
+    """20.4: every route's status codes and reply bodies in §6 and in the OpenAPI document."""
+    rows = section(6)
+    spec = document()
+    for e in ENDPOINTS:
+        path = re.sub(r"\?.*", "", e.path)
+        row = next(
+            (line for line in rows.splitlines() if line.startswith(f"| `{e.method} {path}")), None
+        )
+        assert row is not None, f"§6 has no row for {e.method} {path}"
+        assert f"{e.status} " in row, (e.path, e.status)
+        for code in e.errors:
+            assert f"`{code}`" in row and str(http_status(code)) in row, (e.path, code)
+        operation = spec["paths"][e.path][e.method.lower()]
+        statuses = set(operation["responses"])
+        assert str(e.status) in statuses
+        assert {str(http_status(c)) for c in (*e.errors, "store", "internal")} <= statuses
+
+
+def test_the_api_index_openapi_and_docs_are_served(live: LiveServer) -> None:
+    """12.12: /api answers an index; /docs serves interactive documentation from local files."""
+    index = httpx.get(f"{live.http}/api").json()
+    assert {(x["method"], x["path"]) for x in index["endpoints"]} == {
+        (e.method, e.path) for e in ENDPOINTS
+    }
+    assert index["websocket"].endswith("/ws") and index["docs"].endswith("/docs")
+    spec = httpx.get(f"{live.http}/openapi.json").json()
+    assert spec == json.loads(json.dumps(document()))
+    page = httpx.get(f"{live.http}/docs")
+    assert page.status_code == 200 and "swagger-ui" in page.text
+    for url in re.findall(r'(?:src|href)="([^"]+)"', page.text):
+        assert url.startswith("/"), f"/docs loads {url} from elsewhere"
+        assert httpx.get(f"{live.http}{url}").status_code == 200, url
+    assert "validatorUrl: null" in httpx.get(f"{live.http}/docs/init.js").text
+
+
+def test_serve_prints_where_everything_is(server: ServerProcess) -> None:
+    """12.12: `dennou serve` printed nothing at start-up."""
+    log = server.log.read_text()
+    for what in ("web page", "API", "/docs", "WebSocket", "data", "dennou.sqlite3"):
+        assert what in log, what
+    assert f":{server.port}/api" in log
+
+
+def test_the_example_session_is_what_the_server_sends(server: ServerProcess) -> None:
+    """20.3: §8 is generated from a real run; playing it again gives the same messages."""
+    blocks = example_session.play(server)
+    assert example_session.render(blocks) == example_session.documented(), (
+        "the server no longer says what §8 shows: run python -m tests.server.example_session"
+    )
+    for block in blocks:
+        for direction, message in block:
+            kinds = p.BY_TYPE if direction == ">" else SERVER_BY_TYPE
+            msgspec.convert(message, kinds[message["type"]])
+
+
+def test_the_afternoon_clients_are_on_the_page_verbatim() -> None:
+    for path in ("examples/afternoon/client.py", "examples/js-client/afternoon.mjs"):
+        code = (ROOT / path).read_text(encoding="utf-8").rstrip("\n")
+        assert code in PROTOCOL, f"§9 does not show {path} as it is"
+
+
+def afternoon(server: ServerProcess, command: list[str], game: str, *args: str) -> dict[str, Any]:
+    token = server.register(f"c{os.urandom(4).hex()}")
+    done = subprocess.run(
+        [*command, server.ws, token, game, *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["status"] == "finished", result
+    return result
+
+
+@pytest.mark.parametrize("language", ["python", "javascript"])
+def test_the_afternoon_clients_play_numeron_and_a_daifugo_set(
+    server: ServerProcess, language: str
+) -> None:
+    """20: a client written from the page alone plays the games, the Daifugo exchange included."""
+    if language == "python":
+        command = [sys.executable, "examples/afternoon/client.py"]
+    else:
+        require_node()
+        command = ["node", "examples/js-client/afternoon.mjs"]
+    numeron = afternoon(server, command, "numeron", '{"digits": 3}')
+    assert numeron["outcome"]["detail"]["end"] in ("numeron", "forfeit")
+    daifugo = afternoon(server, command, "daifugo", '{"games": 2}', "bot:random", "bot:random")
+    record = httpx.get(f"{server.http}/api/tables/{daifugo['table']}/record").text
+    assert '"give"' in record  # the exchange was played by the client or the bots

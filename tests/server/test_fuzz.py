@@ -65,6 +65,7 @@ def test_fuzzed_messages_never_crash_or_change_a_table(tmp_path: Path) -> None:
         table = ann.request(
             {"type": "create_table", "game": "numeron", "seats": ["me", "bot:random"]}
         )["table"]["id"]  # type: ignore[index]
+        # built-in bots decide before a remote seat's turn is sent: the bot has set its number
         ann.wait_for("turn", table=table)
         guest = live.connect(None)
         guest.request({"type": "spectate", "table": table})

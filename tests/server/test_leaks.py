@@ -27,9 +27,7 @@ def test_every_message_passes_the_leak_property(live: LiveServer, game_name: str
 
     async def make() -> str:
         async with await Client.open(live.ws_url, tokens[0]) as client:
-            info = await client.create_table(
-                game_name, ["open"] * n, quick_rules(game_name), seed=3
-            )
+            info = await client.create_table(game_name, ["open"] * n, quick_rules(game_name))
             return str(info["id"])
 
     table = asyncio.run(make())
@@ -96,9 +94,9 @@ def test_a_seat_never_sees_the_other_secret_during_play(live: LiveServer) -> Non
     """Numeron: the opponent's number appears in no message before the game ends."""
     ann = live.connect(live.register("ann"))
     ben = live.connect(live.register("ben"))
-    table = ann.request(
-        {"type": "create_table", "game": "numeron", "seats": ["me", "open"], "options": {"seed": 2}}
-    )["table"]["id"]  # type: ignore[index]
+    table = ann.request({"type": "create_table", "game": "numeron", "seats": ["me", "open"]})[
+        "table"
+    ]["id"]  # type: ignore[index]
     ben.request({"type": "join", "table": table})
     ann.request({"type": "act", "table": table, "action": "set 987"})
     ben.request({"type": "act", "table": table, "action": "set 123"})

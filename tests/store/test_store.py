@@ -121,7 +121,7 @@ def test_a_failed_step_write_fails_only_its_caller(store: Store, threaded: bool)
     store.create_table(table_row())
     async_store = AsyncStore(store, threaded=threaded)
 
-    async def write() -> list[object]:
+    async def write() -> tuple[BaseException | None, ...]:
         return await asyncio.gather(
             async_store.append_step("t1", 0, Step(0, action={"type": "a"})),
             async_store.append_step("t1", 0, Step(0, action={"type": "dup"})),

@@ -1,14 +1,25 @@
-"""The bot contract: a bot sees what a remote client would see, nothing more."""
+"""The bot contract: a bot sees what a remote client would see, nothing more.
+
+A bot's options are the keyword parameters of its constructor, declared with their types,
+defaults and ranges like rules options (``Annotated[int, Meta(ge=1, le=100_000)] = 2000``) and
+described in the class docstring's ``Args:``; :mod:`dennou.core.options` lists them for people
+and converts spec strings (``montecarlo:playouts=500``), and every construction checks the
+ranges (a :class:`~dennou.core.errors.ConfigError` names the option and its range).
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from dennou.core.actions import Action
+from dennou.core.errors import ConfigError
 from dennou.core.game import JSON, Event, Seat
+from dennou.core.options import check_arguments
 
 
 class Bot(ABC):
@@ -23,6 +34,25 @@ class Bot(ABC):
     say: Callable[[str, str], str | None] | None = None
     """Set by the host (arena or SDK) while a game runs: ``say(channel, text)`` speaks at once
     and returns an error message or ``None``. Interactive bots use it to talk mid-decision."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "__checks_options__", False):
+            return
+        signature = inspect.signature(init)
+
+        # Every construction checks the ranges the options declare.
+        @functools.wraps(init)
+        def checked(self: Bot, *args: Any, **kwargs: Any) -> None:
+            bound = signature.bind(self, *args, **kwargs)
+            problem = check_arguments(init, bound.arguments)
+            if problem:
+                raise ConfigError(f"bot {cls.name!r}: {problem}")
+            init(self, *args, **kwargs)
+
+        checked.__checks_options__ = True  # type: ignore[attr-defined]
+        setattr(cls, "__init__", checked)  # noqa: B010 - replacing a method on purpose
 
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:  # noqa: B027
         """Start a new game as ``seat`` (default: nothing to do)."""

@@ -10,19 +10,19 @@ submissions stay hidden in the state, and the step resolves when the last arrive
 
 from __future__ import annotations
 
-import json
 import random
-import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 
 import msgspec
 
-from dennou.core.actions import Action, ActionCodec
-from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.actions import Action, ActionCodec, Concat, LazyActions, tag_of
+from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.jsondata import to_json
+from dennou.core.options import check_ranges, parse_rules, rules_options
+from dennou.core.views import Views
 
 Seat = int
 """A seat is an index into the players of a game: 0 .. n-1."""
@@ -46,6 +46,10 @@ __all__ = [
     "Rules",
     "Seat",
     "TalkLine",
+    "Views",
+    "handles",
+    "parse_rules",
+    "rules_options",
     "to_json",
 ]
 
@@ -53,10 +57,18 @@ __all__ = [
 class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Base of every game's rules config: a frozen struct whose defaults are the rules page.
 
-    Fields may carry ``Annotated[..., msgspec.Meta(description=..., ge=..., le=...)]``: the
-    description is what ``dennou games`` prints and the bounds are checked on construction.
-    Cross-field checks go in ``__post_init__`` and raise ``ValueError``.
+    Every field carries ``Annotated[..., msgspec.Meta(description=..., ge=..., le=...)]``: the
+    description is what ``dennou games`` prints, and the bounds (every number has both, so that
+    no option can make a game unbounded) are checked whenever rules are built, from data or in
+    Python. Cross-field checks go in :meth:`check` and raise ``ValueError``.
     """
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+        self.check()
+
+    def check(self) -> None:
+        """Cross-field checks (raise ``ValueError``); the default has none."""
 
 
 R = TypeVar("R", bound=Rules)
@@ -149,6 +161,8 @@ class GameSpec(msgspec.Struct, frozen=True):
         simultaneous: Whether some steps are sealed simultaneous steps.
         teams: Whether players form teams.
         talk: Whether the game has talk channels.
+        decisions: Whether players decide anything (``False``: chance decides it all, as in
+            10-card stud; players only watch).
     """
 
     name: str
@@ -161,18 +175,108 @@ class GameSpec(msgspec.Struct, frozen=True):
     simultaneous: bool = False
     teams: bool = False
     talk: bool = False
+    decisions: bool = True
+
+
+Handler = Callable[[Any, Any, Seat, Any, list[Event]], Any]
+"""A transition: ``(game, state, seat, action, events) -> new state`` (appending to ``events``)."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handles(phase: str, *actions: type[Action]) -> Callable[[F], F]:
+    """Mark an engine method as the transition for ``actions`` in ``phase``.
+
+    The method is called as ``method(state, seat, action, events)`` and returns the new state;
+    :meth:`Game.dispatch` finds it in a map built once per engine class::
+
+        @handles("call", Call)
+        def _call(self, state, seat, action, ev): ...
+    """
+
+    def mark(method: F) -> F:
+        keys = [*getattr(method, "__handles__", ()), *((phase, a) for a in actions)]
+        method.__handles__ = keys  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+def _kinds(legal: Sequence[Action]) -> str:
+    """The kinds of action (tags) in a legal-action space, without listing a lazy one."""
+    tags: set[str] = set()
+    parts = legal.parts if isinstance(legal, Concat) else (legal,)
+    for part in parts:
+        sample = part[:1] if isinstance(part, LazyActions) else part
+        tags.update(tag_of(type(a)) for a in sample)
+    return ", ".join(sorted(tags))
+
+
+class CommonState(typing.Protocol):
+    """What every game's state has, and what the kit in :class:`Game` reads."""
+
+    @property
+    def rules(self) -> Any:
+        """The rules options."""
+
+    @property
+    def players(self) -> Sequence[str]:
+        """Player names by seat."""
+
+    @property
+    def phase(self) -> str:
+        """What is due now (``over`` at the end)."""
 
 
 class Game(ABC, Generic[S, R]):
     """The contract. Subclasses set ``spec``, ``rules_type`` and ``codec`` and fill in the rest.
 
+    A game package's engine subclasses it with the rules (``new``, ``to_act``, ``legal_actions``,
+    the transitions, ``outcome``...); its presentation is a :class:`~dennou.core.views.Views`
+    subclass and its bots a mapping, both handed to the engine where the package assembles the
+    game (``GAME = Numeron(views=NumeronViews, bots=BOTS)``), so the engine never imports them.
+
     States are the subclass's own (immutable or copied) objects; they must compare with ``==``
-    (replay is checked that way) and survive ``copy.deepcopy``.
+    (replay is checked that way) and survive ``copy.deepcopy``. The kit methods (``check_turn``,
+    ``dispatch``, ``timeout_event``...) read the ``rules``, ``players`` and ``phase`` every game's
+    state has.
+
+    Args:
+        views: The game's :class:`~dennou.core.views.Views` class (built with this engine).
+        bots: The game's own bots by name (each a bot class or a callable taking options).
     """
 
     spec: ClassVar[GameSpec]
     rules_type: ClassVar[type[Rules]]
     codec: ClassVar[ActionCodec]
+    unit: ClassVar[str] = "game"
+    """What one state plays, for messages: a ``game``, a ``set``, a ``series``, a ``session``."""
+
+    _transitions: ClassVar[dict[tuple[str, type[Action]], Handler]] = {}
+    _expected: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The (phase, action type) -> transition map, built once per class (not per apply).
+        transitions: dict[tuple[str, type[Action]], Handler] = {}
+        for klass in reversed(cls.__mro__):
+            for method in vars(klass).values():
+                for key in getattr(method, "__handles__", ()):
+                    transitions[key] = method
+        cls._transitions = transitions
+        phases: dict[str, set[str]] = {}
+        for phase, action in transitions:
+            phases.setdefault(phase, set()).add(tag_of(action))
+        cls._expected = {phase: ", ".join(sorted(tags)) for phase, tags in phases.items()}
+
+    def __init__(
+        self,
+        *,
+        views: Callable[[Game[S, R]], Views[S]] | None = None,
+        bots: Mapping[str, Callable[..., Any]] | None = None,
+    ) -> None:
+        self.views: Views[S] = (views or Views)(self)
+        self._bots: dict[str, Callable[..., Any]] = dict(bots or {})
 
     # --- construction ---------------------------------------------------------------------
     @abstractmethod
@@ -217,17 +321,22 @@ class Game(ABC, Generic[S, R]):
     def legal_actions(self, state: S, seat: Seat) -> Sequence[Action]:
         """The actions ``seat`` may take now (a list, or a lazy sequence for big spaces)."""
 
-    @abstractmethod
     def apply(self, state: S, seat: Seat, action: Action) -> tuple[S, list[Event]]:
         """Apply ``seat``'s action and return the new state and what happened.
 
-        Never mutates ``state``.
+        Never mutates ``state``. The default checks the turn (:meth:`check_turn`), runs the
+        transition marked with :func:`handles` for the phase and the action (:meth:`dispatch`)
+        and lets the engine keep the events (:meth:`commit`).
 
         Raises:
             NotYourTurnError: ``seat`` is not to act.
             GameOverError: The game is over.
             IllegalActionError: The action breaks a rule (the message names it).
         """
+        self.check_turn(state, seat)
+        events: list[Event] = []
+        new = self.dispatch(state, seat, action, events)
+        return self.commit(state, new, events), events
 
     @abstractmethod
     def apply_default(self, state: S, seat: Seat) -> tuple[S, list[Event]]:
@@ -235,10 +344,6 @@ class Game(ABC, Generic[S, R]):
 
         Deterministic, so that a record that says "default" replays exactly.
         """
-
-    @abstractmethod
-    def view(self, state: S, seat: Seat | None) -> JSON:
-        """Exactly what ``seat`` (``None``: a spectator) may know now, as JSON-able data."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome:
@@ -252,13 +357,6 @@ class Game(ABC, Generic[S, R]):
         """Whether nobody (not even chance) has to act."""
         return not self.to_act(state)
 
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> S:
-        """A full state consistent with ``view`` as ``seat`` sees it, hidden parts sampled.
-
-        Games without hidden information may return the state rebuilt from the view.
-        """
-        raise NotImplementedError(f"{self.spec.name} does not implement determinize")
-
     def host_accounts_in(self, rules: JSON, accounts: Sequence[Mapping[str, Any] | None]) -> JSON:
         """Rules (as JSON) for a new game, given each seat's stored account (``None``: a bot).
 
@@ -268,6 +366,106 @@ class Game(ABC, Generic[S, R]):
         ``Outcome.detail[HOST_ACCOUNTS]``.
         """
         return rules
+
+    # --- the kit: what every engine's transitions share ---------------------------------------
+    def check_turn(self, state: S, seat: Seat) -> None:
+        """Raise unless ``seat`` must act now.
+
+        Raises:
+            GameOverError: Nobody acts any more.
+            NotYourTurnError: ``seat`` is not among the seats to act (the message lists them).
+        """
+        due = self.to_act(state)
+        if seat in due:
+            return
+        phase = cast(CommonState, state).phase
+        if not due:
+            raise GameOverError(f"the {self.unit} is over", seat=seat)
+        raise NotYourTurnError(
+            f"seat {seat} may not act now ({self.moment(state)}; to act: {sorted(due)})",
+            seat=seat,
+            phase=phase,
+        )
+
+    def check_default(self, state: S, seat: Seat) -> None:
+        """:meth:`check_turn`, and refuse a default for chance (it draws instead).
+
+        Raises:
+            GameOverError: Nobody acts any more.
+            NotYourTurnError: ``seat`` is not among the seats to act.
+            IllegalActionError: ``seat`` is chance.
+        """
+        self.check_turn(state, seat)
+        if seat == CHANCE:
+            raise IllegalActionError("chance has no default; draw with sample_chance")
+
+    def check_over(self, state: S) -> None:
+        """Raise unless the game is over (for :meth:`outcome`).
+
+        Raises:
+            IllegalActionError: Someone still has to act.
+        """
+        if self.to_act(state):
+            raise IllegalActionError(f"the {self.unit} is not over")
+
+    def moment(self, state: S) -> str:
+        """Where the game is, for messages (default: the phase)."""
+        return cast(CommonState, state).phase
+
+    def dispatch(self, state: S, seat: Seat, action: Action, events: list[Event]) -> S:
+        """Run the transition marked with :func:`handles` for the phase and the action's type.
+
+        Raises:
+            IllegalActionError: No transition takes this action in this phase.
+        """
+        phase: str = state.phase  # type: ignore[attr-defined]  # CommonState (no cast: hot path)
+        handler = self._transitions.get((phase, type(action)))
+        if handler is None:
+            tag = tag_of(type(action)) if isinstance(action, Action) else type(action).__name__
+            kinds = _kinds(self.legal_actions(state, seat)) or self._expected.get(phase)
+            raise IllegalActionError(
+                f"{tag} is not allowed in the {phase} phase; expected {kinds or 'nothing'}",
+                seat=seat,
+                phase=phase,
+            )
+        new: S = handler(self, state, seat, action, events)
+        return new
+
+    def commit(self, old: S, new: S, events: list[Event]) -> S:
+        """The state after a step, given the step's events (default: ``new`` as it is).
+
+        Engines whose states keep a log of events append them here.
+        """
+        return new
+
+    def timeout_event(self, state: S, seat: Seat) -> Event:
+        """The event that opens a default: ``<name> timed out (<phase>)``."""
+        common = cast(CommonState, state)
+        return Event(
+            "timeout",
+            f"{common.players[seat]} timed out ({common.phase})",
+            {"seat": seat, "phase": common.phase},
+        )
+
+    # --- presentation (the game's Views) --------------------------------------------------
+    def view(self, state: S, seat: Seat | None) -> JSON:
+        """Exactly what ``seat`` (``None``: a spectator) may know now, as JSON-able data."""
+        return self.views.view(state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> S:
+        """A full state consistent with ``view`` as ``seat`` sees it, hidden parts sampled.
+
+        Games without hidden information may return the state rebuilt from the view.
+        """
+        return self.views.determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """A view as text for a terminal."""
+        return self.views.render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """A short text of the legal actions for a person (big spaces are summarised)."""
+        return self.views.describe_legal(legal)
 
     # --- talk -----------------------------------------------------------------------------
     def talk_channels(self, state: S, speaker: Seat | None) -> frozenset[str]:
@@ -284,7 +482,7 @@ class Game(ABC, Generic[S, R]):
         """
         raise IllegalActionError(f"{self.spec.name} has no talk", channel=channel)
 
-    # --- codec and presentation -----------------------------------------------------------
+    # --- codec ----------------------------------------------------------------------------
     def parse_action(self, data: Any) -> Action:
         """Parse an action from JSON (text or object) or its text form.
 
@@ -297,20 +495,10 @@ class Game(ABC, Generic[S, R]):
         """The JSON object of an action."""
         return self.codec.dump(action)
 
-    def render(self, view: JSON) -> str:
-        """A view as text for a terminal (games override this with something readable)."""
-        return json.dumps(view, ensure_ascii=False, indent=1)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """A short text of the legal actions for a person (big spaces are summarised)."""
-        if len(legal) <= 40:
-            return "  ".join(f"[{i}] {a}" for i, a in enumerate(legal))
-        return f"{len(legal)} actions, e.g. {legal[0]} ... {legal[len(legal) - 1]}"
-
     # --- bots and tests -------------------------------------------------------------------
     def bots(self) -> Mapping[str, Callable[..., Any]]:
         """This game's own bots by name (each a callable taking keyword options)."""
-        return {}
+        return self._bots
 
     def conformance_rules(self) -> list[R]:
         """Rules configs the conformance harness should exercise (default: the defaults)."""
@@ -325,79 +513,3 @@ class Game(ABC, Generic[S, R]):
         it is a test driver, not a bot).
         """
         return legal[rng.randrange(len(legal))]
-
-
-def parse_rules(rules_type: type[Rules], options: Mapping[str, Any]) -> Rules:
-    """Build a rules struct from options, converting command-line strings.
-
-    ``"a,b"`` becomes a sequence for sequence fields, ``"none"`` becomes ``None`` for optional
-    fields, and ``"3"`` an int where an int is wanted.
-
-    Raises:
-        ConfigError: An unknown option or an impossible value, naming the valid options.
-    """
-    hints = typing.get_type_hints(rules_type, include_extras=True)
-    fields = rules_type.__struct_fields__
-    data: dict[str, Any] = {}
-    for key, value in options.items():
-        name = key.replace("-", "_")
-        if name not in fields:
-            raise ConfigError(
-                f"unknown rules option {key!r} for {rules_type.__name__}; "
-                f"options: {', '.join(fields)}"
-            )
-        data[name] = _coerce_option(hints[name], value)
-    try:
-        return msgspec.convert(data, rules_type, strict=False)
-    except msgspec.ValidationError as exc:
-        raise ConfigError(f"invalid rules: {exc}") from None
-
-
-def _strip_annotated(tp: Any) -> Any:
-    while typing.get_origin(tp) is typing.Annotated:
-        tp = typing.get_args(tp)[0]
-    return tp
-
-
-def _coerce_option(tp: Any, value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    tp = _strip_annotated(tp)
-    args = typing.get_args(tp)
-    optional = typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in args
-    if optional and value.strip().lower() in ("none", "null", ""):
-        return None
-    inner = [_strip_annotated(a) for a in args if a is not type(None)] if optional else [tp]
-    if any(typing.get_origin(t) in (tuple, list) for t in inner):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return value
-
-
-def rules_options(rules_type: type[Rules]) -> list[tuple[str, str, Any, str]]:
-    """List ``(name, type, default, description)`` for each option of a rules type."""
-    hints = typing.get_type_hints(rules_type, include_extras=True)
-    out = []
-    for f in msgspec.structs.fields(rules_type):
-        if f.default is not msgspec.NODEFAULT:
-            default = f.default
-        elif f.default_factory is not msgspec.NODEFAULT:
-            default = f.default_factory()
-        else:
-            default = None
-        hint = hints[f.name]
-        out.append((f.name, _type_name(_strip_annotated(hint)), default, _description(hint)))
-    return out
-
-
-def _description(hint: Any) -> str:
-    if typing.get_origin(hint) is typing.Annotated:
-        for meta in typing.get_args(hint)[1:]:
-            if isinstance(meta, msgspec.Meta) and meta.description:
-                return meta.description
-    return ""
-
-
-def _type_name(tp: Any) -> str:
-    if isinstance(tp, type):
-        return tp.__name__
-    return str(tp).replace("typing.", "")

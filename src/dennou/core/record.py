@@ -1,8 +1,9 @@
 """Records: everything needed to rebuild a game exactly, as JSON lines; and replay.
 
 A record is the game's name and engine version, the rules, the players, and every step in order:
-actions (chance actions included), defaults the host applied (timeouts, absences, failed bots) and
-talk. A file holds one or more records, each as lines ``{"type": "header", ...}``, then one
+actions (chance actions included), defaults the host applied (timeouts, absences, failed bots),
+talk, and a host ending (a seat resigned, the game was aborted, or a win was claimed). A file
+holds one or more records, each as lines ``{"type": "header", ...}``, then one
 ``{"type": "step", ...}`` per step, then ``{"type": "end", "outcome": ...}`` once finished.
 """
 
@@ -26,13 +27,16 @@ FORMAT = 1
 class Step(msgspec.Struct, frozen=True, omit_defaults=True):
     """One step of a game.
 
-    Exactly one of ``action``, ``default`` and ``talk`` is set.
+    Exactly one of ``action``, ``default``, ``talk`` and ``end`` is set.
 
     Attributes:
         seat: Who acted (``-1`` for chance); ``None`` for a spectator's talk.
         action: The action's JSON.
         default: Why the host applied the rules' default for ``seat`` (``timeout``, ``error``...).
         talk: The line said (for talk steps).
+        end: The host ended the game here for ``seat``'s request: ``resign``, ``abort`` (before
+            the first move) or ``claim`` (the win, after the others were absent). The state
+            does not change; the record's outcome says who won (nobody, for ``abort``).
         ms: Time the decision took, in milliseconds, where measured.
         note: What the host noted (the illegal action a bot tried, an exception...).
     """
@@ -41,6 +45,7 @@ class Step(msgspec.Struct, frozen=True, omit_defaults=True):
     action: dict[str, Any] | None = None
     default: str | None = None
     talk: TalkLine | None = None
+    end: str | None = None
     ms: float | None = None
     note: str | None = None
 
@@ -134,6 +139,14 @@ def write(path: str | Path, records: Iterable[Record], *, append: bool = False) 
             fh.write(record.dumps())
 
 
+END_TEXT = {
+    "resign": "resigns",
+    "abort": "aborts the game before the first move",
+    "claim": "claims the win: the others are gone",
+}
+"""How a host ending (:attr:`Step.end`) reads in an event."""
+
+
 class Frame(msgspec.Struct):
     """A state in a replay: after ``step`` (``None`` for the initial state) at ``index``."""
 
@@ -144,7 +157,12 @@ class Frame(msgspec.Struct):
 
 
 def apply_step(game: Game[Any, Any], state: Any, step: Step) -> tuple[Any, list[Event]]:
-    """Apply one recorded step to ``state`` (actions, defaults and talk alike)."""
+    """Apply one recorded step to ``state`` (actions, defaults, talk and host endings alike)."""
+    if step.end is not None:
+        who = f"seat {step.seat}"
+        return state, [
+            Event(step.end, f"{who}: {END_TEXT.get(step.end, step.end)}", {"seat": step.seat})
+        ]
     if step.talk is not None:
         t = step.talk
         return game.talk(state, t.speaker, t.channel, t.text, name=t.name)

@@ -1,128 +1,45 @@
-"""The hub: accounts, the lobby, the table actors, and one connection per WebSocket client.
+"""The hub: the tables of one server process, the lobby, and routing of client messages.
 
-The hub routes each client message to the lobby or to a table's actor. It parses and checks
-messages (size, JSON, type, fields, rate) before anything reaches a table, so that garbage
-never changes a table; every refusal is an ``error`` message naming what was wrong, and a
-client that keeps sending garbage is closed with 1008 (policy violation).
+A client message is parsed and checked (size, JSON, depth, type, fields, rate) before anything
+reaches a table, so that garbage never changes a table; it is then routed by its type to one
+handler. Every refusal is an ``error`` message naming what was wrong, and a client that keeps
+sending garbage is closed with 1008 (policy violation). Transports (the WebSocket, other
+adapters) hand the hub a :class:`~dennou.server.connection.Connection` and raw messages.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import re
-import secrets
+import contextlib
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Coroutine
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
-
-from dennou.arena.bots import available_bots, make_bot
-from dennou.core.errors import ConfigError, DennouError, StoreError
+from dennou.arena.bots import available_bots
+from dennou.core.errors import DennouError
 from dennou.core.game import Game, rules_options
 from dennou.core.jsondata import to_json
 from dennou.core.registry import Registry
 from dennou.server import protocol as p
-from dennou.server.table import Refused, TableActor, error_code
-from dennou.store import AsyncStore, TableRow
-
-NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
-"""Account names: letters, digits, ``_ . -``; 1-32 characters."""
+from dennou.server.accounts import Accounts
+from dennou.server.bots import BotPool
+from dennou.server.connection import Check, Connection, QueuedConnection
+from dennou.server.errors import STRIKES, Refused, error_body
+from dennou.server.limits import Limits
+from dennou.server.lobby import game_clock, new_table
+from dennou.server.table import TableActor
+from dennou.server.work import Work
+from dennou.store import AsyncStore
 
 STRIKES_TO_CLOSE = 10
 """Protocol errors in a row after which a connection is closed with 1008."""
 
+JANITOR_EVERY = 5.0
+"""Seconds between sweeps for waiting tables nobody came back to."""
 
-class Conn:
-    """One client connection: who it is, where it sits, and an outgoing queue.
-
-    Sending never blocks a table: messages go to a bounded queue that a writer task drains;
-    a client too slow to keep up is disconnected.
-
-    Args:
-        send_bytes: Sends one text frame (the WebSocket's).
-        close: Closes the socket with a code and reason.
-        rate: Messages per second allowed on average.
-        burst: Messages allowed at once.
-    """
-
-    QUEUE = 4096
-
-    def __init__(
-        self,
-        send_bytes: Callable[[bytes], Coroutine[Any, Any, None]],
-        close: Callable[[int, str], Coroutine[Any, Any, None]],
-        *,
-        rate: float = 50.0,
-        burst: float = 100.0,
-    ) -> None:
-        self.account: str | None = None
-        self.hello = False
-        self.tables: dict[str, TableActor] = {}
-        self._send_bytes = send_bytes
-        self._close = close
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(self.QUEUE)
-        self._writer = asyncio.create_task(self._write())
-        self.rate, self.burst = rate, burst
-        self._allowance, self._last = burst, time.monotonic()
-        self.strikes = 0
-        self.closed = False
-        self._closing: asyncio.Task[None] | None = None
-
-    def send(self, message: p.ServerMessage) -> None:
-        """Queue a message."""
-        self.send_raw(p.encode(message))
-
-    def send_raw(self, data: bytes) -> None:
-        """Queue an encoded message (disconnects a client whose queue is full)."""
-        if self.closed:
-            return
-        try:
-            self._queue.put_nowait(data)
-        except asyncio.QueueFull:
-            self.closed = True
-            self._closing = asyncio.create_task(self._close(1008, "too slow: outgoing queue full"))
-
-    def allow(self) -> bool:
-        """Token bucket: whether one more message is within the rate limit."""
-        now = time.monotonic()
-        self._allowance = min(self.burst, self._allowance + (now - self._last) * self.rate)
-        self._last = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    async def _write(self) -> None:
-        while True:
-            data = await self._queue.get()
-            if data is None:
-                return
-            try:
-                await self._send_bytes(data)
-            except Exception:
-                self.closed = True
-                return
-
-    async def close(self, code: int, reason: str) -> None:
-        """Close the socket."""
-        self.closed = True
-        await self._close(code, reason)
-
-    async def drain(self) -> None:
-        """Wait until queued messages are written, then stop the writer."""
-        if not self._writer.done():
-            try:
-                self._queue.put_nowait(None)
-            except asyncio.QueueFull:
-                self._writer.cancel()
-            try:
-                await asyncio.wait_for(self._writer, 5)
-            except (TimeoutError, asyncio.CancelledError):
-                self._writer.cancel()
+Handler = Callable[[Connection, Any], Awaitable[None]]
 
 
 class Hub:
@@ -131,8 +48,9 @@ class Hub:
     Args:
         store: The store.
         games: The games to host (default: the whole registry).
-        rate: Per-connection messages per second.
-        burst: Per-connection burst.
+        limits: The host's limits.
+        operators: Account names of the host's operators.
+        quiet: Do not log to stderr.
     """
 
     def __init__(
@@ -140,8 +58,8 @@ class Hub:
         store: AsyncStore,
         games: Registry | None = None,
         *,
-        rate: float = 50.0,
-        burst: float = 100.0,
+        limits: Limits | None = None,
+        operators: frozenset[str] = frozenset(),
         quiet: bool = False,
     ) -> None:
         if games is None:
@@ -150,16 +68,43 @@ class Hub:
             games = REGISTRY
         self.store = store
         self.games = games
-        self.rate, self.burst = rate, burst
+        self.limits = limits or Limits()
+        self.accounts = Accounts(store, self.limits, operators)
+        self.bots = BotPool(self.limits.bot_workers, self.limits.bot_queue, self.log)
+        self.work = Work(self.limits.engine_workers)
         self.tables: dict[str, TableActor] = {}
         self.recent: deque[p.TableInfo] = deque(maxlen=50)
-        self._tokens: dict[str, str] = {}
         self.quiet = quiet
         self.started = time.time()
         self.connections = 0
-        """Open WebSocket connections."""
+        """Open client connections."""
+        self.by_address: Counter[str] = Counter()
+        self.by_account: Counter[str] = Counter()
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
+        self._janitor: asyncio.Task[None] | None = None
+        self._games_info: list[p.GameInfo] | None = None
+        self.check: Check | None = None
+        """Test mode: checks every message sent (see :mod:`dennou.server.checking`)."""
+        self._handlers: dict[type[p.ClientMessage], Handler] = {
+            p.Hello: self._hello,
+            p.Ping: self._ping,
+            p.ListGames: self._list_games,
+            p.ListTables: self._list_tables,
+            p.CreateTable: self._create_table,
+            p.Join: self._join,
+            p.Spectate: self._spectate,
+            p.Leave: self._leave,
+            p.Act: self._act,
+            p.Talk: self._talk,
+            p.Resume: self._resume,
+            p.GetView: self._get_view,
+            p.Resign: self._resign,
+            p.Abort: self._abort,
+            p.Claim: self._claim,
+        }
+        missing = set(p.CLIENT_MESSAGES) - set(self._handlers)
+        assert not missing, f"no handler for {missing}"
 
     def log(self, text: str) -> None:
         """Note something on stderr."""
@@ -168,68 +113,113 @@ class Hub:
 
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Reload every unfinished table from the store and start its actor."""
+        """Reload every unfinished table from the store and start its actor.
+
+        A table that cannot be read or resumed is logged and skipped: one bad row never keeps
+        the server (or the other tables) down.
+        """
+        self.loop = asyncio.get_running_loop()
+        self.bots.warm()
         store = self.store.store
-        rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000)
+        bad: list[tuple[str, str]] = []
+        rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
         for row in rows:
             try:
                 game = self.games[row.game]
                 steps = await self.store.call(store.steps, row.id)
                 actor = TableActor(self, row, game, steps)
-            except Exception as exc:  # one broken table must not keep the others down
+            except Exception as exc:
                 self.log(f"cannot resume table {row.id}: {exc!r}")
                 continue
             self.tables[row.id] = actor
             actor.start()
-        for row in await self.store.call(store.tables, ["finished"], 50):
+        for row in await self.store.call(store.tables, ["finished"], 50, bad=bad):
             try:
                 self.recent.append(TableActor(self, row, self.games[row.game]).info())
             except Exception as exc:  # a game no longer hosted, or another engine version
                 self.log(f"not listing table {row.id}: {exc!r}")
+        for table_id, reason in bad:
+            self.log(f"cannot read table {table_id}: {reason}")
         if rows:
             self.log(f"resumed {len(self.tables)} tables")
+        self._janitor = asyncio.create_task(self._sweep(), name="dennou-janitor")
 
     async def stop(self) -> None:
-        """Stop every actor."""
+        """Stop every actor and the bot workers."""
+        if self._janitor is not None:
+            self._janitor.cancel()
         for actor in list(self.tables.values()):
             await actor.stop()
+        await self.bots.close()
+        self.work.close()
 
     def finished(self, actor: TableActor) -> None:
-        """A table finished: remember it for the status page; drop its actor later."""
+        """A table is over: remember it for the status page; drop its actor later."""
         self.recent.appendleft(actor.info())
         asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
 
     def _evict(self, actor: TableActor) -> None:
         # A finished table lives on in the store; a later request reloads it on demand.
-        if self.tables.get(actor.id) is actor and actor.status == "finished":
+        if self.tables.get(actor.id) is actor and actor.status in ("finished", "aborted"):
             del self.tables[actor.id]
             for conn in list(actor.conns):
                 conn.tables.pop(actor.id, None)
             if actor.task is not None:
                 actor.task.cancel()
 
-    # --- accounts ---------------------------------------------------------------------------
-    async def register(self, name: str) -> str:
-        """Create an account and return its token.
+    async def _sweep(self) -> None:
+        """Close waiting tables that nobody has been connected to for the time to live."""
+        while True:
+            await asyncio.sleep(min(JANITOR_EVERY, self.limits.waiting_table_ttl / 2))
+            now = time.time()
+            for actor in list(self.tables.values()):
+                if actor.status == "waiting" and actor.idle_since is not None:
+                    with contextlib.suppress(Exception):
+                        await actor.call(actor.expire, now)
 
-        Raises:
-            Refused: A bad or taken name.
-        """
-        if not NAME.match(name):
-            raise Refused("bad_message", "a name has 1-32 letters, digits, '_', '.' or '-'")
-        try:
-            return await self.store.call(self.store.store.create_account, name)
-        except StoreError as exc:
-            raise Refused("conflict", exc.message) from None
+    # --- accounts and connections -----------------------------------------------------------
+    async def register(self, name: str, address: str = "") -> tuple[str, str]:
+        """Create an account; returns its name and token (see :class:`Accounts`)."""
+        return await self.accounts.register(name, address)
 
     async def authenticate(self, token: str) -> str | None:
         """The account of a token, or ``None``."""
-        if token in self._tokens:
-            return self._tokens[token]
-        name = await self.store.call(self.store.store.account_for_token, token)
-        if name is not None:
-            self._tokens[token] = name
-        return name
+        return await self.accounts.authenticate(token)
+
+    def talk_allowed(self, account: str) -> bool:
+        """Whether ``account`` may say one more line now."""
+        return self.accounts.talk_allowed(account)
+
+    def connect(self, conn: Connection) -> None:
+        """A client connected.
+
+        Raises:
+            Refused: ``limit_reached``: too many connections from its address.
+        """
+        if self.by_address[conn.address] >= self.limits.connections_per_address:
+            raise Refused(
+                "limit_reached",
+                f"at most {self.limits.connections_per_address} connections per address",
+            )
+        self.by_address[conn.address] += 1
+        self.connections += 1
+
+    async def disconnected(self, conn: Connection) -> None:
+        """A connection closed: detach it from its tables, release its counts."""
+        conn.closed = True
+        self.connections -= 1
+        self.by_address[conn.address] -= 1
+        if self.by_address[conn.address] <= 0:
+            del self.by_address[conn.address]
+        if conn.account is not None and conn.hello:
+            self.by_account[conn.account] -= 1
+            if self.by_account[conn.account] <= 0:
+                del self.by_account[conn.account]
+        for actor in list(conn.tables.values()):
+            try:
+                await actor.call(actor.detach, conn)
+            except Exception as exc:  # the actor is stopping
+                self.log(f"detach from {actor.id}: {exc!r}")
 
     # --- lobby ------------------------------------------------------------------------------
     def game(self, name: str) -> Game[Any, Any]:
@@ -238,8 +228,17 @@ class Hub:
             raise Refused("not_found", f"no game {name!r}; games: {', '.join(self.games)}")
         return self.games[name]
 
+    def game_clock(self, game: Game[Any, Any]) -> float:
+        """The game's clock when a table sets none."""
+        return game_clock(game, self.limits)
+
     def games_info(self) -> list[p.GameInfo]:
-        """Every hosted game, its rules options and bots."""
+        """Every hosted game, its rules options and bots (built once: it never changes)."""
+        if self._games_info is None:
+            self._games_info = self._make_games_info()
+        return self._games_info
+
+    def _make_games_info(self) -> list[p.GameInfo]:
         out = []
         for name in self.games:
             game = self.games[name]
@@ -252,12 +251,13 @@ class Hub:
                     min_players=spec.min_players,
                     max_players=spec.max_players,
                     rules=[
-                        {"name": n, "type": t, "default": to_json(d), "description": desc}
+                        p.RulesOption(name=n, type=t, default=to_json(d), description=desc)
                         for n, t, d, desc in rules_options(game.rules_type)
                     ],
                     bots=sorted(available_bots(game)),
                     talk=spec.talk,
                     hidden_information=spec.hidden_information,
+                    time_limit=self.game_clock(game),
                 )
             )
         return out
@@ -269,48 +269,49 @@ class Hub:
         rules: dict[str, Any],
         seats: list[str] | None,
         options: p.TableOptions,
+        *,
+        seed: int | None = None,
     ) -> tuple[TableActor, int | None]:
-        """Create a table; returns it and the seat the creator takes (``me``), if any."""
+        """Create a table; returns it and the seat the creator takes (``me``), if any.
+
+        Everything is checked before anything is stored.
+
+        Args:
+            account: The creator (``None``: refused).
+            game_name: The game.
+            rules: Rules options.
+            seats: Seat specs.
+            options: Table options (a client's ``seed`` only as :mod:`~dennou.server.lobby`
+                allows).
+            seed: Server-side code only (tournaments' duplicate deals): the table's seed, never
+                taken from a client. The seed is published in the record after the game.
+        """
         if account is None:
-            raise Refused("unauthorized", "log in with a token to create a table")
-        game = self.game(game_name)
-        made = game.make_rules(rules)
-        seats = seats if seats is not None else ["open"] * game.spec.min_players
-        if not game.spec.min_players <= len(seats) <= game.spec.max_players:
-            lo, hi = game.spec.min_players, game.spec.max_players
-            raise ConfigError(f"{game_name} takes {lo}-{hi} seats, got {len(seats)}")
-        specs: list[dict[str, Any]] = []
-        mine = None
-        for i, seat in enumerate(seats):
-            if seat == "open":
-                specs.append({"kind": "open"})
-            elif seat == "me":
-                if mine is not None:
-                    raise ConfigError("'me' may fill one seat only")
-                mine = i
-                specs.append({"kind": "open"})
-            elif seat.startswith("bot:"):
-                make_bot(game, seat[4:])  # refuses unknown bots and options now
-                specs.append({"kind": "bot", "bot": seat[4:]})
-            else:
-                raise ConfigError(f"seat {i}: {seat!r}; a seat is 'open', 'me' or 'bot:<name>'")
-        if options.absent_grace < 0 or (options.time_limit is not None and options.time_limit <= 0):
-            raise ConfigError("time_limit must be > 0 and absent_grace >= 0")
-        row = TableRow(
-            id="t" + secrets.token_hex(5),
-            game=game_name,
-            version=game.spec.version,
-            rules=to_json(made),
-            seats=specs,
-            options=to_json(options),
-            players=None,
-            status="waiting",
-            seed=options.seed if options.seed is not None else secrets.randbits(48),
-            created_by=account,
-            created_at=time.time(),
+            raise Refused("unauthorized", "sign in with a token to create a table")
+        mine_open = sum(
+            1
+            for a in self.tables.values()
+            if a.row.created_by == account and a.status in ("waiting", "playing")
         )
+        if mine_open >= self.limits.tables_per_account:
+            raise Refused(
+                "limit_reached",
+                f"you have {mine_open} tables waiting or playing; the limit is "
+                f"{self.limits.tables_per_account}",
+            )
+        game = self.game(game_name)
+        row, mine = new_table(
+            game,
+            account,
+            rules,
+            seats,
+            options,
+            limits=self.limits,
+            operator=self.accounts.is_operator(account),
+            seed=seed,
+        )
+        actor = TableActor(self, row, game)  # everything is checked before the row is stored
         await self.store.call(self.store.store.create_table, row)
-        actor = TableActor(self, row, game)
         self.tables[row.id] = actor
         actor.start()
         return actor, mine
@@ -328,125 +329,74 @@ class Hub:
         actor = TableActor(self, row, self.games[row.game], steps)
         self.tables[table_id] = actor
         actor.start()
-        if actor.status == "finished":
+        if actor.status in ("finished", "aborted"):
             asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
         return actor
 
-    def table_infos(self, game: str | None = None, status: str | None = None) -> list[p.TableInfo]:
-        """Tables in memory (every unfinished one, finished ones seen lately)."""
-        out = [a.info() for a in self.tables.values()]
-        return [
-            t
-            for t in out
-            if (game is None or t.game == game) and (status is None or t.status == status)
+    def table_infos(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> tuple[list[p.TableInfo], int, int | None]:
+        """One page of the tables in memory, newest first.
+
+        Every unfinished table is in memory, and the finished ones seen lately. Returns the page,
+        how many tables match in all, and the offset of the next page (``None``: the last).
+        """
+        size = min(limit or self.limits.page_size, self.limits.page_max)
+        matching = [
+            a
+            for a in self.tables.values()
+            if (game is None or a.game.spec.name == game) and (status is None or a.status == status)
         ]
+        matching.sort(key=lambda a: a.row.created_at, reverse=True)
+        page = [a.info() for a in matching[offset : offset + size]]
+        following = offset + size if offset + size < len(matching) else None
+        return page, len(matching), following
 
     # --- messages ---------------------------------------------------------------------------
-    async def handle(self, conn: Conn, raw: str | bytes) -> None:
+    async def handle(self, conn: Connection, raw: str | bytes) -> None:
         """Handle one client message (errors are answered, never raised)."""
         rid: p.Id = None
         table: str | None = None
         try:
-            if not conn.allow():
+            if isinstance(conn, QueuedConnection) and not conn.allow():
                 raise Refused("rate_limited", f"more than {conn.rate:g} messages per second")
-            if len(raw) > p.MAX_MESSAGE:
-                raise Refused("too_large", f"a message has at most {p.MAX_MESSAGE} bytes")
-            try:
-                data = json.loads(raw)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise Refused("malformed_json", f"not JSON: {exc}") from None
-            if not isinstance(data, dict):
-                raise Refused("not_an_object", "a message is a JSON object with a 'type'")
-            rid = data.get("id") if isinstance(data.get("id"), int | str) else None
-            table = data.get("table") if isinstance(data.get("table"), str) else None
-            kind = data.get("type")
-            cls = p.BY_TYPE.get(kind) if isinstance(kind, str) else None
-            if cls is None:
-                raise Refused(
-                    "unknown_type",
-                    f"unknown message type {kind!r}; types: {', '.join(sorted(p.BY_TYPE))}",
+            data = p.decode_json(
+                raw, max_bytes=self.limits.message_bytes, max_depth=self.limits.json_depth
+            )
+            if isinstance(data, dict):
+                raw_id = data.get("id")
+                rid = (
+                    raw_id
+                    if isinstance(raw_id, int | str) and not isinstance(raw_id, bool)
+                    else None
                 )
-            try:
-                msg = msgspec.convert(data, cls)
-            except msgspec.ValidationError as exc:
-                raise Refused("bad_message", f"invalid {kind!r}: {exc}") from None
+                table = data.get("table") if isinstance(data.get("table"), str) else None
+            msg = p.decode_client(data)
             if not conn.hello and not isinstance(msg, p.Hello):
                 raise Refused("hello_first", "send hello first")
             conn.strikes = 0
             try:
-                await self._dispatch(conn, msg)
+                await self._handlers[type(msg)](conn, msg)
             except DennouError:
                 raise
             except Exception as exc:  # a bug: tell the client, keep the connection and tables
-                self.log(f"internal error on {data.get('type')}: {exc!r}")
+                self.log(f"internal error on {type(msg).__name__}: {exc!r}")
                 raise Refused("internal", f"internal error: {type(exc).__name__}") from exc
         except DennouError as exc:
-            code = error_code(exc)
-            context = {k: v for k, v in exc.to_json().items() if k not in ("error", "message")}
-            conn.send(
-                p.Error(
-                    id=rid,
-                    code=code,
-                    message=exc.message,
-                    error=type(exc).__name__ if not isinstance(exc, Refused) else "ProtocolError",
-                    table=table,
-                    context=to_json(context),
-                )
-            )
-            if code in _STRIKES:
+            body = error_body(exc)
+            conn.send(p.Error(id=rid, table=table, **to_json(body)))
+            if body["code"] in STRIKES:
                 conn.strikes += 1
                 if conn.strikes >= STRIKES_TO_CLOSE:
-                    await conn.drain()
+                    if isinstance(conn, QueuedConnection):
+                        await conn.drain()
                     await conn.close(1008, f"{conn.strikes} bad messages in a row")
 
-    async def _dispatch(self, conn: Conn, msg: p.ClientMessage) -> None:
-        rid = msg.id
-        if isinstance(msg, p.Hello):
-            if msg.protocol != p.PROTOCOL:
-                raise Refused("bad_message", f"this server speaks protocol {p.PROTOCOL}")
-            if msg.token is not None:
-                account = await self.authenticate(msg.token)
-                if account is None:
-                    raise Refused("unauthorized", "unknown token")
-                conn.account = account
-            conn.hello = True
-            conn.send(p.Welcome(id=rid, account=conn.account))
-        elif isinstance(msg, p.Ping):
-            conn.send(p.Pong(id=rid))
-        elif isinstance(msg, p.ListGames):
-            conn.send(p.Games(id=rid, games=self.games_info()))
-        elif isinstance(msg, p.ListTables):
-            conn.send(p.Tables(id=rid, tables=self.table_infos(msg.game, msg.status)))
-        elif isinstance(msg, p.CreateTable):
-            actor, mine = await self.create_table(
-                conn.account, msg.game, msg.rules, msg.seats, msg.options
-            )
-            conn.send(p.TableMsg(id=rid, table=actor.info()))
-            if mine is not None:
-                await actor.call(actor.join, conn, mine, None, None)
-        elif isinstance(msg, p.Join):
-            actor = await self.actor(msg.table)
-            await actor.call(actor.join, conn, msg.seat, msg.version, rid)
-        elif isinstance(msg, p.Spectate):
-            actor = await self.actor(msg.table)
-            await actor.call(actor.spectate, conn, msg.version, rid)
-        elif isinstance(msg, p.Leave):
-            actor = self._attached(conn, msg.table)
-            await actor.call(actor.leave, conn, rid)
-        elif isinstance(msg, p.Act):
-            actor = self._attached(conn, msg.table)
-            await actor.call(actor.act, conn, msg.action, msg.version, rid)
-        elif isinstance(msg, p.Talk):
-            actor = self._attached(conn, msg.table)
-            await actor.call(actor.talk, conn, msg.channel, msg.text, rid)
-        elif isinstance(msg, p.Resume):
-            actor = self._attached(conn, msg.table)
-            await actor.call(actor.resume, conn, msg.version, rid)
-        elif isinstance(msg, p.GetView):
-            actor = self._attached(conn, msg.table)
-            await actor.call(actor.get_view, conn, rid)
-
-    def _attached(self, conn: Conn, table: str) -> TableActor:
+    def _attached(self, conn: Connection, table: str) -> TableActor:
         actor = conn.tables.get(table)
         if actor is None:
             if table in self.tables:
@@ -454,24 +404,88 @@ class Hub:
             raise Refused("not_found", f"no table {table!r} (or you are not at it)")
         return actor
 
-    async def disconnected(self, conn: Conn) -> None:
-        """A connection closed: detach it from its tables."""
-        conn.closed = True
-        for actor in list(conn.tables.values()):
-            try:
-                await actor.call(actor.detach, conn)
-            except Exception as exc:  # pragma: no cover - the actor is stopping
-                self.log(f"detach from {actor.id}: {exc!r}")
+    async def _hello(self, conn: Connection, msg: p.Hello) -> None:
+        if msg.protocol != p.PROTOCOL:
+            raise Refused("bad_message", f"this server speaks protocol {p.PROTOCOL}")
+        account = None
+        if msg.token is not None:
+            account = await self.authenticate(msg.token)
+            if account is None:
+                raise Refused("unauthorized", "unknown token")
+            again = conn.hello and conn.account == account
+            if not again and self.by_account[account] >= self.limits.connections_per_account:
+                raise Refused(
+                    "limit_reached",
+                    f"at most {self.limits.connections_per_account} connections per account",
+                )
+        # a second hello on a connection signs it in again (as another account, or a guest)
+        if conn.hello and conn.account is not None:
+            self.by_account[conn.account] -= 1
+            if self.by_account[conn.account] <= 0:
+                del self.by_account[conn.account]
+        if account is not None:
+            self.by_account[account] += 1
+        conn.account = account
+        conn.hello = True
+        conn.send(p.Welcome(id=msg.id, protocol=p.PROTOCOL, server="dennou", account=account))
+
+    async def _ping(self, conn: Connection, msg: p.Ping) -> None:
+        conn.send(p.Pong(id=msg.id))
+
+    async def _list_games(self, conn: Connection, msg: p.ListGames) -> None:
+        conn.send(p.Games(id=msg.id, games=self.games_info()))
+
+    async def _list_tables(self, conn: Connection, msg: p.ListTables) -> None:
+        page, total, following = self.table_infos(msg.game, msg.status, msg.limit, msg.offset)
+        conn.send(p.Tables(id=msg.id, tables=page, total=total, next=following))
+
+    async def _create_table(self, conn: Connection, msg: p.CreateTable) -> None:
+        actor, mine = await self.create_table(
+            conn.account, msg.game, msg.rules, msg.seats, msg.options
+        )
+        conn.send(p.TableMsg(id=msg.id, table=actor.info()))
+        if mine is not None:
+            await actor.call(actor.join, conn, mine, None, None)
+
+    async def _join(self, conn: Connection, msg: p.Join) -> None:
+        actor = await self.actor(msg.table)
+        await actor.call(actor.join, conn, msg.seat, msg.version, msg.id)
+
+    async def _spectate(self, conn: Connection, msg: p.Spectate) -> None:
+        actor = await self.actor(msg.table)
+        await actor.call(actor.spectate, conn, msg.version, msg.id)
+
+    async def _leave(self, conn: Connection, msg: p.Leave) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.leave, conn, msg.id)
+
+    async def _act(self, conn: Connection, msg: p.Act) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.act, conn, msg.action, msg.version, msg.id)
+
+    async def _talk(self, conn: Connection, msg: p.Talk) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.talk, conn, msg.channel, msg.text, msg.id)
+
+    async def _resume(self, conn: Connection, msg: p.Resume) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.resume, conn, msg.version, msg.id)
+
+    async def _get_view(self, conn: Connection, msg: p.GetView) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.get_view, conn, msg.id)
+
+    async def _resign(self, conn: Connection, msg: p.Resign) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.resign, conn, msg.id)
+
+    async def _abort(self, conn: Connection, msg: p.Abort) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.abort, conn, msg.id)
+
+    async def _claim(self, conn: Connection, msg: p.Claim) -> None:
+        actor = self._attached(conn, msg.table)
+        await actor.call(actor.claim, conn, msg.id)
 
 
-_STRIKES = {
-    "malformed_json",
-    "not_an_object",
-    "unknown_type",
-    "bad_message",
-    "too_large",
-    "rate_limited",
-    "hello_first",
-}
-
-__all__ = ["Conn", "Hub"]
+__all__ = ["Hub"]

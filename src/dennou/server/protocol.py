@@ -10,18 +10,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
+
+from dennou.server.errors import ErrorCode, Refused
 
 PROTOCOL = 1
 """The protocol version; a client names it in ``hello``."""
-
-MAX_MESSAGE = 16 * 1024
-"""Largest client message accepted, in bytes (bigger: a ``too_large`` error)."""
-
-MAX_TALK = 500
-"""Longest talk line, in characters."""
 
 Id = int | str | None
 
@@ -47,22 +44,40 @@ class ListGames(ClientMessage, tag="list_games", kw_only=True):
     """Ask for the games, their rules options and their bots."""
 
 
+Status = Literal["waiting", "playing", "finished", "aborted"]
+"""A table's status: ``waiting`` for players, ``playing``, ``finished`` (with an outcome) or
+``aborted`` (before the first move, or a waiting table nobody came back to)."""
+
+
 class ListTables(ClientMessage, tag="list_tables", kw_only=True):
-    """Ask for tables, optionally of one game and/or status."""
+    """Ask for tables, optionally of one game and/or status, a page at a time (newest first).
+
+    ``limit``: tables in the page (default and maximum: the host's ``page_size``/``page_max``);
+    ``offset``: how many to skip (the previous page's ``next``).
+    """
 
     game: str | None = None
-    status: Literal["waiting", "playing", "finished"] | None = None
+    status: Status | None = None
+    limit: Annotated[int, Meta(ge=1)] | None = None
+    offset: Annotated[int, Meta(ge=0)] = 0
 
 
 class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Host options of a table (not rules of the game)."""
+    """Host options of a table (not rules of the game): its clock and, rarely, a seed.
 
-    time_limit: float | None = msgspec.field(default=None)
-    """Seconds per decision when the rules have no ``time_limit`` of their own."""
-    absent_grace: float = 5.0
-    """Seconds an absent (disconnected) seat is waited for before its default is applied."""
-    seed: int | None = None
-    """Seed of the chance draws and built-in bots (default: random)."""
+    The host's limits bound both clock settings (``docs/security.md``: by default ``time_limit``
+    1-3600 s and ``absent_grace`` 1-600 s); the table info shows both.
+    """
+
+    time_limit: Annotated[float, Meta(gt=0, le=86400)] | None = None
+    """Seconds per decision, for every game (default: the game's clock, else 60)."""
+    absent_grace: Annotated[float, Meta(gt=0, le=86400)] | None = None
+    """Seconds a disconnected seat is waited for before its decisions default (default 5)."""
+    seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] | None = None
+    """Seeds the deals and built-in bots. Accepted only from the host's operator, or for a
+    practice table where nobody but its creator sits (every other seat a built-in bot)."""
+    rated: bool = False
+    """The result moves the game's leaderboard (``GET /api/leaderboard/{game}``)."""
 
 
 class CreateTable(ClientMessage, tag="create_table", kw_only=True):
@@ -127,6 +142,27 @@ class GetView(ClientMessage, tag="get_view", kw_only=True):
     table: str
 
 
+class Resign(ClientMessage, tag="resign", kw_only=True):
+    """Give the game up: you lose, every other seat wins; the game ends now."""
+
+    table: str
+
+
+class Abort(ClientMessage, tag="abort", kw_only=True):
+    """End the game before anyone's first move: nobody wins, nobody's history counts it."""
+
+    table: str
+
+
+class Claim(ClientMessage, tag="claim", kw_only=True):
+    """Claim the win: every other player's seat has been disconnected past the table's grace.
+
+    The absent seats lose; the seats present share the win.
+    """
+
+    table: str
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     Ping,
@@ -140,11 +176,16 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Talk,
     Resume,
     GetView,
+    Resign,
+    Abort,
+    Claim,
 )
 BY_TYPE: dict[str, type[ClientMessage]] = {str(c.__struct_config__.tag): c for c in CLIENT_MESSAGES}
 
 
 # --- what the server sends ----------------------------------------------------------------
+# Every field is always sent (null where there is nothing), except ``id``: it is present only on
+# the reply to a request that carried one.
 class ServerMessage(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
     """Base of what the server sends; ``id`` echoes the request it answers."""
 
@@ -154,9 +195,9 @@ class ServerMessage(msgspec.Struct, tag_field="type", kw_only=True, omit_default
 class Welcome(ServerMessage, tag="welcome", kw_only=True):
     """Answer to ``hello``: who you are (``account`` null for a guest)."""
 
-    protocol: int = PROTOCOL
-    server: str = "dennou"
-    account: str | None = None
+    protocol: int
+    server: str
+    account: str | None
 
 
 class Pong(ServerMessage, tag="pong", kw_only=True):
@@ -166,18 +207,25 @@ class Pong(ServerMessage, tag="pong", kw_only=True):
 class Error(ServerMessage, tag="error", kw_only=True):
     """Something you sent was refused; nothing changed.
 
-    ``code``: ``malformed_json``, ``not_an_object``, ``unknown_type``, ``bad_message``,
-    ``too_large``, ``rate_limited``, ``hello_first``, ``unauthorized``, ``forbidden``,
-    ``not_found``, ``conflict``, ``config``, ``invalid_action``, ``illegal_action``,
-    ``not_your_turn``, ``game_over``, ``stale_version``, ``store``. ``error`` is the error class
-    (``IllegalActionError``...), ``context`` what the engine said about the rule.
+    ``code``: see ``docs/protocol.md`` §4. ``error``: the error class (``IllegalActionError``...;
+    ``ProtocolError`` for what the host refused). ``context``: details (``rule``, ``seat``,
+    ``phase``...). ``table``: the table the request named, if any.
     """
 
-    code: str
+    code: ErrorCode
     message: str
-    error: str = "ProtocolError"
-    table: str | None = None
-    context: dict[str, Any] = {}
+    error: str
+    table: str | None
+    context: dict[str, Any]
+
+
+class RulesOption(msgspec.Struct, kw_only=True):
+    """One rules option of a game: its name, type, default and what it means."""
+
+    name: str
+    type: str
+    default: Any
+    description: str
 
 
 class GameInfo(msgspec.Struct, kw_only=True):
@@ -188,10 +236,12 @@ class GameInfo(msgspec.Struct, kw_only=True):
     version: int
     min_players: int
     max_players: int
-    rules: list[dict[str, Any]]
+    rules: list[RulesOption]
     bots: list[str]
     talk: bool
     hidden_information: bool
+    time_limit: float
+    """The game's clock (seconds per decision) when a table sets none."""
 
 
 class Games(ServerMessage, tag="games", kw_only=True):
@@ -201,32 +251,49 @@ class Games(ServerMessage, tag="games", kw_only=True):
 
 
 class SeatInfo(msgspec.Struct, kw_only=True):
-    """A seat: ``open``, held by an ``account``, or a built-in ``bot``."""
+    """A seat: ``open``, held by a player (``name``: the account), or a built-in ``bot``.
+
+    ``connected``: a player's seat has a connection now (bots: always true; open: false).
+    """
 
     seat: int
     kind: Literal["open", "player", "bot"]
-    name: str | None = None
-    connected: bool = False
+    name: str | None
+    connected: bool
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
-    """A table as the lobby shows it."""
+    """A table as the lobby shows it.
+
+    ``time_limit``: seconds per decision; ``absent_grace``: seconds a disconnected seat is
+    waited for; ``seeded``: the deals come from a seed (a practice or operator table) rather than
+    fresh server randomness (the seed itself is published in the record when the game is over).
+    ``owner``: the account that created the table. ``outcome``: once ``finished``.
+    """
 
     id: str
     game: str
-    status: Literal["waiting", "playing", "finished"]
+    status: Status
     rules: dict[str, Any]
     seats: list[SeatInfo]
     version: int
-    spectators: int = 0
+    spectators: int
     time_limit: float
-    outcome: dict[str, Any] | None = None
+    absent_grace: float
+    seeded: bool
+    owner: str | None
+    outcome: dict[str, Any] | None
 
 
 class Tables(ServerMessage, tag="tables", kw_only=True):
-    """Answer to ``list_tables``."""
+    """Answer to ``list_tables``: one page of tables.
+
+    ``next``: the offset of the next page (null: the last); ``total``: tables in all pages.
+    """
 
     tables: list[TableInfo]
+    total: int
+    next: int | None
 
 
 class TableMsg(ServerMessage, tag="table", kw_only=True):
@@ -248,15 +315,22 @@ class Left(ServerMessage, tag="left", kw_only=True):
     table: str
 
 
+class Resumed(ServerMessage, tag="resumed", kw_only=True):
+    """Answer to ``resume``: the table is at ``version``; what you missed up to it follows."""
+
+    table: str
+    version: int
+
+
 class ViewMsg(ServerMessage, tag="view", kw_only=True):
-    """Your full view of a table at ``version`` (the source of truth)."""
+    """Your full view of a table at ``version`` (the source of truth; null before the start)."""
 
     table: str
     version: int
     seat: int | None
-    status: str
+    status: Status
     view: dict[str, Any] | None
-    to_act: list[int] = []
+    to_act: list[int]
 
 
 class EventData(msgspec.Struct, kw_only=True):
@@ -264,30 +338,41 @@ class EventData(msgspec.Struct, kw_only=True):
 
     kind: str
     text: str
-    data: dict[str, Any] = {}
+    data: dict[str, Any]
+
+
+StepKind = Literal["action", "chance", "default", "talk", "end"]
+"""What a step was: a seat's action, a chance draw, a default the host applied, a talk line, or
+the host ending the game (``reason``: ``resign``, ``abort`` or ``claim``)."""
+
+Reason = Literal["timeout", "absent", "error", "illegal", "resign", "abort", "claim"]
+"""Why: for ``default`` steps, what made the host apply the default (``timeout``, ``absent``,
+``error`` or ``illegal`` for a built-in bot that failed); for ``end`` steps, how it ended."""
 
 
 class EventMsg(ServerMessage, tag="event", kw_only=True):
     """A step was accepted and stored: the table is now at ``version``.
 
-    ``step``: ``action``, ``chance``, ``default`` or ``talk``; ``seat``: who (null: a spectator
-    talked); ``reason`` for defaults (``timeout``, ``absent``, ``error``).
+    ``seat``: who (null: a spectator talked); ``reason``: for ``default`` and ``end`` steps, else
+    null. ``events``: only those your seat may see (possibly none).
     """
 
     table: str
     version: int
-    step: Literal["action", "chance", "default", "talk"]
+    step: StepKind
     seat: int | None
+    reason: Reason | None
     events: list[EventData]
-    reason: str | None = None
 
 
 class Turn(ServerMessage, tag="turn", kw_only=True):
     """Your decision is due: your view, the legal actions and a deadline.
 
-    ``legal``: every legal action, when there are at most a few hundred; otherwise ``null``, with
-    ``legal_description`` (how to form them), ``legal_count`` and ``legal_sample`` (some of them).
-    ``deadline``: Unix time in seconds; ``time_limit``: seconds from when the turn was sent.
+    ``legal``: every legal action when there are at most 300 (``legal_count``), else null.
+    ``legal_description``: how the game describes its legal actions now (its shape is on the
+    game's page), or null if it does not. ``legal_sample``: when ``legal`` is null, 20 of them;
+    else null. ``channels``: where you may talk now. ``deadline``: Unix time in seconds;
+    ``time_limit``: seconds left when the turn was sent.
     """
 
     table: str
@@ -296,19 +381,24 @@ class Turn(ServerMessage, tag="turn", kw_only=True):
     view: dict[str, Any]
     legal: list[dict[str, Any]] | None
     legal_count: int
-    legal_description: dict[str, Any] | None = None
-    legal_sample: list[dict[str, Any]] | None = None
-    channels: list[str] = []
+    legal_description: dict[str, Any] | None
+    legal_sample: list[dict[str, Any]] | None
+    channels: list[str]
     deadline: float
     time_limit: float
 
 
 class End(ServerMessage, tag="end", kw_only=True):
-    """The game is over (and stored): the outcome; the record is at ``/api/tables/ID/record``."""
+    """The game is over (and stored).
+
+    ``finished`` with its outcome, or ``aborted`` (outcome null). The record is at
+    ``/api/tables/ID/record``.
+    """
 
     table: str
     version: int
-    outcome: dict[str, Any]
+    status: Literal["finished", "aborted"]
+    outcome: dict[str, Any] | None
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
@@ -320,6 +410,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     TableMsg,
     Joined,
     Left,
+    Resumed,
     ViewMsg,
     EventMsg,
     Turn,
@@ -332,6 +423,90 @@ _encoder = msgspec.json.Encoder()
 def encode(message: ServerMessage) -> bytes:
     """A server message as JSON bytes."""
     return _encoder.encode(message)
+
+
+def byte_size(raw: str | bytes) -> int:
+    """The size of a message in UTF-8 bytes: what the limits count (not characters)."""
+    if isinstance(raw, bytes):
+        return len(raw)
+    return len(raw.encode("utf-8", "surrogatepass"))
+
+
+def decode_json(raw: str | bytes, *, max_bytes: int, max_depth: int) -> Any:
+    """Parse one JSON message with the host's checks, in the order a client would want them.
+
+    Raises:
+        Refused: ``too_large`` (more than ``max_bytes`` bytes), ``malformed_json`` (not JSON,
+            or nested deeper than ``max_depth``), ``bad_message`` (NaN, Infinity, numbers out of
+            range, or strings that are not valid Unicode).
+    """
+    size = byte_size(raw)
+    if size > max_bytes:
+        raise Refused("too_large", f"a message has at most {max_bytes} bytes; this has {size}")
+    try:
+        data = msgspec.json.decode(raw)
+    except RecursionError:
+        raise Refused("malformed_json", f"JSON nested deeper than {max_depth} levels") from None
+    except msgspec.ValidationError:
+        raise Refused("bad_message", "a number is out of range (such as 1e400)") from None
+    except msgspec.DecodeError as exc:
+        # JSON that Python's parser takes but the protocol does not: NaN, Infinity, lone
+        # surrogates in strings. Say so rather than "not JSON".
+        try:
+            json.loads(raw)
+        except (ValueError, RecursionError):
+            raise Refused("malformed_json", f"not JSON: {exc}") from None
+        raise Refused(
+            "bad_message", "NaN, Infinity and strings that are not valid Unicode are refused"
+        ) from None
+    if _brackets(raw) > max_depth and _depth(data, max_depth) > max_depth:
+        raise Refused("malformed_json", f"JSON nested deeper than {max_depth} levels")
+    return data
+
+
+def _brackets(raw: str | bytes) -> int:
+    if isinstance(raw, bytes):
+        return raw.count(b"[") + raw.count(b"{")
+    return raw.count("[") + raw.count("{")
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of decoded JSON, counting no further than ``limit + 1``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def decode_client(data: Any) -> ClientMessage:
+    """A client message from decoded JSON.
+
+    Raises:
+        Refused: ``not_an_object``, ``unknown_type`` or ``bad_message``.
+    """
+    if not isinstance(data, dict):
+        raise Refused("not_an_object", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    cls = BY_TYPE.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise Refused(
+            "unknown_type", f"unknown message type {kind!r}; types: {', '.join(sorted(BY_TYPE))}"
+        )
+    try:
+        return msgspec.convert(data, cls)
+    except msgspec.ValidationError as exc:
+        raise Refused("bad_message", f"invalid {kind!r}: {exc}") from None
 
 
 def schemas() -> dict[str, dict[str, Any]]:

@@ -1,81 +1,88 @@
 """One actor per table: it alone owns the table's state and applies every change in order.
 
-Everything that touches a table (a seat taken, an action, talk, a timeout, a connection lost)
-goes through the actor's inbox and runs one at a time. An accepted step is appended to the store
-and only then applied to the in-memory state and broadcast: what a client has seen is durable.
-The version of a table is the number of steps in its record; every event names it.
+Everything that touches a table (a seat taken, an action, talk, a timeout, a bot's answer, a
+connection lost) goes through the actor's inbox and runs one at a time. An accepted step is
+appended to the store and only then applied to the in-memory state and broadcast: what a client
+has seen is durable. The version of a table is the number of steps in its record.
 
-Decisions: a seat due to act gets a ``turn`` (view, legal actions, deadline). The deadline is the
-rules' ``time_limit`` where the rules have one, else the table option. A seat with no connection
-is absent: once it has been away for the table's ``absent_grace`` its decisions default as they
-come, until it returns. After a restart, deadlines start afresh and every remote seat counts as
-away from the moment the table was reloaded (so each has ``absent_grace`` to reconnect).
+Decisions: every seat due to act has a :class:`Pending` decision: the version and state it began
+in, and its deadline. A remote seat gets a ``turn`` (view, legal actions, deadline); a built-in
+bot's seat thinks in a worker process (:mod:`dennou.server.bots`) while the actor stays free, and
+its answer comes back through the inbox. A seat with no connection is absent: once it has been
+away for the table's ``absent_grace`` its decisions default as they come, until it returns.
+After a restart, deadlines start afresh and every remote seat counts as away from the moment
+the table was reloaded (so each has ``absent_grace`` to reconnect).
+
+Engine work (a step, a chance draw, a view, a turn) runs where its measured cost says
+(:class:`dennou.server.work.Work`): on the loop when cheap, else on a thread or in a process, so
+that one table's expensive steps never stall the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from dennou.arena.bots import make_bot
-from dennou.core.actions import Action, LazyActions
-from dennou.core.bot import Bot
-from dennou.core.errors import (
-    ConfigError,
-    DennouError,
-    GameError,
-    GameOverError,
-    IllegalActionError,
-    InvalidActionError,
-    NotYourTurnError,
-)
-from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, TalkLine
+from dennou.arena.bots import resolve_bot
+from dennou.core.errors import ConfigError, GameError, GameOverError, NotYourTurnError
+from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, Outcome, TalkLine
 from dennou.core.jsondata import to_json
 from dennou.core.record import Step, apply_step
-from dennou.core.rng import make_rng
+from dennou.core.rng import derive_seed, make_rng
 from dennou.server import protocol as p
+from dennou.server import work
+from dennou.server.botworker import BotSpec
+from dennou.server.connection import Connection, TokenBucket
+from dennou.server.errors import Refused
+from dennou.server.text import clean_talk
 from dennou.store import TableRow
 
 if TYPE_CHECKING:
-    from dennou.server.hub import Conn, Hub
+    from dennou.server.hub import Hub
 
-DEFAULT_TIME_LIMIT = 60.0
-"""Seconds per decision when neither the rules nor the table say."""
-
-LIST_LEGAL_UP_TO = 300
-"""Legal actions are listed in a ``turn`` up to this many; beyond, a description and a sample."""
+T = TypeVar("T")
 
 MAX_RESUME = 2000
 """A client that missed more events than this gets a fresh view instead."""
 
 
-class Refused(DennouError):
-    """A request the table (or lobby) refuses; ``code`` is the protocol's error code."""
+@dataclass
+class Pending:
+    """A decision a seat owes.
 
-    def __init__(self, code: str, message: str, **context: Any) -> None:
-        super().__init__(message, **context)
-        self.code = code
+    Attributes:
+        seat: The seat.
+        version: The table version the decision began at (an ``act`` answers it).
+        state: The state it began in: a turn asks the question the decision began with (in a
+            sealed step, others' later submissions do not change it).
+        due_at: Wall-clock time the seat was told (its turn sent), or began to be due.
+        deadline: Wall-clock time it defaults (built-in bots, and remote seats not told yet:
+            infinity; a bot's worker enforces its clock).
+        task: A built-in bot's thinking.
+        announced: Whether the remote seat has been told (sent its ``turn``). Built-in bots at
+            the same step decide first, as they always have: the order of a sealed step's
+            submissions, and so the record, does not depend on who is faster.
+    """
 
+    seat: int
+    version: int
+    state: Any
+    due_at: float
+    deadline: float
+    task: asyncio.Task[None] | None = None
+    announced: bool = False
 
-def error_code(exc: DennouError) -> str:
-    """The protocol error code of an error."""
-    if isinstance(exc, Refused):
-        return exc.code
-    for cls, code in (
-        (NotYourTurnError, "not_your_turn"),
-        (GameOverError, "game_over"),
-        (IllegalActionError, "illegal_action"),
-        (InvalidActionError, "invalid_action"),
-        (ConfigError, "config"),
-    ):
-        if isinstance(exc, cls):
-            return code
-    return "store" if type(exc).__name__ == "StoreError" else "error"
+    def cancel(self) -> None:
+        """Stop a bot's thinking (its answer, if any, is not wanted any more)."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
 
 
 @dataclass
@@ -89,11 +96,48 @@ class LogEntry:
     events: list[Event]
 
 
+class TableRandomness:
+    """Where a table's chance draws and its built-in bots' choices come from.
+
+    Without a seed (every table a client may be seated at against others), each chance draw
+    and each bot decision gets 256 bits of fresh randomness from the operating system: nobody,
+    the table's creator included, can influence or predict a deal. With a seed (a practice
+    table, the operator's or a tournament's), the ``k``-th chance draw comes from the stream
+    ``(seed, "chance", k)``, so tables with the same seed deal the same cards whatever happened
+    between deals (duplicate deals), and a bot's decision at version ``v`` from
+    ``(seed, "bot", seat, v)``. Records never need either: chance draws are steps.
+
+    Args:
+        seed: The table's seed, or ``None``.
+    """
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+
+    def chance(self, draw: int) -> random.Random:
+        """The generator of the table's ``draw``-th chance draw (0 first)."""
+        if self.seed is None:
+            return random.Random(secrets.randbits(256))
+        return make_rng(self.seed, "chance", draw)
+
+    def bot(self, seat: int, version: int) -> int:
+        """The seed of a bot's decision at ``version``."""
+        if self.seed is None:
+            return secrets.randbits(256)
+        return derive_seed(self.seed, "bot", seat, version)
+
+
+def forfeit_outcome(players: int, losers: set[int], how: str, by: int) -> Outcome:
+    """The outcome of a game the host ended: ``losers`` lose, everyone else shares the win."""
+    scores = [0.0 if seat in losers else 1.0 for seat in range(players)]
+    return Outcome.from_scores(scores, detail={"end": how, "by": by, "losers": sorted(losers)})
+
+
 class TableActor:
     """The actor of one table.
 
     Args:
-        hub: The hub (store, lobby).
+        hub: The hub (store, lobby, bots, limits).
         row: The table as stored.
         game: Its game.
         steps: Its stored steps (for a table that had started before a restart).
@@ -108,28 +152,29 @@ class TableActor:
         self.game = game
         self.rules = game.make_rules(row.rules)
         self.status = row.status
-        self.seed = row.seed
-        self.grace = float(row.options.get("absent_grace", 5.0))
-        self.time_limit = self._time_limit()
+        self.randomness = TableRandomness(row.seed)
+        self.clock = float(row.options.get("time_limit") or hub.game_clock(game))
+        self.grace = float(row.options.get("absent_grace") or hub.limits.absent_grace_default)
+        self.practice = bool(row.options.get("practice"))
         self.state: Any = None
         self.version = 0
+        self.chance_draws = 0
+        self.moved = False
+        """Whether a seat has acted (or been defaulted): after that, ``abort`` is refused."""
         self.log: list[LogEntry] = []
-        self.conns: dict[Conn, int | None] = {}
-        self.bots: dict[int, Bot] = {}
-        self.deadline: dict[int, float] = {}
-        self.due_at: dict[int, float] = {}
-        self.decision: dict[int, int] = {}
-        # The state each pending decision started in: a turn shows the seat what it saw when
-        # its decision began (in a sealed step, others' later submissions don't change it), so
-        # a turn sent again after a reconnect or a restart asks exactly the same question.
-        self.decision_state: dict[int, Any] = {}
+        self.conns: dict[Connection, int | None] = {}
+        self.bots: dict[int, BotSpec] = {}
+        self.pending: dict[int, Pending] = {}
         self.away_since: dict[int, float] = {}
         self.outcome: dict[str, Any] | None = row.outcome
-        self.inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], Any]] = (
-            asyncio.Queue()
-        )
+        self.inbox: asyncio.Queue[
+            tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], asyncio.Future[Any] | None]
+        ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.actions = 0
+        self.idle_since: float | None = time.time()
+        """Since when nobody has been connected (``None``: someone is)."""
+        self.talk_bucket = TokenBucket(hub.limits.talk_rate_table, hub.limits.talk_burst_table)
         if row.players is not None:
             self._restore(steps)
 
@@ -139,24 +184,33 @@ class TableActor:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
 
     async def stop(self) -> None:
-        """Stop the loop (pending requests are dropped)."""
+        """Stop the loop and any bot thinking (pending requests are dropped)."""
+        for pending in self.pending.values():
+            pending.cancel()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    async def call(self, method: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    async def call(self, method: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Run ``method(*args)`` inside the actor, after everything queued before it."""
         if self.task is None or self.task.done():
             raise Refused("not_found", f"table {self.id} is closed here; ask for it again")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.inbox.put((method, args, future))
-        return await future
+        result: T = await future
+        return result
 
     async def _run(self) -> None:
         try:
+            if self.status == "waiting":
+                now = time.time()
+                for seat in self._taken_seats():  # restored: nobody is connected yet
+                    self.away_since.setdefault(seat, now)
+                if self._ready():
+                    await self._start()  # a table of bots (or assigned seats) starts at once
             await self._settle()
-        except Exception as exc:  # pragma: no cover - a store failure; requests still work
+        except Exception as exc:  # a store failure; requests still work
             self.hub.log(f"table {self.id}: {exc!r}")
         while True:
             wait = self._next_deadline() - time.time()
@@ -164,33 +218,29 @@ class TableActor:
                 if wait <= 0:
                     raise TimeoutError
                 method, args, future = await asyncio.wait_for(
-                    self.inbox.get(), None if wait == float("inf") else wait
+                    self.inbox.get(), None if wait == math.inf else wait
                 )
             except TimeoutError:
-                await self._expire()
-                await self._settle()
+                with contextlib.suppress(Exception):
+                    await self._expire()
+                    await self._settle()
                 continue
             try:
                 result = await method(*args)
             except Exception as exc:
-                if not future.done():
+                if future is not None and not future.done():
                     future.set_exception(exc)
+                elif future is None:
+                    self.hub.log(f"table {self.id}: {method.__name__}: {exc!r}")
             else:
-                if not future.done():
+                if future is not None and not future.done():
                     future.set_result(result)
             try:
                 await self._settle()
-            except Exception as exc:  # pragma: no cover - a store failure; keep the actor alive
+            except Exception as exc:  # a store failure; keep the actor alive
                 self.hub.log(f"table {self.id}: {exc!r}")
 
     # --- restore and start ----------------------------------------------------------------
-    def _time_limit(self) -> float:
-        limit = getattr(self.rules, "time_limit", None)
-        if isinstance(limit, int | float) and limit > 0:
-            return float(limit)
-        option = self.row.options.get("time_limit")
-        return float(option) if option else DEFAULT_TIME_LIMIT
-
     def _restore(self, steps: Sequence[Step]) -> None:
         assert self.row.players is not None
         if self.row.version != self.game.spec.version:
@@ -199,16 +249,20 @@ class TableActor:
                 f"this engine is v{self.game.spec.version} and may not replay it exactly"
             )
         state = self.game.new(self.rules, self.row.players)
-        # The version each pending decision was first due at, as the live table counted it (a
-        # sealed step's decision keeps its version while other seats submit): an answer names
-        # it, and a bot seeded by it must decide as it would have without the restart.
+        # The version and state each pending decision began at, as the live table counted them
+        # (a sealed step's decision keeps its version while other seats submit): an answer names
+        # it, and a bot seeded by it decides as it would have without the restart.
         acting = self.game.to_act(state)
         due = dict.fromkeys(acting, 0)
         due_state = dict.fromkeys(acting, state)
         for i, step in enumerate(steps, 1):
             state, events = apply_step(self.game, state, step)
-            self.log.append(LogEntry(i, _kind(step), step.seat, step.default, events))
-            if step.talk is None:
+            self.log.append(LogEntry(i, _kind(step), step.seat, _reason(step), events))
+            if step.seat == CHANCE:
+                self.chance_draws += 1
+            elif step.talk is None and step.end is None:
+                self.moved = True
+            if step.talk is None and step.end is None:
                 now_acting = self.game.to_act(state)
                 for s in now_acting:
                     if s not in acting or s == step.seat:
@@ -217,36 +271,38 @@ class TableActor:
         self.state = state
         self.version = len(steps)
         self._make_bots()
-        for entry in self.log:  # built-in bots see again what they saw before the restart
-            for seat, bot in self.bots.items():
-                seen = [e for e in entry.events if e.visible_to(seat)]
-                if seen:
-                    with contextlib.suppress(Exception):
-                        bot.observe(seen)
         now = time.time()
         for seat in self._remote_seats():
             self.away_since[seat] = now
-        self._update_due(set(), None)
-        for seat in self.decision:
-            if seat in due:
-                self.decision[seat] = due[seat]
-                self.decision_state[seat] = due_state[seat]
+        if self.status == "playing":
+            self._update_due(set(), None)
+            for seat, pending in self.pending.items():
+                if seat in due:
+                    pending.version, pending.state = due[seat], due_state[seat]
 
     def _make_bots(self) -> None:
         assert self.row.players is not None
         for seat, spec in enumerate(self.row.seats):
             if spec["kind"] == "bot":
-                bot = make_bot(self.game, spec["bot"])
-                bot.reset(seat=seat, rules=self.rules, players=self.row.players)
-                self.bots[seat] = bot
+                factory, kwargs = resolve_bot(self.game, spec["bot"])
+                self.bots[seat] = BotSpec(
+                    self.game, factory, kwargs, seat, self.rules, list(self.row.players)
+                )
 
     def _remote_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "player"]
 
+    def _open_seats(self) -> list[int]:
+        return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "open"]
+
     async def _start(self) -> None:
+        if self.status != "waiting":  # started already (a table of bots starts by itself)
+            return
         seats = self.row.seats
         players = [
-            spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}"
+            # a tournament names its seats itself ("player": seat first, then the entrant)
+            spec.get("player")
+            or (spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}")
             for i, spec in enumerate(seats)
         ]
         if type(self.game).host_accounts_in is not Game.host_accounts_in:
@@ -282,25 +338,45 @@ class TableActor:
         self._update_due(set(), None)
         self._broadcast_table()
         for conn, role in list(self.conns.items()):
-            conn.send(self._view_msg(role, None))
-            if role is not None and role in self.deadline:
-                conn.send(self._turn_msg(role))
+            conn.send(await self._view_msg(role, None))
 
     # --- lobby operations (run inside the actor) --------------------------------------------
-    async def join(self, conn: Conn, seat: int | None, version: int | None, rid: p.Id) -> None:
-        """Take a seat or return to one's seat."""
+    async def join(
+        self,
+        conn: Connection,
+        seat: int | None,
+        version: int | None,
+        rid: p.Id,
+        *,
+        present: bool = True,
+    ) -> None:
+        """Take a seat or return to one's seat.
+
+        Args:
+            conn: The caller.
+            seat: The seat asked for (``None``: the first open one).
+            version: The last version the caller knows (to catch up from).
+            rid: The request's id.
+            present: ``False`` for a seat taken over HTTP: the caller plays it over a WebSocket
+                later, and the game waits for that (or gives the seat back after the grace).
+        """
         if conn.account is None:
-            raise Refused("unauthorized", "log in with a token (hello) to take a seat")
-        held = [s for s, spec in enumerate(self.row.seats) if spec.get("name") == conn.account]
-        held = [s for s in held if self.row.seats[s]["kind"] == "player"]
-        if held:
-            if seat is not None and seat != held[0]:
-                raise Refused("conflict", f"you hold seat {held[0]} at table {self.id}")
-            seat = held[0]
+            raise Refused("unauthorized", "sign in with a token (hello) to take a seat")
+        held = self._held(conn.account)
+        if held is not None:
+            if seat is not None and seat != held:
+                raise Refused("conflict", f"you hold seat {held} at table {self.id}")
+            seat = held
         else:
             if self.status != "waiting":
-                raise Refused("conflict", f"table {self.id} has started; spectate instead")
-            open_seats = [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "open"]
+                raise Refused("conflict", f"table {self.id} is {self.status}; spectate instead")
+            if self.practice and conn.account != self.row.created_by:
+                raise Refused(
+                    "forbidden",
+                    f"table {self.id} is {self.row.created_by}'s practice table (its deals come "
+                    "from a seed its creator chose): only its creator sits there",
+                )
+            open_seats = self._open_seats()
             if seat is None:
                 if not open_seats:
                     raise Refused("conflict", f"table {self.id} has no open seat")
@@ -311,65 +387,121 @@ class TableActor:
             seats[seat] = {"kind": "player", "name": conn.account}
             await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
             self.row.seats = seats
+        if not present:
+            if not self._connected(seat):
+                self.away_since[seat] = time.time()
+            self._broadcast_table()
+            return
         self._attach(conn, seat)
         conn.send(p.Joined(id=rid, table=self.id, seat=seat))
-        if self.status == "waiting" and all(s["kind"] != "open" for s in self.row.seats):
+        if self.status == "waiting" and self._ready():
             await self._start()  # tells every attached connection, this one included
         else:
             self._broadcast_table()
-            self._catch_up(conn, seat, version)
+            await self._catch_up(conn, seat, version)
 
-    async def spectate(self, conn: Conn, version: int | None, rid: p.Id) -> None:
+    def _taken_seats(self) -> list[int]:
+        """Seats people took by joining (not assigned by the host, as a tournament's are)."""
+        return [
+            s
+            for s, spec in enumerate(self.row.seats)
+            if spec["kind"] == "player" and not spec.get("assigned")
+        ]
+
+    def _ready(self) -> bool:
+        """Every seat is filled and everyone who took a seat is here: the game may start."""
+        return not self._open_seats() and all(self._connected(s) for s in self._taken_seats())
+
+    def _held(self, account: str) -> int | None:
+        for s, spec in enumerate(self.row.seats):
+            if spec["kind"] == "player" and spec.get("name") == account:
+                return s
+        return None
+
+    async def spectate(self, conn: Connection, version: int | None, rid: p.Id) -> None:
         """Watch the table."""
-        if self.conns.get(conn, -2) is not None and conn in self.conns:
+        if self.conns.get(conn) is not None:
             raise Refused("conflict", "you hold a seat here; a player cannot also spectate")
         self.conns[conn] = None
         conn.tables[self.id] = self
+        self.idle_since = None
         conn.send(p.Joined(id=rid, table=self.id, seat=None))
-        self._catch_up(conn, None, version)
+        await self._catch_up(conn, None, version)
 
-    async def leave(self, conn: Conn, rid: p.Id) -> None:
+    async def leave(self, conn: Connection, rid: p.Id) -> None:
         """Detach; before the start, a player also gives up the seat."""
-        seat = self.conns.get(conn)
         if conn not in self.conns:
             raise Refused("not_found", f"you are not at table {self.id}")
+        seat = self.conns.get(conn)
         await self.detach(conn)
         if seat is not None and self.status == "waiting":
-            seats = [dict(s) for s in self.row.seats]
-            seats[seat] = {"kind": "open"}
-            await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
-            self.row.seats = seats
-            self._broadcast_table()
+            await self._free_seat(seat)
         conn.send(p.Left(id=rid, table=self.id))
 
-    async def detach(self, conn: Conn) -> None:
+    async def leave_seat(self, account: str) -> None:
+        """Give up ``account``'s own seat before the start (HTTP ``leave``)."""
+        seat = self._held(account)
+        if seat is None:
+            raise Refused("forbidden", f"you hold no seat at table {self.id}")
+        if self.status != "waiting":
+            raise Refused("conflict", "the game has started; resign, or leave to be absent")
+        for conn, role in list(self.conns.items()):
+            if role == seat:
+                await self.detach(conn)
+        await self._free_seat(seat)
+
+    async def _free_seat(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
+        seats = [dict(s) for s in self.row.seats]
+        seats[seat] = {"kind": "open"}
+        await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
+        self.row.seats = seats
+        self._broadcast_table()
+
+    async def detach(self, conn: Connection) -> None:
         """A connection went away (or left): its seat, if any, may now be absent."""
         seat = self.conns.pop(conn, None)
         conn.tables.pop(self.id, None)
         if seat is not None and not self._connected(seat):
             self.away_since[seat] = time.time()
+        if not self.conns:
+            self.idle_since = time.time()
 
-    async def resume(self, conn: Conn, version: int, rid: p.Id) -> None:
-        """Send what ``conn`` missed since ``version``."""
+    async def expire(self, now: float) -> bool:
+        """Close a waiting table nobody has been connected to for the host's time to live."""
+        ttl = self.hub.limits.waiting_table_ttl
+        if self.status != "waiting" or self.idle_since is None or now - self.idle_since < ttl:
+            return False
+        await self.hub.store.call(
+            self.hub.store.store.update_table, self.id, status="aborted", finished_at=now
+        )
+        self.status = self.row.status = "aborted"
+        self.hub.finished(self)
+        return True
+
+    async def resume(self, conn: Connection, version: int, rid: p.Id) -> None:
+        """Answer ``resumed``, then send what ``conn`` missed since ``version``."""
         if conn not in self.conns:
             raise Refused("not_found", f"you are not at table {self.id}; join or spectate")
-        self._catch_up(conn, self.conns[conn], version)
+        conn.send(p.Resumed(id=rid, table=self.id, version=self.version))
+        await self._catch_up(conn, self.conns[conn], version)
 
-    async def get_view(self, conn: Conn, rid: p.Id) -> None:
+    async def get_view(self, conn: Connection, rid: p.Id) -> None:
         """Send ``conn`` its current view."""
         if conn not in self.conns:
             raise Refused("not_found", f"you are not at table {self.id}; join or spectate")
-        conn.send(self._view_msg(self.conns[conn], rid))
+        conn.send(await self._view_msg(self.conns[conn], rid))
 
-    def _attach(self, conn: Conn, seat: int) -> None:
+    def _attach(self, conn: Connection, seat: int) -> None:
         self.conns[conn] = seat
         conn.tables[self.id] = self
         self.away_since.pop(seat, None)
+        self.idle_since = None
 
     def _connected(self, seat: int) -> bool:
         return any(s == seat for s in self.conns.values())
 
-    def _catch_up(self, conn: Conn, seat: int | None, version: int | None) -> None:
+    async def _catch_up(self, conn: Connection, seat: int | None, version: int | None) -> None:
         if self.state is None:
             return
         if (
@@ -380,47 +512,118 @@ class TableActor:
             for entry in self.log[version:]:
                 conn.send(self._event_msg(entry, seat))
         else:
-            conn.send(self._view_msg(seat, None))
-        if self.status == "finished" and self.outcome is not None:
-            conn.send(p.End(table=self.id, version=self.version, outcome=self.outcome))
-        elif seat is not None and seat in self.deadline:
-            conn.send(self._turn_msg(seat))
+            conn.send(await self._view_msg(seat, None))
+        if self.status in ("finished", "aborted"):
+            conn.send(self._end_msg())
+        elif seat is not None and seat in self.pending and self.pending[seat].announced:
+            conn.send(await self._turn_msg(seat))
 
     # --- play -------------------------------------------------------------------------------
-    async def act(self, conn: Conn, data: Any, version: int | None, rid: p.Id) -> None:
+    async def act(self, conn: Connection, data: Any, version: int | None, rid: p.Id) -> None:
         """A remote seat's action."""
         seat = self._seat_of(conn)
         if self.status != "playing":
             raise GameOverError(f"table {self.id} is {self.status}")
-        if seat not in self.game.to_act(self.state):
-            raise NotYourTurnError(f"seat {seat} is not to act now", seat=seat)
-        if version is not None and version < self.decision.get(seat, 0):
+        if version is not None and version > self.version:
+            raise Refused(
+                "stale_version",
+                f"your action names version {version}, but the table is at version "
+                f"{self.version}: answer the version of your latest turn",
+            )
+        pending = self.pending.get(seat)
+        if pending is None or not pending.announced:
+            raise NotYourTurnError(f"seat {seat} is not to act now (wait for your turn)", seat=seat)
+        if version is not None and version < pending.version:
             raise Refused(
                 "stale_version",
                 f"your action answers version {version}; your decision is now at version "
-                f"{self.decision[seat]} (see the latest turn)",
+                f"{pending.version} (see the latest turn)",
             )
         action = self.game.parse_action(data)
-        new, events = self.game.apply(self.state, seat, action)
-        ms = (time.time() - self.due_at.get(seat, time.time())) * 1000
+        new, events = await self.hub.work.run(
+            (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
+        )
+        ms = (time.time() - pending.due_at) * 1000
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
         await self._commit(step, new, events, ack=(conn, rid))
 
-    async def talk(self, conn: Conn, channel: str, text: str, rid: p.Id) -> None:
-        """A line of talk from a seat or a spectator."""
+    async def talk(self, conn: Connection, channel: str, text: str, rid: p.Id) -> None:
+        """A line of talk from a seat or a signed-in spectator."""
         if conn not in self.conns:
             raise Refused("not_found", f"you are not at table {self.id}; join or spectate")
+        if not self.game.spec.talk:
+            raise Refused("no_talk", f"{self.game.spec.name} has no talk")
+        if conn.account is None:
+            raise Refused("unauthorized", "sign in (hello with a token) to talk")
         if self.status != "playing":
             raise Refused("conflict", f"table {self.id} is {self.status}: no talk now")
-        if len(text) > p.MAX_TALK:
-            raise Refused("bad_message", f"a talk line has at most {p.MAX_TALK} characters")
+        line = clean_talk(text)
+        limits = self.hub.limits
+        if not self.hub.talk_allowed(conn.account):
+            raise Refused(
+                "rate_limited",
+                f"at most {limits.talk_rate_account:g} talk lines per second per account",
+            )
+        if not self.talk_bucket.take():
+            raise Refused(
+                "rate_limited",
+                f"table {self.id} takes at most {limits.talk_rate_table:g} talk lines per second",
+            )
         speaker = self.conns[conn]
-        name = conn.account or "guest"
-        new, events = self.game.talk(self.state, speaker, channel, text, name=name)
-        step = Step(speaker, talk=TalkLine(speaker, name, channel, text))
+        new, events = self.game.talk(self.state, speaker, channel, line, name=conn.account)
+        step = Step(speaker, talk=TalkLine(speaker, conn.account, channel, line))
         await self._commit(step, new, events, ack=(conn, rid))
 
-    def _seat_of(self, conn: Conn) -> int:
+    async def resign(self, conn: Connection, rid: p.Id) -> None:
+        """The seat gives up: it loses, every other seat shares the win."""
+        seat = self._seat_of(conn)
+        self._check_playing()
+        await self._end("resign", seat, {seat}, ack=(conn, rid))
+
+    async def abort(self, conn: Connection, rid: p.Id) -> None:
+        """End the game before the first move: nobody wins."""
+        seat = self._seat_of(conn)
+        self._check_playing()
+        if self.moved:
+            raise Refused(
+                "conflict", "the first move has been made: the game can no longer be aborted"
+            )
+        await self._end("abort", seat, set(), ack=(conn, rid))
+
+    async def claim(self, conn: Connection, rid: p.Id) -> None:
+        """Claim the win from seats that have been away past the grace."""
+        seat = self._seat_of(conn)
+        self._check_playing()
+        now = time.time()
+        gone = {
+            s
+            for s in self._remote_seats()
+            if s != seat and s in self.away_since and now - self.away_since[s] >= self.grace
+        }
+        if not gone:
+            raise Refused(
+                "conflict",
+                f"no other player has been away longer than {self.grace:g} s: nothing to claim",
+            )
+        await self._end("claim", seat, gone, ack=(conn, rid))
+
+    def _check_playing(self) -> None:
+        if self.status != "playing":
+            raise GameOverError(f"table {self.id} is {self.status}")
+
+    async def _end(
+        self, how: str, seat: int, losers: set[int], *, ack: tuple[Connection, p.Id]
+    ) -> None:
+        step = Step(seat, end=how)
+        new, events = apply_step(self.game, self.state, step)
+        await self._commit(step, new, events, ack=ack)
+        if how == "abort":
+            await self._finish(None)
+        else:
+            outcome = forfeit_outcome(len(self.row.seats), losers, how, seat)
+            await self._finish(to_json(outcome))
+
+    def _seat_of(self, conn: Connection) -> int:
         if conn not in self.conns:
             raise Refused("forbidden", f"you hold no seat at table {self.id}")
         seat = self.conns[conn]
@@ -429,96 +632,145 @@ class TableActor:
         return seat
 
     async def _settle(self) -> None:
-        """Draw chance and let built-in bots move until a remote seat must decide; finish."""
+        """Draw chance and start built-in bots' thinking; finish a game that is over."""
         while self.status == "playing":
             acting = self.game.to_act(self.state)
             if not acting:
-                await self._finish()
+                await self._finish(to_json(self.game.outcome(self.state)))
                 return
             if CHANCE in acting:
-                rng = make_rng(self.seed, "chance", self.version)
-                action = self.game.sample_chance(self.state, rng)
-                new, events = self.game.apply(self.state, CHANCE, action)
+                rng = self.randomness.chance(self.chance_draws)
+                action, new, events = await self.hub.work.run(
+                    (self.game.spec.name, "chance"), work.draw, self.game, self.state, rng
+                )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
+                # A game of chance steps only (a 10-card stud session) would hold the actor for
+                # all of it: requests queued meanwhile (spectate, leave, chat) go first.
+                await asyncio.sleep(0)
+                if not self.inbox.empty():
+                    return
                 continue
-            bot_seats = [s for s in sorted(acting) if s in self.bots]
-            if not bot_seats:
-                return
-            await self._bot_move(bot_seats[0])
+            for seat in sorted(acting):
+                pending = self.pending.get(seat)
+                if seat in self.bots and pending is not None and pending.task is None:
+                    pending.task = asyncio.create_task(self._think(seat, pending))
+            await self._announce()
+            return
 
-    async def _bot_move(self, seat: int) -> None:
-        bot = self.bots[seat]
-        rng = make_rng(self.seed, "bot", seat, self.version)
-        await self._bot_chat(seat, bot, rng)
-        view = self.game.view(self.state, seat)
-        legal = self.game.legal_actions(self.state, seat)
-        started = time.perf_counter()
-        try:
-            action = await asyncio.wait_for(
-                asyncio.to_thread(bot.act, view, legal, rng), self.time_limit
-            )
-        except Exception as exc:
-            reason = "timeout" if isinstance(exc, TimeoutError) else "error"
-            await self._default(seat, reason, f"{type(exc).__name__}: {exc}"[:500])
+    async def _announce(self) -> None:
+        """Send remote seats their turns, once no built-in bot of this step is still deciding."""
+        if any(seat in self.bots for seat in self.pending):
             return
-        ms = round((time.perf_counter() - started) * 1000, 3)
-        try:
-            action = self.game.parse_action(action)
-            new, events = self.game.apply(self.state, seat, action)
-        except GameError as exc:
-            await self._default(seat, "illegal", f"{action!s}: {exc}"[:500])
-            return
-        await self._commit(Step(seat, action=self.game.dump_action(action), ms=ms), new, events)
+        for seat, pending in list(self.pending.items()):
+            if pending.announced:
+                continue
+            now = time.time()
+            pending.announced, pending.due_at, pending.deadline = True, now, now + self.clock
+            conns = [c for c, role in self.conns.items() if role == seat]
+            if conns:
+                turn = await self._turn_msg(seat)
+                for conn in conns:
+                    conn.send(turn)
 
-    async def _bot_chat(self, seat: int, bot: Bot, rng: random.Random) -> None:
-        """A built-in bot may talk before it acts (as in the arena); bad lines are dropped."""
-        channels = self.game.talk_channels(self.state, seat)
-        if not channels or type(bot).chat is Bot.chat:
-            return
-        try:
-            lines = list(bot.chat(self.game.view(self.state, seat), channels, rng))
-        except Exception as exc:
-            self.hub.log(f"table {self.id}: bot {seat} chat: {exc!r}")
-            return
+    async def _think(self, seat: int, pending: Pending) -> None:
+        """A built-in bot thinks (in a worker process); its answer comes back via the inbox."""
+        upto = self.version
+        answer = await self.hub.bots.decide(
+            (self.id, seat),
+            self.bots[seat],
+            history=lambda since: self._observed(seat, since, upto),
+            upto=upto,
+            state=pending.state,
+            rng_seed=self.randomness.bot(seat, pending.version),
+            channels=self.game.talk_channels(pending.state, seat),
+            think=self.clock,
+        )
+        await self.inbox.put((self._bot_answer, (seat, pending, answer), None))
+
+    def _observed(self, seat: int, since: int, upto: int) -> list[list[Event]]:
+        out = []
+        for entry in self.log[since:upto]:
+            seen = [e for e in entry.events if e.visible_to(seat)]
+            if seen:
+                out.append(seen)
+        return out
+
+    async def _bot_answer(self, seat: int, pending: Pending, answer: Any) -> None:
+        if self.status != "playing" or self.pending.get(seat) is not pending:
+            return  # the decision was settled otherwise meanwhile
         assert self.row.players is not None
         name = self.row.players[seat]
-        for channel, text in lines[:5]:
+        for channel, text in answer.chat or ():
             try:
-                new, events = self.game.talk(self.state, seat, channel, text, name=name)
-            except GameError:
-                continue
-            await self._commit(Step(seat, talk=TalkLine(seat, name, channel, text)), new, events)
+                line = clean_talk(text)
+                new, events = self.game.talk(self.state, seat, channel, line, name=name)
+            except Exception:
+                continue  # a bot's bad line is dropped, as in the arena
+            await self._commit(Step(seat, talk=TalkLine(seat, name, channel, line)), new, events)
+        if answer.timeout:
+            await self._default(seat, "timeout", answer.error)
+            return
+        if answer.error is not None:
+            await self._default(seat, "error", answer.error)
+            return
+        try:
+            action = self.game.parse_action(answer.action)
+            new, events = await self.hub.work.run(
+                (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
+            )
+        except GameError as exc:
+            await self._default(seat, "illegal", f"{answer.action!s}: {exc}"[:500])
+            return
+        step = Step(seat, action=self.game.dump_action(action), ms=answer.ms)
+        await self._commit(step, new, events)
 
     async def _default(self, seat: int, reason: str, note: str) -> None:
         new, events = self.game.apply_default(self.state, seat)
         await self._commit(Step(seat, default=reason, note=note), new, events)
 
     def _next_deadline(self) -> float:
-        if self.status != "playing" or not self.deadline:
-            return float("inf")
-        return min(self._effective_deadline(s) for s in self.deadline)
+        if self.status == "waiting":
+            # a seat taken and left before the start is given back after the grace
+            return min(
+                (
+                    self.away_since[s] + self.grace
+                    for s in self._taken_seats()
+                    if s in self.away_since
+                ),
+                default=math.inf,
+            )
+        if self.status != "playing":
+            return math.inf
+        return min((self._effective_deadline(s) for s in self.pending), default=math.inf)
 
     def _effective_deadline(self, seat: int) -> float:
-        deadline = self.deadline[seat]
+        pending = self.pending[seat]
+        if not pending.announced:
+            return math.inf
         if seat in self.away_since:
             # gone for the grace period: this decision defaults now, and so does every later
             # one until the seat returns
-            away = max(self.due_at.get(seat, 0.0), self.away_since[seat] + self.grace)
-            return min(deadline, away)
-        return deadline
+            away = max(pending.due_at, self.away_since[seat] + self.grace)
+            return min(pending.deadline, away)
+        return pending.deadline
 
     async def _expire(self) -> None:
         now = time.time()
-        for seat in sorted(self.deadline):
-            if self.status != "playing" or seat not in self.deadline:
+        if self.status == "waiting":
+            for seat in self._taken_seats():
+                away = self.away_since.get(seat)
+                if away is not None and now - away >= self.grace and not self._connected(seat):
+                    await self._free_seat(seat)
+            return
+        for seat in sorted(self.pending):
+            if self.status != "playing" or seat not in self.pending:
                 continue
             if self._effective_deadline(seat) > now:
                 continue
-            if seat in self.away_since and self.deadline[seat] > now:
+            if seat in self.away_since and self.pending[seat].deadline > now:
                 reason, note = "absent", f"away for {now - self.away_since[seat]:.1f} s"
             else:
-                reason = "timeout"
-                note = f"no decision within {self.time_limit:g} s"
+                reason, note = "timeout", f"no decision within {self.clock:g} s"
             await self._default(seat, reason, note)
 
     async def _commit(
@@ -527,7 +779,7 @@ class TableActor:
         new_state: Any,
         events: list[Event],
         *,
-        ack: tuple[Conn, p.Id] | None = None,
+        ack: tuple[Connection, p.Id] | None = None,
     ) -> None:
         """Store the step, then apply it and tell everyone (nothing is broadcast unstored)."""
         await self.hub.store.append_step(self.id, self.version, step)
@@ -535,87 +787,81 @@ class TableActor:
         self.state = new_state
         self.version += 1
         self.actions += 1
-        entry = LogEntry(self.version, _kind(step), step.seat, step.default, events)
+        if step.seat == CHANCE:
+            self.chance_draws += 1
+        elif step.talk is None and step.end is None:
+            self.moved = True
+        entry = LogEntry(self.version, _kind(step), step.seat, _reason(step), events)
         self.log.append(entry)
-        if step.talk is None:
+        if step.talk is None and step.end is None:
             self._update_due(set(before), step.seat)
-        for seat, bot in self.bots.items():
-            seen = [e for e in events if e.visible_to(seat)]
-            if seen:
-                try:
-                    bot.observe(seen)
-                except Exception as exc:  # a bot's bookkeeping never stops a table
-                    self.hub.log(f"table {self.id}: bot {seat} observe: {exc!r}")
         self._broadcast(entry, ack)
-        if step.talk is None:
-            for seat in self.deadline:
-                if self.decision.get(seat) == self.version and self._connected(seat):
-                    for conn, role in list(self.conns.items()):
-                        if role == seat:
-                            conn.send(self._turn_msg(seat))
 
     def _update_due(self, before: set[int], actor: int | None) -> None:
         """New decisions get a deadline; a decision that continues keeps its own."""
         now = time.time()
         acting = self.game.to_act(self.state) if self.state is not None else frozenset()
-        remote = set(self._remote_seats())
-        for seat in list(self.deadline):
+        for seat in list(self.pending):
             if seat not in acting:
-                del self.deadline[seat]
-                self.due_at.pop(seat, None)
-                self.decision_state.pop(seat, None)
+                self.pending.pop(seat).cancel()
         for seat in acting:
-            if seat not in remote:
+            if seat == CHANCE:
                 continue
             # In a sealed simultaneous step another seat's submission does not change this
             # seat's decision: its deadline, and the version its answer may name, stay.
-            if seat not in self.deadline or seat == actor or seat not in before:
-                self.deadline[seat] = now + self.time_limit
-                self.due_at[seat] = now
-                self.decision[seat] = self.version
-                self.decision_state[seat] = self.state
+            if seat not in self.pending or seat == actor or seat not in before:
+                old = self.pending.get(seat)
+                if old is not None:
+                    old.cancel()
+                self.pending[seat] = Pending(seat, self.version, self.state, now, math.inf)
 
-    async def _finish(self) -> None:
-        outcome = to_json(self.game.outcome(self.state))
+    async def _finish(self, outcome: dict[str, Any] | None) -> None:
+        """Store the end (``outcome`` ``None``: aborted) and tell everyone."""
         results = []
         updates: list[tuple[str, str, str, Any]] = []
-        per_seat = outcome.get("detail", {}).get(HOST_ACCOUNTS)
         name = self.game.spec.name
-        for seat, spec in enumerate(self.row.seats):
-            if spec["kind"] != "player":
-                continue
-            ranks, scores = outcome["ranks"], outcome["scores"]
-            result = "loss" if ranks[seat] != 1 else ("draw" if ranks.count(1) > 1 else "win")
-            results.append(
-                {
-                    "account": spec["name"],
-                    "game": name,
-                    "seat": seat,
-                    "result": result,
-                    "score": scores[seat],
-                    "rank": ranks[seat],
-                }
-            )
-            if (
-                isinstance(per_seat, list)
-                and seat < len(per_seat)
-                and isinstance(per_seat[seat], dict)
-            ):
-                for key, value in per_seat[seat].items():
-                    updates.append((spec["name"], name, str(key), value))
+        status = "aborted" if outcome is None else "finished"
+        if outcome is not None:
+            per_seat = outcome.get("detail", {}).get(HOST_ACCOUNTS)
+            for seat, spec in enumerate(self.row.seats):
+                if spec["kind"] != "player":
+                    continue
+                ranks, scores = outcome["ranks"], outcome["scores"]
+                result = "loss" if ranks[seat] != 1 else ("draw" if ranks.count(1) > 1 else "win")
+                results.append(
+                    {
+                        "account": spec["name"],
+                        "game": name,
+                        "seat": seat,
+                        "result": result,
+                        "score": scores[seat],
+                        "rank": ranks[seat],
+                    }
+                )
+                if (
+                    isinstance(per_seat, list)
+                    and seat < len(per_seat)
+                    and isinstance(per_seat[seat], dict)
+                ):
+                    for key, value in per_seat[seat].items():
+                        updates.append((spec["name"], name, str(key), value))
         await self.hub.store.call(
-            self.hub.store.store.finish_table, self.id, outcome, results, updates
+            self.hub.store.store.finish_table, self.id, outcome, results, updates, status=status
         )
-        self.status = self.row.status = "finished"
+        self.status = self.row.status = status
         self.outcome = self.row.outcome = outcome
-        self.deadline.clear()
-        end = p.End(table=self.id, version=self.version, outcome=outcome)
+        for pending in self.pending.values():
+            pending.cancel()
+        self.pending.clear()
+        for seat in self.bots:
+            self.hub.bots.forget((self.id, seat))
+        end = p.encode(self._end_msg())
         for conn in list(self.conns):
-            conn.send(end)
+            conn.send_raw(end)
         self.hub.finished(self)
 
     # --- messages ---------------------------------------------------------------------------
-    def _broadcast(self, entry: LogEntry, ack: tuple[Conn, p.Id] | None) -> None:
+    def _broadcast(self, entry: LogEntry, ack: tuple[Connection, p.Id] | None) -> None:
         cache: dict[int | None, bytes] = {}
         for conn, role in list(self.conns.items()):
             if ack is not None and conn is ack[0] and ack[1] is not None:
@@ -637,7 +883,7 @@ class TableActor:
             version=entry.version,
             step=entry.step,  # type: ignore[arg-type]
             seat=entry.seat,
-            reason=entry.reason,
+            reason=entry.reason,  # type: ignore[arg-type]
             events=[
                 p.EventData(kind=e.kind, text=e.text, data=e.data)
                 for e in entry.events
@@ -645,44 +891,54 @@ class TableActor:
             ],
         )
 
-    def _view_msg(self, seat: int | None, rid: p.Id) -> p.ViewMsg:
-        view = None if self.state is None else self.game.view(self.state, seat)
-        to_act = [] if self.state is None else sorted(self.game.to_act(self.state))
+    def _end_msg(self) -> p.End:
+        return p.End(
+            table=self.id,
+            version=self.version,
+            status="aborted" if self.status == "aborted" else "finished",
+            outcome=self.outcome,
+        )
+
+    async def _view_msg(self, seat: int | None, rid: p.Id) -> p.ViewMsg:
+        if self.state is None:
+            view, to_act = None, []
+        else:
+            view = await self.hub.work.run(
+                (self.game.spec.name, "view"), work.view, self.game, self.state, seat
+            )
+            to_act = sorted(self.game.to_act(self.state))
         return p.ViewMsg(
             id=rid,
             table=self.id,
             version=self.version,
             seat=seat,
-            status=self.status,
+            status=self.status,  # type: ignore[arg-type]
             view=view,
             to_act=to_act,
         )
 
-    def _turn_msg(self, seat: int) -> p.Turn:
-        version = self.decision.get(seat, self.version)
-        state = self.decision_state.get(seat, self.state)
-        legal = self.game.legal_actions(state, seat)
-        listed: list[dict[str, Any]] | None = None
-        description = sample = None
-        if isinstance(legal, LazyActions) or len(legal) > LIST_LEGAL_UP_TO:
-            description = getattr(legal, "description", None) or None
-            rng = random.Random(version * 1000 + seat)
-            picks = sorted(rng.sample(range(len(legal)), min(20, len(legal))))
-            sample = [self.game.dump_action(legal[i]) for i in picks]
-        else:
-            listed = [self.game.dump_action(a) for a in legal]
+    async def _turn_msg(self, seat: int) -> p.Turn:
+        pending = self.pending[seat]
+        view, listed, count, description, sample = await self.hub.work.run(
+            (self.game.spec.name, "turn"),
+            work.turn_parts,
+            self.game,
+            pending.state,
+            seat,
+            pending.version,
+        )
         return p.Turn(
             table=self.id,
-            version=version,
+            version=pending.version,
             seat=seat,
-            view=self.game.view(state, seat),
+            view=view,
             legal=listed,
-            legal_count=len(legal),
+            legal_count=count,
             legal_description=description,
             legal_sample=sample,
             channels=sorted(self.game.talk_channels(self.state, seat)),
-            deadline=round(self.deadline[seat], 3),
-            time_limit=round(self.deadline[seat] - time.time(), 3),
+            deadline=round(pending.deadline, 3),
+            time_limit=round(pending.deadline - time.time(), 3),
         )
 
     def info(self) -> p.TableInfo:
@@ -698,7 +954,7 @@ class TableActor:
                     )
                 )
             else:
-                seats.append(p.SeatInfo(seat=i, kind="open"))
+                seats.append(p.SeatInfo(seat=i, kind="open", name=None, connected=False))
         return p.TableInfo(
             id=self.id,
             game=self.game.spec.name,
@@ -707,12 +963,17 @@ class TableActor:
             seats=seats,
             version=self.version,
             spectators=sum(1 for r in self.conns.values() if r is None),
-            time_limit=self.time_limit,
+            time_limit=self.clock,
+            absent_grace=self.grace,
+            seeded=self.randomness.seed is not None,
+            owner=self.row.created_by,
             outcome=self.outcome,
         )
 
 
 def _kind(step: Step) -> str:
+    if step.end is not None:
+        return "end"
     if step.talk is not None:
         return "talk"
     if step.default is not None:
@@ -720,4 +981,8 @@ def _kind(step: Step) -> str:
     return "chance" if step.seat == CHANCE else "action"
 
 
-__all__ = ["Action", "LogEntry", "Refused", "TableActor", "error_code"]
+def _reason(step: Step) -> str | None:
+    return step.end if step.end is not None else step.default
+
+
+__all__ = ["LogEntry", "Pending", "TableActor", "TableRandomness", "forfeit_outcome"]

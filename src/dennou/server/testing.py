@@ -6,6 +6,9 @@ blocking WebSocket client with timeouts (:class:`WS`): no mocks.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import os
 import secrets
 import signal
@@ -13,9 +16,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
+
+T = TypeVar("T")
 
 SRC = str(Path(__file__).resolve().parents[2])
 
@@ -27,12 +37,55 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
-    """`python -m dennou.server serve` as a real subprocess on a loopback port."""
+TEST_LIMITS: dict[str, object] = {
+    "rate": 1000,
+    "burst": 2000,
+    "time_limit_min": 0.1,
+    "absent_grace_min": 0.1,
+    "accounts_per_address": 10_000,
+    "connections_per_address": 10_000,
+    "connections_per_account": 10_000,
+    "bot_workers": 1,
+    "tables_per_account": 1000,
+    "talk_rate_account": 1000,
+    "talk_burst_account": 1000,
+    "talk_rate_table": 1000,
+    "talk_burst_table": 1000,
+}
+"""Limits of the test servers: wide enough for tests that are not about limits (every test
+client comes from 127.0.0.1, and tests run fast clocks)."""
 
-    def __init__(self, data_dir: Path, db: str | None = None) -> None:
+
+class ServerProcess:
+    """`python -m dennou.server serve` as a real subprocess on a loopback port.
+
+    Every message it sends is checked against the protocol's schemas (``check_messages``);
+    :meth:`stop` fails if one did not validate.
+
+    Args:
+        data_dir: The data directory (its ``server.log`` gets the server's stderr).
+        db: A database URL (default: SQLite in ``data_dir``).
+        limits: Limits on top of :data:`TEST_LIMITS`.
+        operators: Operator accounts.
+        check_messages: Check every message sent against the schemas.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        db: str | None = None,
+        *,
+        limits: dict[str, object] | None = None,
+        operators: tuple[str, ...] = (),
+        check_messages: bool = True,
+    ) -> None:
         self.data_dir = data_dir
         self.db = db
+        self.limits = {**TEST_LIMITS, **(limits or {})}
+        self.operators = operators
+        self.violations_file = (
+            Path(data_dir) / "schema-violations.jsonl" if check_messages else None
+        )
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -49,22 +102,28 @@ class ServerProcess:
     def start(self) -> None:
         """Start the process and wait until it answers."""
         cmd = [sys.executable, "-m", "dennou.server", "serve", "--port", str(self.port)]
-        cmd += ["--data-dir", str(self.data_dir), "--rate", "1000", "--burst", "2000"]
+        cmd += ["--data-dir", str(self.data_dir)]
+        for name, value in self.limits.items():
+            cmd += ["--limit", f"{name}={value}"]
+        for name in self.operators:
+            cmd += ["--operator", name]
         if self.db:
             cmd += ["--db", self.db]
         env = {**os.environ, "PYTHONPATH": SRC}
+        if self.violations_file is not None:
+            env["DENNOU_CHECK_MESSAGES"] = str(self.violations_file)
         # A file, not a pipe: nobody reads a pipe while the server runs, and a full pipe would
         # block the server on its next log line.
         Path(self.data_dir).mkdir(parents=True, exist_ok=True)
         self.log = Path(self.data_dir) / "server.log"
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, env=env, stderr=log)
-        deadline = time.time() + 30
+            self.proc = subprocess.Popen(cmd, env=env, stderr=log, stdout=log)
+        deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')}")
             try:
-                if httpx.get(self.http + "/api/games", timeout=1).status_code == 200:
+                if httpx.get(self.http + "/api", timeout=5).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -77,7 +136,7 @@ class ServerProcess:
         self.proc.wait()
 
     def stop(self) -> None:
-        """Stop the server."""
+        """Stop the server; fail if a message it sent broke the protocol's schemas."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -85,6 +144,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        assert_no_violations(self.violations_file)
 
     def register(self, name: str) -> str:
         """Register an account; return its token."""
@@ -93,18 +153,56 @@ class ServerProcess:
         return str(reply.json()["token"])
 
 
-class LiveServer:
-    """The app under uvicorn in a thread of this process (in-process, real sockets)."""
+def assert_no_violations(path: Path | None) -> None:
+    """Fail if the server noted messages that do not validate against the schemas."""
+    from dennou.server.checking import violations
 
-    def __init__(self, data_dir: Path, **app_options: object) -> None:
+    if path is None:
+        return
+    found = violations(path)
+    assert not found, f"{len(found)} server messages broke the schemas, e.g. {found[0]}"
+
+
+class LiveServer:
+    """The app under uvicorn in a thread of this process (in-process, real sockets).
+
+    As :class:`ServerProcess`, it checks every message it sends against the schemas.
+
+    Args:
+        data_dir: The data directory.
+        limits: Limits on top of :data:`TEST_LIMITS`.
+        check_messages: Check every message sent against the schemas.
+        **app_options: More arguments of :func:`~dennou.server.app.create_app`.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        limits: dict[str, object] | None = None,
+        check_messages: bool = True,
+        **app_options: object,
+    ) -> None:
         import threading
 
         import uvicorn
 
         from dennou.server.app import create_app
+        from dennou.server.limits import Limits
 
         self.port = free_port()
-        self.app = create_app(data_dir=str(data_dir), quiet=True, **app_options)  # type: ignore[arg-type]
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        self.violations_file = (
+            Path(data_dir) / "schema-violations.jsonl" if check_messages else None
+        )
+        merged = Limits().with_options({**TEST_LIMITS, **(limits or {})})
+        self.app = create_app(
+            data_dir=str(data_dir),
+            quiet=True,
+            limits=merged,
+            check_messages=str(self.violations_file) if self.violations_file else None,
+            **app_options,  # type: ignore[arg-type]
+        )
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="error", ws_max_size=1 << 20
         )
@@ -133,6 +231,12 @@ class LiveServer:
         assert reply.status_code == 201, reply.text
         return str(reply.json()["token"])
 
+    def call(self, make: Callable[[Hub], Coroutine[Any, Any, T]], timeout: float = 60) -> T:
+        """Run ``make(hub)`` on the server's event loop (server-side APIs) and return its result."""
+        hub: Hub = self.app.state.hub
+        future = asyncio.run_coroutine_threadsafe(make(hub), hub.loop)
+        return future.result(timeout)
+
     def connect(self, token: str | None = None, hello: bool = True) -> WS:
         """A connection, logged in with ``token`` (``None``: a guest)."""
         ws = WS(self.ws_url)
@@ -142,9 +246,10 @@ class LiveServer:
         return ws
 
     def stop(self) -> None:
-        """Stop the server."""
+        """Stop the server; fail if a message it sent broke the protocol's schemas."""
         self.server.should_exit = True
         self.thread.join(10)
+        assert_no_violations(self.violations_file)
 
 
 class WS:
@@ -163,7 +268,7 @@ class WS:
 
         self.conn.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
-    def recv(self, timeout: float = 10) -> dict[str, object]:
+    def recv(self, timeout: float = 30) -> dict[str, object]:
         """The next message."""
         import json
 
@@ -176,7 +281,7 @@ class WS:
 
         return dict(json.loads(self.conn.recv(timeout)))
 
-    def request(self, message: dict[str, object], timeout: float = 10) -> dict[str, object]:
+    def request(self, message: dict[str, object], timeout: float = 30) -> dict[str, object]:
         """Send with a fresh id; return the reply with that id (others go to the backlog)."""
         self._ids += 1
         rid = f"r{self._ids}"
@@ -188,15 +293,18 @@ class WS:
                 return msg
             self.backlog.append(msg)
 
-    def wait_for(self, kind: str, timeout: float = 10, **match: object) -> dict[str, object]:
-        """The next message of a type (matching fields); earlier ones are dropped."""
+    def wait_for(
+        self, kind: str | tuple[str, ...], timeout: float = 30, **match: object
+    ) -> dict[str, object]:
+        """The next message of a type or of any of several (matching fields); drops the others."""
+        kinds = (kind,) if isinstance(kind, str) else kind
         deadline = time.time() + timeout
         while True:
             if self.backlog:
                 msg = self.backlog.pop(0)
             else:
                 msg = self._next(max(0.01, deadline - time.time()))
-            if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
+            if msg.get("type") in kinds and all(msg.get(k) == v for k, v in match.items()):
                 return msg
 
     def drain(self, quiet: float = 0.2) -> list[dict[str, object]]:
@@ -255,3 +363,116 @@ def drop_postgres_database(url: str, name: str) -> None:
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     admin.dispose()
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process, in MiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+class RawSocket:
+    """A plain TCP client for what well-behaved clients never do.
+
+    It can announce a huge body and go silent, stream without end, or never read.
+
+    Args:
+        port: The loopback port.
+        timeout: Seconds any one socket operation may take.
+    """
+
+    def __init__(self, port: int, timeout: float = 10) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.upgraded = False
+
+    def send(self, data: bytes) -> bool:
+        """Send all of ``data``; ``False`` if the server closed or stopped reading meanwhile."""
+        try:
+            self.sock.sendall(data)
+        except OSError:
+            return False
+        return True
+
+    def read_response(self, timeout: float = 10) -> tuple[int, bytes]:
+        """The HTTP status and the bytes received until the server closes (or ``timeout``)."""
+        self.sock.settimeout(timeout)
+        data = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                break
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+            if b"\r\n\r\n" in data and b"content-length:" in data.lower():
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                if len(body) >= length:
+                    break
+        status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        return status, data
+
+    def closed_by_server(self, timeout: float = 10) -> bool:
+        """Whether the server closes the connection within ``timeout``.
+
+        Closing is the TCP connection's end or, on a WebSocket, a close frame (the TCP close
+        follows the closing handshake, which this client never answers). Data read meanwhile
+        is dropped.
+        """
+        self.sock.settimeout(0.2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                data = self.sock.recv(1 << 20)
+            except TimeoutError:
+                continue
+            except OSError:
+                return True
+            if not data or (self.upgraded and data[:1] == b"\x88"):
+                return True
+        return False
+
+    def websocket(self, path: str = "/ws") -> None:
+        """Open a WebSocket on this connection (the handshake), then read nothing more."""
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise ConnectionError("closed during the WebSocket handshake")
+            data += chunk
+        if b" 101 " not in data.split(b"\r\n", 1)[0]:
+            raise ConnectionError(data.decode(errors="replace"))
+        self.upgraded = True
+
+    def send_text(self, text: str) -> bool:
+        """Send one masked WebSocket text frame; ``False`` once the server is gone."""
+        payload = text.encode()
+        mask = secrets.token_bytes(4)
+        header = bytearray([0x81])
+        if len(payload) < 126:
+            header.append(0x80 | len(payload))
+        elif len(payload) < 1 << 16:
+            header.append(0x80 | 126)
+            header += len(payload).to_bytes(2, "big")
+        else:
+            header.append(0x80 | 127)
+            header += len(payload).to_bytes(8, "big")
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        return self.send(bytes(header) + mask + masked)
+
+    def close(self) -> None:
+        """Close the socket."""
+        with contextlib.suppress(OSError):
+            self.sock.close()

@@ -17,8 +17,11 @@ accounts = sa.Table(
     sa.Column("name", sa.String(64), nullable=False, unique=True),
     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False),
+    sa.Index("ix_accounts_name_key", "name_key", unique=True),
 )
-"""Players: a name and the SHA-256 of their token (the token itself is shown once)."""
+"""Players: a name, its case-folded key (unique: ``ALICE`` and ``alice`` are one name) and the
+SHA-256 of their token (the token itself is shown once)."""
 
 tables = sa.Table(
     "tables",
@@ -31,14 +34,15 @@ tables = sa.Table(
     sa.Column("options", sa.JSON, nullable=False),
     sa.Column("players", sa.JSON, nullable=True),
     sa.Column("status", sa.String(16), nullable=False, index=True),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("created_by", sa.String(64), nullable=True),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("created_by", sa.String(64), nullable=True, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("started_at", sa.Float, nullable=True),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("outcome", sa.JSON, nullable=True),
 )
-"""Tables (game instances): status ``waiting`` -> ``playing`` -> ``finished``."""
+"""Tables (game instances): status ``waiting`` -> ``playing`` -> ``finished`` (or ``aborted``).
+``seed`` is null for tables whose deals come from fresh server-side randomness."""
 
 steps = sa.Table(
     "steps",

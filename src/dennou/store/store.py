@@ -4,7 +4,9 @@ SQLite (a file in the data directory, no set-up) by default, PostgreSQL by URL; 
 both, created and upgraded by alembic migrations when the store opens. The server never writes
 from its event loop: :class:`AsyncStore` runs every call on one writer thread, in order, and
 groups consecutive step appends into one transaction (group commit), so a step is durable before
-the table broadcasts it without making every table wait for its own fsync.
+the table broadcasts it without making every table wait for its own fsync. Every database
+failure reaches the caller as a :class:`~dennou.core.errors.StoreError` (protocol code
+``store``).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class TableRow(msgspec.Struct):
     options: dict[str, Any]
     players: list[str] | None
     status: str
-    seed: int
+    seed: int | None
     created_by: str | None
     created_at: float
     started_at: float | None = None
@@ -111,15 +113,20 @@ class Store:
     def create_account(self, name: str) -> str:
         """Register ``name`` and return its token (shown once; only its hash is kept).
 
+        Names are unique without regard to case (``name.casefold()``); the name is kept as given.
+
         Raises:
-            StoreError: The name is taken.
+            StoreError: The name is taken (in any case).
         """
         token = secrets.token_urlsafe(32)
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     schema.accounts.insert().values(
-                        name=name, token_hash=hash_token(token), created_at=time.time()
+                        name=name,
+                        name_key=name.casefold(),
+                        token_hash=hash_token(token),
+                        created_at=time.time(),
                     )
                 )
         except sa.exc.IntegrityError:
@@ -163,15 +170,37 @@ class Store:
             row = conn.execute(
                 sa.select(schema.tables).where(schema.tables.c.id == table_id)
             ).first()
-        return None if row is None else TableRow(**row._asdict())
+        if row is None:
+            return None
+        try:
+            return _table_row(row)
+        except (msgspec.ValidationError, TypeError, ValueError) as exc:
+            raise StoreError(f"table {table_id} cannot be read: {exc}") from None
 
-    def tables(self, statuses: Sequence[str] | None = None, limit: int = 200) -> list[TableRow]:
-        """Tables, newest first, optionally only those with the given statuses."""
+    def tables(
+        self,
+        statuses: Sequence[str] | None = None,
+        limit: int = 200,
+        *,
+        bad: list[tuple[str, str]] | None = None,
+    ) -> list[TableRow]:
+        """Tables, newest first, optionally only those with the given statuses.
+
+        A row that cannot be read (a column of the wrong shape) is left out, never fatal: its id
+        and the reason go to ``bad`` when given.
+        """
         query = sa.select(schema.tables).order_by(schema.tables.c.created_at.desc()).limit(limit)
         if statuses is not None:
             query = query.where(schema.tables.c.status.in_(list(statuses)))
+        out = []
         with self.engine.connect() as conn:
-            return [TableRow(**r._asdict()) for r in conn.execute(query)]
+            for r in conn.execute(query):
+                try:
+                    out.append(_table_row(r))
+                except (msgspec.ValidationError, TypeError, ValueError) as exc:
+                    if bad is not None:
+                        bad.append((str(r._asdict().get("id")), str(exc)))
+        return out
 
     def append_steps(self, rows: Iterable[tuple[str, int, Step]]) -> None:
         """Append steps ``(table_id, idx, step)`` in one transaction.
@@ -227,24 +256,27 @@ class Store:
     def finish_table(
         self,
         table_id: str,
-        outcome: dict[str, Any],
+        outcome: dict[str, Any] | None,
         results: Sequence[dict[str, Any]],
         accounts: Sequence[tuple[str, str, str, Any]],
+        *,
+        status: str = "finished",
     ) -> None:
-        """Mark a table finished, with its players' results and account updates, atomically.
+        """Mark a table over, with its players' results and account updates, atomically.
 
         Args:
             table_id: The table.
-            outcome: The outcome JSON.
+            outcome: The outcome JSON (``None`` for an aborted game).
             results: Rows for :data:`~dennou.store.schema.results`.
             accounts: ``(account, game, key, value)`` to set in the per-game accounts.
+            status: ``finished``, or ``aborted`` (no outcome, no results).
         """
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
                 schema.tables.update()
                 .where(schema.tables.c.id == table_id)
-                .values(status="finished", outcome=outcome, finished_at=now)
+                .values(status=status, outcome=outcome, finished_at=now)
             )
             conn.execute(schema.results.delete().where(schema.results.c.table_id == table_id))
             if results:
@@ -310,7 +342,21 @@ class Store:
             .limit(limit)
         )
         with self.engine.connect() as conn:
-            return [row._asdict() for row in conn.execute(query)]
+            return [{str(k): v for k, v in row._asdict().items()} for row in conn.execute(query)]
+
+
+def _table_row(row: Any) -> TableRow:
+    """A stored row as a :class:`TableRow`, every column checked (a bad row raises)."""
+    return msgspec.convert({str(k): v for k, v in row._asdict().items()}, TableRow)
+
+
+def _as_store_error(exc: BaseException) -> BaseException:
+    """A database failure as a :class:`StoreError` (other exceptions are passed through)."""
+    if isinstance(exc, sa.exc.SQLAlchemyError):
+        error = StoreError(f"the database failed: {type(exc).__name__}: {str(exc)[:300]}")
+        error.__cause__ = exc
+        return error
+    return exc
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -339,20 +385,19 @@ class AsyncStore:
     """A :class:`Store` driven from asyncio, calls in order, step appends group-committed.
 
     Step appends waiting together are committed in one transaction; each caller's ``await``
-    returns once its step is committed. With SQLite the work runs on the event loop's own thread
-    (a commit in WAL mode is a write to the OS, well under a millisecond, and a thread hand-off
-    would cost more in GIL switches than the write); with a server database it runs on one
-    writer thread so a network round trip or an fsync never stalls the loop.
+    returns once its step is committed. The work runs on one writer thread, so that a slow
+    write (a checkpoint, an fsync, a network round trip) never stalls the event loop; a
+    benchmark may run it inline on the loop instead (``threaded=False``). An exception from the
+    database reaches the caller as a :class:`StoreError`.
 
     Args:
         store: The synchronous store.
-        threaded: Force the writer thread on (``True``) or off (``False``); default: off for
-            SQLite, on otherwise.
+        threaded: The writer thread on (default) or off (work runs on the loop).
     """
 
     def __init__(self, store: Store, *, threaded: bool | None = None) -> None:
         self.store = store
-        self.threaded = (not store.sqlite) if threaded is None else threaded
+        self.threaded = True if threaded is None else threaded
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._pending: list[_Job] = []
         self._scheduled = False
@@ -438,7 +483,7 @@ class AsyncStore:
             try:
                 job.future.set_result(job.fn(*job.args))
             except BaseException as exc:  # handed to the awaiting caller
-                job.future.set_exception(exc)
+                job.future.set_exception(_as_store_error(exc))
         self._commit(batch)
 
     def _commit(self, batch: list[_Job]) -> None:
@@ -448,7 +493,7 @@ class AsyncStore:
             self.store.append_steps(job.step for job in batch)
         except BaseException as exc:
             if len(batch) == 1:
-                batch[0].future.set_exception(exc)
+                batch[0].future.set_exception(_as_store_error(exc))
                 return
             for job in batch:  # find the faulty one; the others still go in
                 self._commit([job])

@@ -76,7 +76,7 @@ def test_follow_plays_and_can_follow_equal_filtering_with_beats_and_the_referenc
     top = data.draw(st.sampled_from(tops))
     lock = top.suits if locked else 0
     played = Played(0, top, returned)
-    args = {"reverse": reverse, "returned": returned, "lock": lock}
+    args: dict[str, Any] = {"reverse": reverse, "returned": returned, "lock": lock}
     readable = C.combos(hand, rules.max_group, suit_jokers=rules.suit_lock, seqs=rules.sequences)
     expect = [c for c in readable if C.beats(c, top, spade3_return=rules.spade3_return, **args)]
     combos, _ = F.follow_plays(hand, played, reverse, lock, rules)

@@ -14,6 +14,7 @@ from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
 from dennou.games.daifugo.engine import forced_deal
+from dennou.games.daifugo.state import DaifugoState
 
 from .helpers import after_game1, dealt, hand, pass_, play, play_out, top
 
@@ -57,7 +58,7 @@ def test_eleven_back_and_revolution_cancel_out() -> None:
 
 
 # --- 都落ち ----------------------------------------------------------------------------------
-def game2(n: int = 4, **opts: object) -> object:
+def game2(n: int = 4, **opts: object) -> DaifugoState:
     titles = ("daifugo", "fugo", "hinmin", "daihinmin")[:n]
     state = after_game1(n, titles, tuple(range(n)), exchange=False, games=3, **opts)
     state, _ = GAME.apply(state, CHANCE, forced_deal(state, {}))

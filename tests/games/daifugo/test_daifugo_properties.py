@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -146,9 +147,13 @@ def _probes(hand: tuple[int, ...], rng: random.Random) -> list[tuple[str, ...]]:
 
 def _check_plays(s: DaifugoState, seat: int, rng: random.Random) -> None:
     rules = s.rules
-    flags = {"max_group": rules.max_group, "suit_jokers": rules.suit_lock, "seqs": rules.sequences}
+    flags: dict[str, Any] = {
+        "max_group": rules.max_group,
+        "suit_jokers": rules.suit_lock,
+        "seqs": rules.sequences,
+    }
     top = s.top
-    field = {
+    field: dict[str, Any] = {
         "reverse": s.reverse,
         "returned": bool(top and top.returned),
         "lock": s.lock,

@@ -22,6 +22,17 @@ def test_text_forms_round_trip() -> None:
         GAME.parse_action("steal 3s")
 
 
+@pytest.mark.parametrize(
+    "action", ["play 1z", "give 9q 3c", {"type": "play", "cards": ["ZZ"]}, "play 3c XX"]
+)
+def test_a_card_that_does_not_exist_is_an_invalid_action(action: object) -> None:
+    """Cards on the wire (docs/games/daifugo.md): an unknown card is not an action of the game
+    (``invalid_action``, issue 20 item 8); a real card not in the hand is a rule's refusal."""
+    with pytest.raises(InvalidActionError, match="not a card") as refused:
+        GAME.parse_action(action)
+    assert refused.value.code == "invalid_action"
+
+
 def test_render_shows_suits_ranks_and_legal_plays() -> None:
     rng = random.Random(5)
     s = GAME.new(DaifugoRules(), ["alice", "bob", "carol", "dave", "eve"])

@@ -14,13 +14,14 @@ import pytest
 
 from dennou.cli import parse_rules_args
 from dennou.core.errors import ConfigError, IllegalActionError
-from dennou.core.game import CHANCE
+from dennou.core.game import CHANCE, Event
 from dennou.core.jsondata import to_json
 from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Deal, Give, Pass, Places, Play
 from dennou.games.daifugo.engine import forced_deal
 from dennou.games.daifugo.rules import PRESETS
+from dennou.games.daifugo.state import DaifugoState
 
 from .helpers import after_game1, dealt, hand, new, pass_, play, play_out, top
 
@@ -339,7 +340,7 @@ def test_stalemate_option_off_never_draws() -> None:
 
 
 # --- exchange and scoring --------------------------------------------------------------------
-def uecda_game2(hands: dict[int, str]) -> object:
+def uecda_game2(hands: dict[int, str]) -> tuple[DaifugoState, list[Event]]:
     titles = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
     state = after_game1(5, titles, (0, 1, 2, 3, 4), **UECDA)
     state, events = GAME.apply(

@@ -8,6 +8,7 @@ from dennou.core.game import CHANCE, Event
 from dennou.games.numeron import GAME, NumeronRules
 from dennou.games.numeron.actions import Coin, SetNumber
 from dennou.games.numeron.state import NumeronState
+from tests.conftest import apply_all, of_kind
 
 G = GAME
 
@@ -24,14 +25,9 @@ def start(a: str, b: str, *, coin: int = 0, **rules: Any) -> NumeronState:
 
 def run(state: NumeronState, *moves: tuple[int, Any]) -> tuple[NumeronState, list[Event]]:
     """Apply moves in order; return the final state and every event."""
-    events: list[Event] = []
-    for seat, action in moves:
-        state, ev = G.apply(
-            state, seat, G.parse_action(action) if isinstance(action, str) else action
-        )
-        events += ev
-    return state, events
+    new, events = apply_all(G, state, moves)
+    assert isinstance(new, NumeronState)
+    return new, events
 
 
-def kinds(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
+kinds = of_kind

@@ -1,9 +1,10 @@
-"""The candidate tracker equals brute force over the true history (../shared/rules/numeron.md)."""
+"""The candidate tracker equals brute force over the true history (docs/games/numeron.md)."""
 
 from __future__ import annotations
 
 import random
 from itertools import permutations
+from typing import Any
 
 from dennou.core.game import CHANCE
 from dennou.games.numeron import GAME, NumeronRules, judge
@@ -11,7 +12,7 @@ from dennou.games.numeron.knowledge import knowledge
 from dennou.games.numeron.state import all_numbers, digit_class
 
 
-def successors(n: str, d: dict) -> set[str]:
+def successors(n: str, d: dict[str, Any]) -> set[str]:
     """Every number a defence item can turn ``n`` into, given what it announced."""
     if d["item"] == "shuffle":
         return {"".join(p) for p in permutations(n)}
@@ -36,7 +37,7 @@ def successors(n: str, d: dict) -> set[str]:
     return out
 
 
-def brute(log: list[dict], digits: int, owner: int) -> set[str]:
+def brute(log: list[dict[str, Any]], digits: int, owner: int) -> set[str]:
     """Numbers consistent with the events, by trying every history of the owner's number."""
     possible = set(all_numbers(digits))
     for e in log:

@@ -31,11 +31,12 @@ def play_small_game(state: SmugglingState, amount: int, doubt: int) -> Smuggling
     if state.phase == "nominate":
         state = nominate_first(state)
     assert state.phase == "trunk"
-    assert state.smuggler is not None and state.inspector is not None
-    state, _ = GAME.apply(state, state.smuggler, Trunk(amount))
-    state, _ = GAME.apply(state, state.smuggler, Ready())
+    smuggler, inspector = state.smuggler, state.inspector
+    assert smuggler is not None and inspector is not None
+    state, _ = GAME.apply(state, smuggler, Trunk(amount))
+    state, _ = GAME.apply(state, smuggler, Ready())
     verdict = Pass() if doubt == 0 else Doubt(doubt)
-    state, _ = GAME.apply(state, state.inspector, verdict)
+    state, _ = GAME.apply(state, inspector, verdict)
     return state
 
 

@@ -33,7 +33,7 @@ def test_conformance_with_six_and_four_players() -> None:
 
 def test_conformance_one_default_game_9_v_9_50_small_games() -> None:
     """One whole game at the rules page's defaults (leak checks sampled to stay fast)."""
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine does not count
     report = check_game(
         GAME,
         rules=[SmugglingRules()],
@@ -45,4 +45,4 @@ def test_conformance_one_default_game_9_v_9_50_small_games() -> None:
     )
     assert report.games == 1 and report.end_lengths[0] > 50 * 21
     assert report.leak_checks > 100
-    assert time.perf_counter() - started < 60
+    assert time.process_time() - started < 60

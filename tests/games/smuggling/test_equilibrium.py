@@ -30,8 +30,7 @@ from dennou.games.smuggling.equilibrium import (
     subgame,
 )
 from dennou.games.smuggling.settle import settle
-
-from .helpers import OKU, M, nominate_first, start, with_balances
+from tests.games.smuggling.helpers import OKU, M, nominate_first, start, with_balances
 
 UNIT = 10_000
 

@@ -1,4 +1,4 @@
-"""Rule tests for the Smuggling Game, one per rule of ``../shared/rules/smuggling.md``."""
+"""Rule tests for the Smuggling Game, one per rule of ``docs/games/smuggling.md``."""
 
 from __future__ import annotations
 
@@ -21,8 +21,14 @@ from dennou.core.errors import (
 from dennou.games.smuggling import GAME
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk, parse_amount
 from dennou.games.smuggling.settle import half, settle, settle_grid
-
-from .helpers import OKU, M, nominate_first, play_small_game, start, with_balances
+from tests.games.smuggling.helpers import (
+    OKU,
+    M,
+    nominate_first,
+    play_small_game,
+    start,
+    with_balances,
+)
 
 UNIT = 10_000
 
@@ -446,7 +452,8 @@ def _assert_deeply_immutable(value: object, path: str = "state") -> None:
             _assert_deeply_immutable(getattr(value, name), f"{path}.{name}")
         return
     if dataclasses.is_dataclass(value):
-        assert type(value).__dataclass_params__.frozen, f"{path} is a mutable dataclass"  # type: ignore[attr-defined]
+        params = getattr(type(value), "__dataclass_params__")  # noqa: B009 - not typed
+        assert params.frozen, f"{path} is a mutable dataclass"
         for f in dataclasses.fields(value):
             _assert_deeply_immutable(getattr(value, f.name), f"{path}.{f.name}")
         return

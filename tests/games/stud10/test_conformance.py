@@ -1,4 +1,4 @@
-"""The conformance harness on 10-card stud (rules: ../shared/rules/stud10.md)."""
+"""The conformance harness on 10-card stud (rules: docs/games/stud10.md)."""
 
 from dennou.core.conformance import check_game
 from dennou.games import get

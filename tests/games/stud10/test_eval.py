@@ -1,6 +1,6 @@
 """The evaluator against published tables, phevaluator and the reference in ``reference.py``.
 
-Rules: ``../shared/rules/stud10.md``, Reveal loop (hand order; A-2-3-4-5 is the lowest
+Rules: ``docs/games/stud10.md``, Reveal loop (hand order; A-2-3-4-5 is the lowest
 straight; suits never rank).
 """
 
@@ -99,7 +99,8 @@ def test_seven_card_category_counts_exhaustive() -> None:
 def _colex(sub: np.ndarray) -> np.ndarray:
     binom = np.array([[math.comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
     s = np.sort(sub, axis=1).astype(np.int64)
-    return sum(binom[s[:, j], j + 1] for j in range(5))
+    out: np.ndarray = sum(binom[s[:, j], j + 1] for j in range(5))
+    return out
 
 
 @pytest.fixture(scope="module")

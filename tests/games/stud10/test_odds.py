@@ -1,4 +1,4 @@
-"""Odds from face-up cards (rules: ../shared/rules/stud10.md, Odds)."""
+"""Odds from face-up cards (rules: docs/games/stud10.md, Odds)."""
 
 from __future__ import annotations
 

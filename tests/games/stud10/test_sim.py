@@ -1,4 +1,4 @@
-"""The Numba simulation path against the engine (rules: ../shared/rules/stud10.md)."""
+"""The Numba simulation path against the engine (rules: docs/games/stud10.md)."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ class Jitter(Action, frozen=True, tag="jitter"):
 
 
 class Tiebreak(Action, frozen=True, tag="tiebreak"):
-    """Chance: the seeded draw among the players tied for most votes."""
+    """Chance: the host's draw among the players tied for most votes."""
 
     parent: int
 

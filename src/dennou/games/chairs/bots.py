@@ -27,7 +27,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
@@ -58,7 +60,11 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, crowd_penalty: float = 60.0, helper_weight: float = 0.5) -> None:
+    def __init__(
+        self,
+        crowd_penalty: Annotated[float, Meta(ge=0, le=3600)] = 60.0,
+        helper_weight: Annotated[float, Meta(ge=0, le=10)] = 0.5,
+    ) -> None:
         self.crowd_penalty = crowd_penalty
         self.helper_weight = helper_weight
 

@@ -1,31 +1,31 @@
 """Musical Chairs (イス取りゲーム, LIAR GAME round 4 final): chairs, medals, gaya and a parent.
 
-Rules: ``../shared/rules/chairs.md`` (seed ``004``, last part). 24 people: 12 players and 12
+Rules: ``docs/games/chairs.md`` (the last part of source ``004``). 24 people: 12 players and 12
 gaya (eliminated qualifiers who stay on as voters and helpers). 25 numbered chairs stand on a
-round island generated from the seed (a chance action), with a totem pole at its centre. Each
+round island drawn by the host (a chance action), with a totem pole at its centre. Each
 person holds 23 medals bearing their own name; at the end only medals bearing the winner's name
 pay (100M each). A period is: a free phase (talk and medal gifts; it ends when everyone has said
 ``ready``); the go (each player seals an ordered list of chairs, never last period's chair; anyone
 may block a chair or a player); the race (distance / speed, a seeded jitter, a fixed delay per
 blocker, a runner who finds a chair taken or blocked runs on from there; not seated within the
-time limit: eliminated, becomes gaya); an anonymous vote of everyone for a parent (親; seeded
-draw among ties); the parent removes one chair. The game ends when one player is left (they
+time limit: eliminated, becomes gaya); an anonymous vote of everyone for a parent (親; the host
+draws among ties); the parent removes one chair. The game ends when one player is left (they
 win), or when the periods run out (several left: nobody wins, every medal is worthless).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Sequence
 
 import msgspec
 
-from dennou.core.actions import Action, Concat, LazyActions
-from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine
+from dennou.core.actions import Action, Concat
+from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
+from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
 from dennou.games.chairs.actions import (
     CODEC,
     Abstain,
@@ -46,21 +46,7 @@ from dennou.games.chairs.rules import ChairsRules
 from dennou.games.chairs.spaces import gift_space, jitter_space, order_space, valid_jitter
 from dennou.games.chairs.state import BlockNote, ChairsState, GiftNote, PeriodLog
 
-RULES_PAGE = "../shared/rules/chairs.md"
-MAX_TALK = 500
-
 State = ChairsState
-Handler = Callable[[State, Seat, Any, list[Event]], State]
-
-
-def _put(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
-
-
-def pair_channel(a: int, b: int) -> str:
-    """The private channel between seats ``a`` and ``b`` (``pair:3-7``, lower seat first)."""
-    lo, hi = sorted((a, b))
-    return f"pair:{lo}-{hi}"
 
 
 def nearest_order(state: ChairsState, seat: int) -> Order:
@@ -68,6 +54,15 @@ def nearest_order(state: ChairsState, seat: int) -> Order:
     allowed = state.allowed_chairs(seat)
     allowed.sort(key=lambda c: (distance(TOTEM, state.positions[c - 1]), c))
     return Order(tuple(allowed[: state.rules.max_choices]))
+
+
+def block_space(state: ChairsState, seat: Seat) -> list[Action]:
+    """Every block ``seat`` may seal now: none, any chair in play, any other player."""
+    return [
+        NoBlock(),
+        *(BlockChair(c) for c in sorted(state.in_play)),
+        *(BlockPlayer(p) for p in state.remaining() if p != seat),
+    ]
 
 
 class Chairs(Game[ChairsState, ChairsRules]):
@@ -87,6 +82,10 @@ class Chairs(Game[ChairsState, ChairsRules]):
     rules_type = ChairsRules
     codec = CODEC
 
+    def default_players(self, rules: ChairsRules) -> int:
+        """The rules page's 24 people (12 players and 12 gaya)."""
+        return 24
+
     # --- setup ------------------------------------------------------------------------------
     def new(self, rules: ChairsRules, players: Sequence[str]) -> ChairsState:
         """Seat everyone: seats ``0..k-1`` are the players, the rest gaya; the map is drawn next.
@@ -98,12 +97,15 @@ class Chairs(Game[ChairsState, ChairsRules]):
         n = len(players)
         k = rules.n_players(n)
         if not 2 <= k <= n:
-            raise ConfigError(f"{k} starting players need 2..{n} of the {n} people (rules: People)")
+            raise ConfigError(
+                f"{k} starting players need 2..{n} of the {n} people", section="People"
+            )
         chairs = rules.n_chairs(n)
         if rules.n_periods(n) > chairs - 1:
             raise ConfigError(
                 f"at most chairs - 1 = {chairs - 1} periods (each removes a chair), "
-                f"got {rules.periods} (rules: A period)"
+                f"got {rules.periods}",
+                section="A period",
             )
         medals = rules.n_medals(n)
         return ChairsState(
@@ -183,7 +185,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         if phase == "go":
             parts: list[Sequence[Action]] = []
             if state.blocks[seat] is None:
-                parts.append(self.block_space(state, seat))
+                parts.append(block_space(state, seat))
             if state.playing[seat] and state.orders[seat] is None:
                 parts.append(order_space(state.allowed_chairs(seat), state.rules.max_choices))
             return Concat[Action](*parts)
@@ -191,59 +193,9 @@ class Chairs(Game[ChairsState, ChairsRules]):
             return [Abstain(), *(Vote(p) for p in state.remaining())]
         return [Remove(c) for c in sorted(state.in_play)]
 
-    def block_space(self, state: ChairsState, seat: Seat) -> list[Action]:
-        """Every block ``seat`` may seal now: none, any chair in play, any other player."""
-        return [
-            NoBlock(),
-            *(BlockChair(c) for c in sorted(state.in_play)),
-            *(BlockPlayer(p) for p in state.remaining() if p != seat),
-        ]
-
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: ChairsState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the game is over", seat=seat)
-        if seat not in self.to_act(state):
-            raise NotYourTurnError(
-                f"seat {seat} may not act now ({state.phase}; "
-                f"to act: {sorted(self.to_act(state))})",
-                seat=seat,
-                phase=state.phase,
-            )
-
-    def apply(
-        self, state: ChairsState, seat: Seat, action: Action
-    ) -> tuple[ChairsState, list[Event]]:
-        """Apply an action after checking it against the rules."""
-        self._check_turn(state, seat)
-        handler = self._handlers().get((state.phase, type(action)))
-        if handler is None:
-            raise IllegalActionError(
-                f"{type(action).__name__} is not allowed in the {state.phase} phase "
-                f"(rules: A period)",
-                seat=seat,
-                phase=state.phase,
-            )
-        events: list[Event] = []
-        return handler(state, seat, action, events), events
-
-    def _handlers(self) -> Mapping[tuple[str, type[Action]], Handler]:
-        return {
-            ("map", Map): self._map,
-            ("free", Ready): self._ready,
-            ("free", Gift): self._gift,
-            ("go", Order): self._order,
-            ("go", BlockChair): self._block,
-            ("go", BlockPlayer): self._block,
-            ("go", NoBlock): self._block,
-            ("race", Jitter): self._race,
-            ("vote", Vote): self._vote,
-            ("vote", Abstain): self._vote,
-            ("tiebreak", Tiebreak): self._tiebreak,
-            ("remove", Remove): self._remove,
-        }
-
     # the island
+    @handles("map", Map)
     def _map(self, state: State, seat: Seat, action: Map, ev: list[Event]) -> State:
         chairs = state.rules.n_chairs(state.n)
         radius = state.rules.island_radius
@@ -251,7 +203,8 @@ class Chairs(Game[ChairsState, ChairsRules]):
         if len(coords) != 2 * chairs:
             raise IllegalActionError(
                 f"the map places {chairs} chairs: {2 * chairs} numbers x1 y1 x2 y2 ..., got "
-                f"{len(coords)} (rules: People, chairs, medals)"
+                f"{len(coords)}",
+                section="People, chairs, medals",
             )
         points = tuple((coords[i], coords[i + 1]) for i in range(0, len(coords), 2))
         for k, (x, y) in enumerate(points, 1):
@@ -294,6 +247,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         )
 
     # free phase
+    @handles("free", Ready)
     def _ready(self, state: State, seat: Seat, action: Ready, ev: list[Event]) -> State:
         ev.append(Event("ready", f"{state.players[seat]} is ready", {"seat": seat}))
         state = replace(state, ready=state.ready | {seat})
@@ -302,6 +256,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         ev.append(Event("go", f"period {state.period}: go — seal your orders and blocks", {}))
         return replace(state, phase="go")
 
+    @handles("free", Gift)
     def _gift(self, state: State, seat: Seat, action: Gift, ev: list[Event]) -> State:
         rules = state.rules
         if state.gifts_made[seat] >= rules.gifts_per_phase:
@@ -323,7 +278,8 @@ class Chairs(Game[ChairsState, ChairsRules]):
         if not 1 <= action.count <= held:
             raise IllegalActionError(
                 f"you hold {held} medals bearing {state.players[action.name]}'s name; a gift is "
-                f"1..{held}, got {action.count} (rules: People, chairs, medals)",
+                f"1..{held}, got {action.count}",
+                section="People, chairs, medals",
                 seat=seat,
                 rule="medals",
             )
@@ -346,10 +302,11 @@ class Chairs(Game[ChairsState, ChairsRules]):
             state,
             holdings=tuple(tuple(r) for r in rows),
             gifts=(*state.gifts, note),
-            gifts_made=_put(state.gifts_made, seat, state.gifts_made[seat] + 1),
+            gifts_made=replace_at(state.gifts_made, seat, state.gifts_made[seat] + 1),
         )
 
     # the go
+    @handles("go", Order)
     def _order(self, state: State, seat: Seat, action: Order, ev: list[Event]) -> State:
         if not state.playing[seat]:
             raise IllegalActionError("gaya do not run: only players submit orders", seat=seat)
@@ -370,8 +327,8 @@ class Chairs(Game[ChairsState, ChairsRules]):
         for c in chairs:
             if c == last:
                 raise IllegalActionError(
-                    f"you sat on chair {c} last period and may not sit on it twice in a row "
-                    "(rules: Go)",
+                    f"you sat on chair {c} last period and may not sit on it twice in a row",
+                    section="Go",
                     seat=seat,
                     rule="same_chair",
                 )
@@ -390,8 +347,9 @@ class Chairs(Game[ChairsState, ChairsRules]):
                 frozenset({seat}),
             )
         )
-        return self._after_go(replace(state, orders=_put(state.orders, seat, action)), ev)
+        return self._after_go(replace(state, orders=replace_at(state.orders, seat, action)), ev)
 
+    @handles("go", BlockChair, BlockPlayer, NoBlock)
     def _block(self, state: State, seat: Seat, action: Action, ev: list[Event]) -> State:
         if state.blocks[seat] is not None:
             raise IllegalActionError("you have already sealed your block this period", seat=seat)
@@ -406,7 +364,8 @@ class Chairs(Game[ChairsState, ChairsRules]):
             if p == seat or not (0 <= p < state.n and state.playing[p]):
                 raise IllegalActionError(
                     f"a block names another player still in the game ({state.remaining()}, "
-                    f"not yourself), got {p} (rules: Go)",
+                    f"not yourself), got {p}",
+                    section="Go",
                     seat=seat,
                     rule="block",
                 )
@@ -419,7 +378,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
                 frozenset({seat}),
             )
         )
-        return self._after_go(replace(state, blocks=_put(state.blocks, seat, action)), ev)
+        return self._after_go(replace(state, blocks=replace_at(state.blocks, seat, action)), ev)
 
     def _after_go(self, state: State, ev: list[Event]) -> State:
         if self.to_act(state):
@@ -427,6 +386,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         ev.append(Event("race", f"period {state.period}: the race starts", {}))
         return replace(state, phase="race")
 
+    @handles("race", Jitter)
     def _race(self, state: State, seat: Seat, action: Jitter, ev: list[Event]) -> State:
         rules = state.rules
         runners = state.remaining()
@@ -506,18 +466,19 @@ class Chairs(Game[ChairsState, ChairsRules]):
         return replace(state, phase="vote")
 
     # the vote
+    @handles("vote", Vote, Abstain)
     def _vote(self, state: State, seat: Seat, action: Action, ev: list[Event]) -> State:
         if isinstance(action, Vote):
             c = action.candidate
             if not (0 <= c < state.n and state.playing[c]):
                 raise IllegalActionError(
-                    f"only players can be parent: vote for one of {state.remaining()}, got {c} "
-                    "(rules: Vote)",
+                    f"only players can be parent: vote for one of {state.remaining()}, got {c}",
+                    section="Vote",
                     seat=seat,
                     rule="vote",
                 )
         ev.append(Event("voted", f"{state.players[seat]} voted", {"seat": seat}))
-        state = replace(state, votes=_put(state.votes, seat, action))
+        state = replace(state, votes=replace_at(state.votes, seat, action))
         if any(v is None for v in state.votes):
             return state
         totals = [0] * state.n
@@ -545,6 +506,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
             return replace(state, phase="tiebreak")
         return self._set_parent(state, tied[0], ev)
 
+    @handles("tiebreak", Tiebreak)
     def _tiebreak(self, state: State, seat: Seat, action: Tiebreak, ev: list[Event]) -> State:
         tied = state.history[-1].tied
         if action.parent not in tied:
@@ -557,11 +519,12 @@ class Chairs(Game[ChairsState, ChairsRules]):
         return replace(state, phase="remove", history=(*state.history[:-1], log))
 
     # removal
+    @handles("remove", Remove)
     def _remove(self, state: State, seat: Seat, action: Remove, ev: list[Event]) -> State:
         if action.chair not in state.in_play:
             raise IllegalActionError(
-                f"chair {action.chair} is not in play; chairs in play: {sorted(state.in_play)} "
-                "(rules: Removal)",
+                f"chair {action.chair} is not in play; chairs in play: {sorted(state.in_play)}",
+                section="Removal",
                 seat=seat,
                 rule="removal",
             )
@@ -614,18 +577,10 @@ class Chairs(Game[ChairsState, ChairsRules]):
 
         Free phase: ready. Go: a missing order becomes the nearest allowed chairs, nearest
         first (the host walks you to the nearest chairs), a missing block becomes no block.
-        Vote: abstain (the seed: absent at the vote = 棄権). Removal: the lowest chair number.
+        Vote: abstain (the source: absent at the vote = 棄権). Removal: the lowest chair number.
         """
-        self._check_turn(state, seat)
-        if seat == CHANCE:
-            raise IllegalActionError("chance has no default; draw with sample_chance")
-        ev = [
-            Event(
-                "timeout",
-                f"{state.players[seat]} timed out ({state.phase})",
-                {"seat": seat, "phase": state.phase},
-            )
-        ]
+        self.check_default(state, seat)
+        ev = [self.timeout_event(state, seat)]
         phase = state.phase
         if phase == "free":
             return self._ready(state, seat, Ready(), ev), ev
@@ -639,23 +594,10 @@ class Chairs(Game[ChairsState, ChairsRules]):
             return self._vote(state, seat, Abstain(), ev), ev
         return self._remove(state, seat, Remove(min(state.in_play)), ev), ev
 
-    # --- views and outcome --------------------------------------------------------------------
-    def view(self, state: ChairsState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.chairs.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> ChairsState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.chairs.views import determinize
-
-        return determinize(self, view, seat, rng)
-
+    # --- outcome ------------------------------------------------------------------------------
     def outcome(self, state: ChairsState) -> Outcome:
         """Each person's payout: medals bearing the winner's name x ``medal_value`` (rules: end)."""
-        if state.phase != "over":
-            raise IllegalActionError("the game is not over")
+        self.check_over(state)
         w = state.winner
         value = state.rules.medal_value
         scores = [0.0 if w is None else float(state.holdings[p][w] * value) for p in range(state.n)]
@@ -689,58 +631,13 @@ class Chairs(Game[ChairsState, ChairsRules]):
                 f"channel {channel!r} is not open now (talk is for the free phase)",
                 channel=channel,
             )
-        assert speaker is not None
-        if not text.strip() or len(text) > MAX_TALK:
-            raise IllegalActionError(f"a line has 1-{MAX_TALK} characters", channel=channel)
-        who = name or state.players[speaker]
-        line = TalkLine(speaker, who, channel, text)
-        audience = None
-        if channel.startswith("pair:"):
-            a, b = channel[5:].split("-")
-            audience = frozenset({int(a), int(b)})
-        event = Event("talk", f"[{channel}] {who}: {text}", to_json(line), audience)
+        check_line(text, channel)
+        line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
+        seats = pair_seats(channel)
+        event = talk_event(line, None if seats is None else frozenset(seats))
         return replace(state, talk=(*state.talk, line)), [event]
 
-    # --- presentation -------------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The island as a small text map, then the state of play."""
-        from dennou.games.chairs.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """Group the actions by kind (``block_chair {1,2,5}``); big spaces say how to type them."""
-        if len(legal) <= 12:
-            return super().describe_legal(legal)
-        kinds: dict[str, list[str] | None] = {}
-        for part in getattr(legal, "parts", (legal,)):
-            if isinstance(part, LazyActions):
-                if len(part):
-                    kinds[str(part[0]).split()[0]] = None
-                continue
-            for action in part:
-                tag, *args = str(action).split()
-                group = kinds.setdefault(tag, [])
-                if group is not None and args:
-                    group.append(" ".join(args))
-        hints = {
-            "order": "order <chair> <chair> ... (first choice first; allowed: see the view)",
-            "gift": "gift <to seat> <name seat> <count>",
-        }
-        shown = []
-        for tag, found in kinds.items():
-            if found is None:
-                shown.append(hints.get(tag, tag))
-            else:
-                shown.append(f"{tag} {{{','.join(found)}}}" if found else tag)
-        return "  |  ".join(shown)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random`` and ``heuristic``."""
-        from dennou.games.chairs.bots import BOTS
-
-        return BOTS
-
+    # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[ChairsRules]:
         """Small tables (few chairs, short lists) and the option switches."""
         return [
@@ -758,7 +655,3 @@ class Chairs(Game[ChairsState, ChairsRules]):
         if state.phase == "free" and rng.random() < 0.5:
             return Ready()
         return legal[rng.randrange(len(legal))]
-
-
-GAME = Chairs()
-"""The Musical Chairs game, as listed in the registry."""

@@ -1,8 +1,9 @@
-"""Musical Chairs rules options (defaults = ``../shared/rules/chairs.md``).
+"""Musical Chairs rules options (defaults = the rules of ``docs/games/chairs.md``).
 
 Counts that the rules page ties to the number of people (25 chairs and 23 medals for 24 people,
 12 of them players) default to ``None``, meaning "derived from the number of seats as the page
-does", so that the same defaults work at any table size.
+does", so that the same defaults work at any table size. Every option has a range, checked when
+the rules are built.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ class ChairsRules(Rules, frozen=True):
     """The options of a Musical Chairs game."""
 
     starting_players: Annotated[
-        Annotated[int, Meta(ge=2)] | None,
+        Annotated[int, Meta(ge=2, le=24)] | None,
         Meta(
             description="people who start as players (seats 0..k-1; the rest start as gaya); "
             "none = half the people (12 of 24), at least 2",
@@ -29,17 +30,18 @@ class ChairsRules(Rules, frozen=True):
         Meta(description="numbered chairs on the island; none = people + 1 (25)"),
     ] = None
     medals: Annotated[
-        Annotated[int, Meta(ge=0)] | None,
+        Annotated[int, Meta(ge=0, le=10_000)] | None,
         Meta(
             description="medals bearing one's own name each person starts with; "
             "none = people - 1 (23)"
         ),
     ] = None
     medal_value: Annotated[
-        int, Meta(ge=1, description="what a medal bearing the winner's name is worth (yen)")
+        int,
+        Meta(ge=1, le=10**12, description="what a medal bearing the winner's name is worth (yen)"),
     ] = 100_000_000
     periods: Annotated[
-        Annotated[int, Meta(ge=1)] | None,
+        Annotated[int, Meta(ge=1, le=98)] | None,
         Meta(description="most periods played; none = chairs - 1 (24)"),
     ] = None
     island_radius: Annotated[
@@ -51,21 +53,23 @@ class ChairsRules(Rules, frozen=True):
             "pole stands at its centre (0, 0)",
         ),
     ] = 1000
-    speed: Annotated[float, Meta(gt=0, description="running speed of every player, m/s")] = 5.0
+    speed: Annotated[
+        float, Meta(gt=0, le=100, description="running speed of every player, m/s")
+    ] = 5.0
     jitter: Annotated[
         int,
         Meta(
             ge=0,
             le=1000,
             description="largest random start delay per runner, in tenths of a "
-            "second (seeded chance, drawn each race)",
+            "second (the host's draw, each race)",
         ),
     ] = 30
     block_delay: Annotated[
-        float, Meta(ge=0, description="seconds a runner loses per person blocking them")
+        float, Meta(ge=0, le=3600, description="seconds a runner loses per person blocking them")
     ] = 60.0
     time_limit: Annotated[
-        float, Meta(gt=0, description="seconds of map time to be seated (10 minutes)")
+        float, Meta(gt=0, le=3600, description="seconds of map time to be seated (10 minutes)")
     ] = 600.0
     max_choices: Annotated[
         int,
@@ -75,6 +79,7 @@ class ChairsRules(Rules, frozen=True):
         int,
         Meta(
             ge=0,
+            le=100,
             description="most medal gifts one person may make in one free phase (the "
             "free phase's bounded time)",
         ),

@@ -7,52 +7,82 @@ totals (never ballots), the parent and the removed chair. A person also sees the
 the gifts they made or received (all gifts with ``public_gifts``), their own sealed submissions
 and the talk addressed to them (``public`` and their ``pair:`` channels). Spectators see the
 public part. Once the game is over, medals, gifts and talk are shown to all; ballots and order
-lists are never kept, so they are never shown.
+lists are never kept, so they are never shown. Views carry the most recent lines of talk a person
+may read (``dennou.core.talk.RECENT_TALK``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-from dennou.core.actions import Action
+from dennou.core.actions import Action, LazyActions
 from dennou.core.game import JSON, Seat, TalkLine
 from dennou.core.jsondata import to_json
+from dennou.core.talk import hears, recent
+from dennou.core.views import Views
 from dennou.games.chairs.actions import CODEC, Abstain, Order, Vote
+from dennou.games.chairs.engine import block_space
 from dennou.games.chairs.rules import ChairsRules
 from dennou.games.chairs.spaces import order_space
 from dennou.games.chairs.state import ChairsState, GiftNote, PeriodLog
 
-if TYPE_CHECKING:
-    from dennou.games.chairs.engine import Chairs
+
+class ChairsViews(Views[ChairsState]):
+    """Musical Chairs' views, determinization and terminal text (see the module docstring)."""
+
+    def view(self, state: ChairsState, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator)."""
+        return view(self.header(state, seat), state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> ChairsState:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The island as a small text map, then the state of play."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """Group the actions by kind (``block_chair {1,2,5}``); big spaces say how to type them."""
+        if len(legal) <= 12:
+            return super().describe_legal(legal)
+        kinds: dict[str, list[str] | None] = {}
+        for part in getattr(legal, "parts", (legal,)):
+            if isinstance(part, LazyActions):
+                if len(part):
+                    kinds[str(part[0]).split()[0]] = None
+                continue
+            for action in part:
+                tag, *args = str(action).split()
+                group = kinds.setdefault(tag, [])
+                if group is not None and args:
+                    group.append(" ".join(args))
+        hints = {
+            "order": "order <chair> <chair> ... (first choice first; allowed: see the view)",
+            "gift": "gift <to seat> <name seat> <count>",
+        }
+        shown = []
+        for tag, found in kinds.items():
+            if found is None:
+                shown.append(hints.get(tag, tag))
+            else:
+                shown.append(f"{tag} {{{','.join(found)}}}" if found else tag)
+        return "  |  ".join(shown)
 
 
-def hears(channel: str, seat: Seat | None) -> bool:
-    """Whether ``seat`` is addressed by a line in ``channel``."""
-    if channel == "public":
-        return True
-    if seat is None or not channel.startswith("pair:"):
-        return False
-    a, _, b = channel[5:].partition("-")
-    return str(seat) in (a, b)
-
-
-def view(game: Chairs, state: ChairsState, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator)."""
+def view(header: JSON, state: ChairsState, seat: Seat | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator), after the common ``header``."""
     over = state.phase == "over"
     n = state.n
     out: JSON = {
-        "game": "chairs",
-        "rules": to_json(state.rules),
-        "players": list(state.players),
-        "seat": seat,
-        "phase": state.phase,
+        **header,
         "period": state.period,
         "periods": state.rules.n_periods(n),
-        "to_act": sorted(game.to_act(state)),
         "island": {"radius": state.rules.island_radius, "totem": [0, 0]},
         "positions": [list(p) for p in state.positions],
         "in_play": sorted(state.in_play),
@@ -68,7 +98,7 @@ def view(game: Chairs, state: ChairsState, seat: Seat | None) -> JSON:
             if over or state.rules.public_gifts
             else [g for g in state.gifts if g.giver == seat or g.to == seat]
         ),
-        "talk": to_json([t for t in state.talk if over or hears(t.channel, seat)]),
+        "talk": to_json(recent([t for t in state.talk if over or hears(t.channel, seat)])),
         "winner": state.winner,
         "end": state.end,
     }
@@ -84,7 +114,7 @@ def view(game: Chairs, state: ChairsState, seat: Seat | None) -> JSON:
     return out
 
 
-def determinize(game: Chairs, view: JSON, seat: Seat | None, rng: random.Random) -> ChairsState:
+def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> ChairsState:
     """A full state that gives ``view`` to ``seat``; what it cannot see is sampled.
 
     Others' sealed orders, blocks and ballots are drawn uniformly from what they could have
@@ -141,7 +171,7 @@ def determinize(game: Chairs, view: JSON, seat: Seat | None, rng: random.Random)
             assert isinstance(drawn, Order)
             orders[p] = drawn
         if view["sealed_block"][p]:
-            options = game.block_space(state, p)
+            options = block_space(state, p)
             blocks[p] = options[rng.randrange(len(options))]
         if view["voted"][p]:
             ballots: list[Action] = [Abstain(), *(Vote(c) for c in state.remaining())]

@@ -9,6 +9,8 @@ with the whole deck in dealing order and ``places`` (千日手: the remaining pl
 from __future__ import annotations
 
 from dennou.core.actions import Action, ActionCodec
+from dennou.core.errors import InvalidActionError
+from dennou.games.daifugo.cards import parse_card
 
 
 class Play(Action, frozen=True, tag="play"):
@@ -45,4 +47,20 @@ class Places(Action, frozen=True, tag="places"):
     seats: tuple[int, ...]
 
 
-CODEC = ActionCodec(Play, Pass, Give, Discard, Deal, Places)
+def check_cards(action: Action) -> None:
+    """Refuse an action naming a card that does not exist (before any rule is asked).
+
+    Raises:
+        InvalidActionError: ``play 1z``: the input is not an action of this game, whatever the
+            position (a card that exists but is not in the hand is a rule's refusal).
+    """
+    cards: tuple[str, ...] = getattr(action, "cards", None) or getattr(action, "deck", None) or ()
+    unknown = [c for c in cards if parse_card(c) is None]
+    if unknown:
+        raise InvalidActionError(
+            f"{', '.join(map(repr, unknown))} {'is' if len(unknown) == 1 else 'are'} not a card",
+            section="Cards on the wire",
+        )
+
+
+CODEC = ActionCodec(Play, Pass, Give, Discard, Deal, Places, check=check_cards)

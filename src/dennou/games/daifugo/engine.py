@@ -302,14 +302,14 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             new = self._places(state, action.seats, ev)  # type: ignore[attr-defined]
         else:
             raise IllegalActionError(
-                f"{kind.__name__} is not allowed now; expected {self._expected(state)}",
+                f"{kind.__name__} is not allowed now; expected {self._expected_now(state)}",
                 seat=seat,
                 phase=phase,
             )
         new.log_chain = (new.log_chain, list(ev))
         return new, ev
 
-    def _expected(self, state: State) -> str:
+    def _expected_now(self, state: State) -> str:
         if state.phase == "play" and state.follow_up is not None:
             return f"{state.follow_up.kind} {state.follow_up.count} card(s)"
         return {

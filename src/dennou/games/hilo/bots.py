@@ -15,15 +15,15 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON
 from dennou.games.hilo.actions import DIRECTIONS, Direction, Pick, turn_action
-from dennou.games.hilo.engine import add_points
 from dennou.games.hilo.knowledge import RESULT_KINDS, Belief, belief_of
 from dennou.games.hilo.rules import HiloRules
 
@@ -68,10 +68,11 @@ class BayesBot(Bot):
     name = "bayes"
 
     def __init__(
-        self, star_value: float = 500.0, patience: float = 0.98, opponents: bool = True
+        self,
+        star_value: Annotated[float, Meta(gt=0, le=1e6)] = 500.0,
+        patience: Annotated[float, Meta(gt=0, lt=1)] = 0.98,
+        opponents: bool = True,
     ) -> None:
-        if star_value <= 0 or not 0 < patience < 1:
-            raise ValueError("star_value > 0 and 0 < patience < 1")
         self.star_value = star_value
         self.patience = patience
         self.opponents = opponents
@@ -158,7 +159,7 @@ class BayesBot(Bot):
             return beta * (1 - threat(n_pub)) * worth(n_me)
 
         def delta(d: int) -> int:
-            return add_points(rules, points, d) - points
+            return rules.add_points(points, d) - points
 
         out: list[Option] = []
         # Farm: a guess that is right for sure and tells nobody anything new.

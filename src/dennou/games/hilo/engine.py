@@ -1,6 +1,6 @@
 """Star Hi-Lo (スター・ハイアンドロー): bracket a hidden number with high/low guesses, then check.
 
-Rules: ``../shared/rules/hilo.md`` (seed ``000``). A series of games for 2-8 players. Each game
+Rules: ``docs/games/hilo.md`` (from source ``000``). A series of games for 2-8 players. Each game
 the host draws a target in 0..3,276,732,767; players start at 5 points and, in seat order from
 the game's first seat, take one action a turn: a public guess (2.1: X and High/Low, +2/-1, X ==
 target is wrong), a random guess (2.2: the host draws X, the player says High/Low, +1/0, X ==
@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from dennou.core.actions import Action, Concat, LazyActions
-from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, HOST_ACCOUNTS, JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.game import (
+    CHANCE,
+    HOST_ACCOUNTS,
+    JSON,
+    Event,
+    Game,
+    GameSpec,
+    Outcome,
+    Seat,
+    handles,
+)
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.games.hilo.actions import (
     ACTION_IDS,
@@ -41,17 +51,9 @@ from dennou.games.hilo.actions import (
 )
 from dennou.games.hilo.knowledge import is_right, public_belief
 from dennou.games.hilo.rules import HiloRules
-from dennou.games.hilo.standings import table
-from dennou.games.hilo.state import End, GameSummary, HiloState, Pending, set_at
-
-RULES_PAGE = "../shared/rules/hilo.md"
+from dennou.games.hilo.state import End, GameSummary, HiloState, Pending
 
 State = HiloState
-Handler = Callable[[State, Seat, Any, list[Event]], State]
-
-
-def _rule(section: str) -> str:
-    return f" — rules: {RULES_PAGE} {section}"
 
 
 class Hilo(Game[HiloState, HiloRules]):
@@ -68,6 +70,7 @@ class Hilo(Game[HiloState, HiloRules]):
     )
     rules_type = HiloRules
     codec = CODEC
+    unit = "series"
 
     # --- setup --------------------------------------------------------------------------------
     def new(self, rules: HiloRules, players: Sequence[str]) -> HiloState:
@@ -76,7 +79,10 @@ class Hilo(Game[HiloState, HiloRules]):
         n = len(players)
         accounts = rules.start_accounts if rules.start_accounts is not None else (0,) * n
         if len(accounts) != n:
-            raise ConfigError(f"start_accounts has {len(accounts)} entries for {n} players")
+            raise ConfigError(
+                f"start_accounts has {len(accounts)} entries for {n} players",
+                section="Objects",
+            )
         return HiloState(
             rules=rules,
             players=tuple(players),
@@ -114,7 +120,7 @@ class Hilo(Game[HiloState, HiloRules]):
             return _numbered(top, make)
         if state.phase == "pick":
             return [Pick(d) for d in DIRECTIONS]
-        kinds = available(state.rules, state.points[seat])
+        kinds = state.rules.available(state.points[seat])
         fixed: list[Action] = [RandomGuess()]
         if "random_check" in kinds:
             fixed.append(RandomCheck())
@@ -128,57 +134,27 @@ class Hilo(Game[HiloState, HiloRules]):
         return Concat(*parts)
 
     # --- transitions --------------------------------------------------------------------------
-    def _check_turn(self, state: HiloState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the series is over", seat=seat)
-        due = self.to_act(state)
-        if seat not in due:
-            raise NotYourTurnError(
-                f"seat {seat} may not act now ({state.phase}; to act: {sorted(due)})",
-                seat=seat,
-                phase=state.phase,
-            )
+    def commit(self, old: State, new: State, events: list[Event]) -> State:
+        """Log a step's events: the log holds the current game only.
 
-    def apply(self, state: HiloState, seat: Seat, action: Action) -> tuple[HiloState, list[Event]]:
-        """Apply an action after checking it against the rules (never mutates ``state``)."""
-        self._check_turn(state, seat)
-        handler = self._handlers().get((state.phase, type(action)))
-        if handler is None:
-            expected = {
-                "target": "target <x> (chance)",
-                "draw": "draw <x> (chance)",
-                "pick": "pick high|low",
-                "turn": ", ".join(available(state.rules, state.points[state.turn])),
-            }[state.phase]
-            raise IllegalActionError(
-                f"{type(action).__name__} is not allowed in the {state.phase} phase; "
-                f"expected {expected}",
-                seat=seat,
-                phase=state.phase,
-            )
-        events: list[Event] = []
-        new = handler(state, seat, action, events)
-        return _commit(state, new, events), events
-
-    def _handlers(self) -> Mapping[tuple[str, type[Action]], Handler]:
-        return {
-            ("target", Target): self._target,
-            ("draw", Draw): self._draw,
-            ("pick", Pick): self._pick,
-            ("turn", Guess): self._guess,
-            ("turn", RandomGuess): self._random_request,
-            ("turn", RandomCheck): self._random_request,
-            ("turn", Check): self._check,
-            ("turn", SecretGuess3): self._secret,
-            ("turn", SecretGuess2): self._secret,
-        }
+        A new game's log starts at its target draw; between games it holds just how the last
+        game ended (its secret results are dropped with it: the record keeps everything).
+        """
+        if old.phase == "target":
+            log = tuple(events)
+        elif new.phase == "target":
+            log = tuple(e for e in events if e.kind == "game_over")
+        else:
+            log = old.log + tuple(events)
+        return replace(new, log=log)
 
     # validation
     def _x(self, state: State, x: object, what: str) -> int:
         top = state.rules.max_number
         if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= top:
             raise IllegalActionError(
-                f"{what} must be a whole number in 0..{top:,}, got {x!r}" + _rule("Objects"),
+                f"{what} must be a whole number in 0..{top:,}, got {x!r}",
+                section="Objects",
                 rule="range",
             )
         return x
@@ -186,7 +162,8 @@ class Hilo(Game[HiloState, HiloRules]):
     def _direction(self, direction: object) -> str:
         if direction not in DIRECTIONS:
             raise IllegalActionError(
-                f"direction must be 'high' or 'low', got {direction!r}" + _rule("A turn"),
+                f"direction must be 'high' or 'low', got {direction!r}",
+                section="A turn",
                 rule="direction",
             )
         assert isinstance(direction, str)
@@ -194,7 +171,7 @@ class Hilo(Game[HiloState, HiloRules]):
 
     def _require(self, state: State, seat: Seat, kind: str) -> None:
         points = state.points[seat]
-        if kind in available(state.rules, points):
+        if kind in state.rules.available(points):
             return
         r = state.rules
         need = {
@@ -204,13 +181,14 @@ class Hilo(Game[HiloState, HiloRules]):
             "secret_guess_2": f"points >= its cost {r.secret_guess_2_cost}",
         }[kind]
         raise IllegalActionError(
-            f"{kind} ({ACTION_IDS[kind]}) needs {need}; {state.players[seat]} has {points}"
-            + _rule(ACTION_IDS[kind]),
+            f"{kind} ({ACTION_IDS[kind]}) needs {need}; {state.players[seat]} has {points}",
+            section=ACTION_IDS[kind],
             seat=seat,
             rule=ACTION_IDS[kind],
         )
 
     # chance
+    @handles("target", Target)
     def _target(self, state: State, seat: Seat, action: Target, ev: list[Event]) -> State:
         x = self._x(state, action.x, "the target")
         first = state.first
@@ -224,6 +202,7 @@ class Hilo(Game[HiloState, HiloRules]):
         state = replace(state, target=x, phase="turn", turns=0)
         return self._begin_turn(state, first, ev)
 
+    @handles("draw", Draw)
     def _draw(self, state: State, seat: Seat, action: Draw, ev: list[Event]) -> State:
         x = self._x(state, action.x, "X")
         actor = state.turn
@@ -241,7 +220,7 @@ class Hilo(Game[HiloState, HiloRules]):
         r = state.rules
         hit = x == state.target
         delta = 0 if hit else r.random_check_miss
-        points = add_points(r, state.points[actor], delta)
+        points = r.add_points(state.points[actor], delta)
         ev.append(
             Event(
                 "random_check",
@@ -256,12 +235,13 @@ class Hilo(Game[HiloState, HiloRules]):
                 },
             )
         )
-        state = replace(state, points=set_at(state.points, actor, points), pending=None)
+        state = replace(state, points=replace_at(state.points, actor, points), pending=None)
         if hit:
             return self._end_game(state, "random_check", actor, r.random_check_stars, ev)
         return self._end_turn(state, ev)
 
     # player actions
+    @handles("turn", Guess)
     def _guess(self, state: State, seat: Seat, action: Guess, ev: list[Event]) -> State:
         x = self._x(state, action.x, "X")
         direction = self._direction(action.direction)
@@ -272,6 +252,7 @@ class Hilo(Game[HiloState, HiloRules]):
             state, seat, "guess", x, direction, right, r.guess_right if right else r.guess_wrong, ev
         )
 
+    @handles("turn", RandomGuess, RandomCheck)
     def _random_request(
         self, state: State, seat: Seat, action: RandomGuess | RandomCheck, ev: list[Event]
     ) -> State:
@@ -287,6 +268,7 @@ class Hilo(Game[HiloState, HiloRules]):
         )
         return replace(state, phase="draw", pending=kind)
 
+    @handles("pick", Pick)
     def _pick(self, state: State, seat: Seat, action: Pick, ev: list[Event]) -> State:
         direction = self._direction(action.direction)
         x = state.x
@@ -297,13 +279,14 @@ class Hilo(Game[HiloState, HiloRules]):
         state = replace(state, phase="turn", pending=None, x=None)
         return self._scored(state, seat, "random_guess", x, direction, right, delta, ev)
 
+    @handles("turn", Check)
     def _check(self, state: State, seat: Seat, action: Check, ev: list[Event]) -> State:
         x = self._x(state, action.x, "X")
         self._require(state, seat, "check")
         assert state.target is not None
         r = state.rules
         hit = x == state.target
-        points = add_points(r, state.points[seat], 0 if hit else r.check_miss)
+        points = r.add_points(state.points[seat], 0 if hit else r.check_miss)
         ev.append(
             Event(
                 "check",
@@ -319,11 +302,12 @@ class Hilo(Game[HiloState, HiloRules]):
                 },
             )
         )
-        state = replace(state, points=set_at(state.points, seat, points))
+        state = replace(state, points=replace_at(state.points, seat, points))
         if hit:
             return self._end_game(state, "check", seat, r.check_stars, ev)
         return self._end_turn(state, ev)
 
+    @handles("turn", SecretGuess3, SecretGuess2)
     def _secret(
         self, state: State, seat: Seat, action: SecretGuess3 | SecretGuess2, ev: list[Event]
     ) -> State:
@@ -334,7 +318,7 @@ class Hilo(Game[HiloState, HiloRules]):
         assert state.target is not None
         r = state.rules
         cost = r.secret_guess_3_cost if kind == "secret_guess_3" else r.secret_guess_2_cost
-        points = add_points(r, state.points[seat], -cost)
+        points = r.add_points(state.points[seat], -cost)
         right = is_right("guess", x, direction, state.target)
         name = state.players[seat]
         aid = ACTION_IDS[kind]
@@ -358,7 +342,7 @@ class Hilo(Game[HiloState, HiloRules]):
                 frozenset({seat}),
             )
         )
-        return self._end_turn(replace(state, points=set_at(state.points, seat, points)), ev)
+        return self._end_turn(replace(state, points=replace_at(state.points, seat, points)), ev)
 
     def _scored(
         self,
@@ -371,7 +355,7 @@ class Hilo(Game[HiloState, HiloRules]):
         delta: int,
         ev: list[Event],
     ) -> State:
-        points = add_points(state.rules, state.points[seat], delta)
+        points = state.rules.add_points(state.points[seat], delta)
         real = points - state.points[seat]
         ev.append(
             Event(
@@ -390,14 +374,14 @@ class Hilo(Game[HiloState, HiloRules]):
                 },
             )
         )
-        return self._end_turn(replace(state, points=set_at(state.points, seat, points)), ev)
+        return self._end_turn(replace(state, points=replace_at(state.points, seat, points)), ev)
 
     # turns, games, the series
     def _begin_turn(self, state: State, seat: Seat, ev: list[Event]) -> State:
         r = state.rules
         points = state.points[seat]
         if points > r.fee_above and r.fee:
-            paid = add_points(r, points, -r.fee)
+            paid = r.add_points(points, -r.fee)
             ev.append(
                 Event(
                     "fee",
@@ -406,7 +390,7 @@ class Hilo(Game[HiloState, HiloRules]):
                     {"seat": seat, "delta": paid - points, "points": paid},
                 )
             )
-            state = replace(state, points=set_at(state.points, seat, paid))
+            state = replace(state, points=replace_at(state.points, seat, paid))
         return replace(state, turn=seat, phase="turn")
 
     def _end_turn(self, state: State, ev: list[Event]) -> State:
@@ -442,7 +426,7 @@ class Hilo(Game[HiloState, HiloRules]):
         new_stars = (
             state.stars
             if winner is None
-            else set_at(state.stars, winner, state.stars[winner] + stars)
+            else replace_at(state.stars, winner, state.stars[winner] + stars)
         )
         accounts = tuple(a + p for a, p in zip(state.accounts, state.points, strict=True))
         summary = GameSummary(
@@ -477,7 +461,7 @@ class Hilo(Game[HiloState, HiloRules]):
             r.max_games is not None and state.game_no >= r.max_games
         )
         if over:
-            rows = standings_rows(state)
+            rows = state.standings()
             ev.append(
                 Event(
                     "series_over",
@@ -505,16 +489,8 @@ class Hilo(Game[HiloState, HiloRules]):
         At the pick, the side of the drawn X holding more of the publicly possible targets
         (High on a tie): a pure function of the public log, so a replay is exact.
         """
-        self._check_turn(state, seat)
-        if seat == CHANCE:
-            raise IllegalActionError("chance has no default; draw with sample_chance")
-        ev = [
-            Event(
-                "timeout",
-                f"{state.players[seat]} timed out ({state.phase})",
-                {"seat": seat, "phase": state.phase},
-            )
-        ]
+        self.check_default(state, seat)
+        ev = [self.timeout_event(state, seat)]
         if state.phase == "pick":
             assert state.x is not None
             belief = public_belief((to_json(e) for e in state.log), state.rules.max_number)
@@ -523,30 +499,17 @@ class Hilo(Game[HiloState, HiloRules]):
             new = self._pick(state, seat, Pick("high" if high >= low else "low"), ev)
         else:
             new = self._random_request(state, seat, RandomGuess(), ev)
-        return _commit(state, new, ev), ev
+        return self.commit(state, new, ev), ev
 
-    # --- views and outcome --------------------------------------------------------------------
-    def view(self, state: HiloState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.hilo.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> HiloState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.hilo.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome ------------------------------------------------------------------------------
     def outcome(self, state: HiloState) -> Outcome:
         """Ranks from the final standings (rules 5.1); score ``(n - rank) / (n - 1)``.
 
         A sole winner scores 1, the last 0; shared ranks share the score. ``detail`` holds the
         standings, the game stars, the accounts and every game's summary.
         """
-        if state.phase != "over":
-            raise IllegalActionError("the series is not over")
-        rows = standings_rows(state)
+        self.check_over(state)
+        rows = state.standings()
         rank = {s.name: s.rank for s in rows}
         ranks = [rank[name] for name in state.players]
         n = state.n
@@ -567,30 +530,7 @@ class Hilo(Game[HiloState, HiloRules]):
         start = [int((acc or {}).get("account", 0)) for acc in accounts]
         return {**rules, "start_accounts": start}
 
-    # --- presentation -------------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The view as a few lines of text."""
-        from dennou.games.hilo.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """The action kinds and how to type them (X has billions of values)."""
-        parts = legal.parts if isinstance(legal, Concat) else (legal,)
-        out: list[str] = []
-        for part in parts:
-            if isinstance(part, LazyActions):
-                out.append(str(part.description.get("text", part[0])))
-            else:
-                out.extend(str(a) for a in part)
-        return "  |  ".join(out)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random`` (uniform over action kinds) and ``bayes``."""
-        from dennou.games.hilo.bots import BOTS
-
-        return BOTS
-
+    # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[HiloRules]:
         """Defaults (two games of at most 40 rounds), a tiny range, odd costs, negative starts."""
         return [
@@ -615,7 +555,7 @@ class Hilo(Game[HiloState, HiloRules]):
             return legal[rng.randrange(len(legal))]
         target = state.target
         assert target is not None
-        kinds = available(state.rules, state.points[seat])
+        kinds = state.rules.available(state.points[seat])
         top = state.rules.max_number
         if "check" in kinds and rng.random() < 0.5:
             return Check(target)
@@ -624,52 +564,6 @@ class Hilo(Game[HiloState, HiloRules]):
                 return Guess(rng.randint(target, top), "low")
             return Guess(rng.randint(0, target - 1), "high")
         return turn_action(rng.choice(kinds), rng.randint(0, top), rng.choice(DIRECTIONS))
-
-
-def available(rules: HiloRules, points: int) -> list[str]:
-    """The action kinds a player with ``points`` may choose at the start of a turn."""
-    kinds = ["guess", "random_guess"]
-    if points >= rules.check_min:
-        kinds.append("check")
-    if points <= rules.random_check_max:
-        kinds.append("random_check")
-    if points >= rules.secret_guess_3_cost:
-        kinds.append("secret_guess_3")
-    if points >= rules.secret_guess_2_cost:
-        kinds.append("secret_guess_2")
-    return kinds
-
-
-def standings_rows(state: HiloState) -> list[Any]:
-    """The series' standings now (see :func:`dennou.games.hilo.standings.table`)."""
-    rows = list(zip(state.players, state.stars, state.accounts, strict=True))
-    return table(
-        rows, stars_to_win=state.rules.stars_to_win, half_star_points=state.rules.half_star_points
-    )
-
-
-def _commit(old: HiloState, new: HiloState, events: list[Event]) -> HiloState:
-    """Log a step's events: the log holds the current game only.
-
-    A new game's log starts at its target draw; between games it holds just how the last game
-    ended (its secret results are dropped with it: the record keeps everything).
-    """
-    if old.phase == "target":
-        log = tuple(events)
-    elif new.phase == "target":
-        log = tuple(e for e in events if e.kind == "game_over")
-    else:
-        log = old.log + tuple(events)
-    return replace(new, log=log)
-
-
-def add_points(rules: HiloRules, points: int, delta: int) -> int:
-    """``points + delta``; a loss never takes points below the floor (rules: Objects)."""
-    new = points + delta
-    if delta < 0 and new < rules.floor:
-        # Never below the floor, and a loss never raises points already under it.
-        return min(points, rules.floor)
-    return new
 
 
 def _numbered(top: int, make: Callable[[int], Action]) -> LazyActions[Action]:
@@ -705,7 +599,3 @@ def _guesses(top: int, make: Callable[[int, Direction], Action]) -> LazyActions[
 
 def _in_range(x: object, top: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
-
-
-GAME = Hilo()
-"""The Star Hi-Lo game, as listed in the registry."""

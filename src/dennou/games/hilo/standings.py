@@ -45,7 +45,7 @@ class Standing:
         return (self.reached, self.stars_total, self.points_left)
 
 
-def table(
+def full_standings(
     rows: Sequence[Row], *, stars_to_win: int = 3, half_star_points: int = 25
 ) -> list[Standing]:
     """The full standings, best first; tied players keep their order in ``rows``.
@@ -92,7 +92,8 @@ def standings(
     ['player1', 'player4', 'player3', 'player5', 'player2']
     """
     return [
-        s.name for s in table(rows, stars_to_win=stars_to_win, half_star_points=half_star_points)
+        s.name
+        for s in full_standings(rows, stars_to_win=stars_to_win, half_star_points=half_star_points)
     ]
 
 
@@ -106,5 +107,5 @@ def ranked(
     """
     return [
         (s.name, s.rank)
-        for s in table(rows, stars_to_win=stars_to_win, half_star_points=half_star_points)
+        for s in full_standings(rows, stars_to_win=stars_to_win, half_star_points=half_star_points)
     ]

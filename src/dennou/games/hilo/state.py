@@ -9,6 +9,7 @@ import msgspec
 
 from dennou.core.game import Event
 from dennou.games.hilo.rules import HiloRules
+from dennou.games.hilo.standings import Standing, full_standings
 
 Phase = Literal["target", "turn", "draw", "pick", "over"]
 """``target``: the host draws a game's target; ``turn``: a player acts; ``draw``: the host draws X
@@ -103,7 +104,10 @@ class HiloState:
         """The current round of the current game (1 first)."""
         return self.turns // self.n + 1
 
-
-def set_at(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    """``values`` with ``values[seat] = value``."""
-    return (*values[:seat], value, *values[seat + 1 :])
+    def standings(self) -> list[Standing]:
+        """The series' standings now (rules 5.1, :func:`~.standings.full_standings`)."""
+        rows = list(zip(self.players, self.stars, self.accounts, strict=True))
+        r = self.rules
+        return full_standings(
+            rows, stars_to_win=r.stars_to_win, half_star_points=r.half_star_points
+        )

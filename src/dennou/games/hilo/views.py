@@ -10,35 +10,55 @@ game's target is in ``games``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
+from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
+from dennou.core.views import Views
 from dennou.games.hilo.actions import DIRECTIONS
 from dennou.games.hilo.knowledge import belief_of, is_right
 from dennou.games.hilo.rules import HiloRules
 from dennou.games.hilo.state import GameSummary, HiloState
 
-if TYPE_CHECKING:
-    from dennou.games.hilo.engine import Hilo
+
+class HiloViews(Views[HiloState]):
+    """Star Hi-Lo's views, determinization and terminal text (see the module docstring)."""
+
+    def view(self, state: HiloState, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator)."""
+        return view(self.header(state, seat), state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> HiloState:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The view as a few lines of text."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """The action kinds and how to type them (X has billions of values)."""
+        parts = legal.parts if isinstance(legal, Concat) else (legal,)
+        out: list[str] = []
+        for part in parts:
+            if isinstance(part, LazyActions):
+                out.append(str(part.description.get("text", part[0])))
+            else:
+                out.extend(str(a) for a in part)
+        return "  |  ".join(out)
 
 
-def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator)."""
-    from dennou.games.hilo.engine import standings_rows
-
+def view(header: JSON, state: HiloState, seat: Seat | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator), after the common ``header``."""
     over = state.phase == "over"
     acting = state.phase in ("turn", "pick", "draw")
     log: list[JSON] = to_json([e for e in state.log if e.visible_to(seat)])
     out: JSON = {
-        "game": "hilo",
-        "rules": to_json(state.rules),
-        "players": list(state.players),
-        "seat": seat,
-        "phase": state.phase,
-        "to_act": sorted(game.to_act(state)),
+        **header,
         "game_no": state.game_no,
         "first": state.first,
         "turn": state.turn if acting else None,
@@ -52,7 +72,7 @@ def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
         "actions": _actions(state),
         "log": log,
         "games": to_json(state.history),
-        "standings": [dict(s.__dict__) for s in standings_rows(state)],
+        "standings": [dict(s.__dict__) for s in state.standings()],
         "target": state.target if over else None,
     }
     if seat is not None:
@@ -66,10 +86,8 @@ def view(game: Hilo, state: HiloState, seat: Seat | None) -> JSON:
 
 def _actions(state: HiloState) -> list[str]:
     """The action kinds open to the player to act (public: they follow from the points)."""
-    from dennou.games.hilo.engine import available
-
     if state.phase == "turn":
-        return available(state.rules, state.points[state.turn])
+        return state.rules.available(state.points[state.turn])
     return ["pick"] if state.phase == "pick" else []
 
 

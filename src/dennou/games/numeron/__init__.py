@@ -1,6 +1,16 @@
-"""Numeron (ヌメロン): see ``engine`` and ``docs/games/numeron.md``."""
+"""Numeron (ヌメロン): guess the opponent's number from EAT-BITE judgments.
 
-from dennou.games.numeron.engine import GAME, Numeron, judge
+Rules: ``docs/games/numeron.md``. The game is assembled here from its parts, each importing
+only those before it: ``rules`` → ``actions`` → ``state`` → ``engine`` → ``knowledge`` →
+``views`` → ``solver`` → ``bots`` (``docs/architecture.md``, "A game package").
+"""
+
+from dennou.games.numeron.bots import BOTS
+from dennou.games.numeron.engine import Numeron, judge
 from dennou.games.numeron.rules import NumeronRules
+from dennou.games.numeron.views import NumeronViews
 
-__all__ = ["GAME", "Numeron", "NumeronRules", "judge"]
+GAME = Numeron(views=NumeronViews, bots=BOTS)
+"""The Numeron game, as listed in the registry."""
+
+__all__ = ["GAME", "Numeron", "NumeronRules", "NumeronViews", "judge"]

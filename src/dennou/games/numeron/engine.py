@@ -1,6 +1,6 @@
 """Numeron (ヌメロン): guess the opponent's number of distinct digits from EAT-BITE judgments.
 
-Rules: ``../shared/rules/numeron.md`` (seed ``001``). Two players seal a 3-5 digit number of
+Rules: ``docs/games/numeron.md`` (from source ``001``). Two players seal a 3-5 digit number of
 distinct digits; a coin flip picks who calls first; each turn the defender may use a defence item
 (SHUFFLE, CHANGE, MOVE), the attacker may use an attack item (DOUBLE, HIGH&LOW, TARGET, SLASH),
 then calls; the host judges EAT (right digit, right place) and BITE (right digit, wrong place).
@@ -10,22 +10,16 @@ An all-EAT call wins (with ``equal_turns``, the second caller gets one last turn
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from itertools import permutations
 
 from dennou.core.actions import Action, LazyActions
-from dennou.core.errors import (
-    GameOverError,
-    IllegalActionError,
-    InvalidActionError,
-    NotYourTurnError,
-)
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine
-from dennou.core.jsondata import to_json
+from dennou.core.errors import IllegalActionError, InvalidActionError
+from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.immutable import replace, replace_at
+from dennou.core.talk import check_line, speaker_name, talk_event
 from dennou.games.numeron.actions import (
     CODEC,
-    ITEM_ACTIONS,
     Call,
     Change,
     Coin,
@@ -50,9 +44,6 @@ from dennou.games.numeron.state import (
     place,
 )
 
-RULES_PAGE = "../shared/rules/numeron.md"
-MAX_TALK = 500
-
 State = NumeronState
 
 
@@ -72,15 +63,6 @@ def judge(secret: str, call: str) -> tuple[int, int]:
         )
     eat = sum(a == b for a, b in zip(secret, call, strict=True))
     return eat, len(set(secret) & set(call)) - eat
-
-
-def _without(items: tuple[Item, ...], item: Item) -> tuple[Item, ...]:
-    i = items.index(item)
-    return items[:i] + items[i + 1 :]
-
-
-def _set(pair: tuple[Any, Any], seat: int, value: Any) -> Any:
-    return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
 class Numeron(Game[NumeronState, NumeronRules]):
@@ -194,80 +176,45 @@ class Numeron(Game[NumeronState, NumeronRules]):
         return out
 
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: NumeronState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the game is over", seat=seat)
-        if seat not in self.to_act(state):
-            due = sorted(self.to_act(state))
-            raise NotYourTurnError(
-                f"seat {seat} may not act now ({state.phase}; to act: {due})",
-                seat=seat,
-                phase=state.phase,
-            )
+    def commit(self, old: State, new: State, events: list[Event]) -> State:
+        """The log keeps every event of the game, each with its audience."""
+        return replace(new, log=old.log + tuple(events))
 
-    def apply(
-        self, state: NumeronState, seat: Seat, action: Action
-    ) -> tuple[NumeronState, list[Event]]:
-        """Apply an action after checking it against the rules."""
-        self._check_turn(state, seat)
-        handler = self._handlers().get((state.phase, type(action)))
-        if handler is None:
+    def _take(self, state: State, seat: Seat, item: Item) -> tuple[Item, ...]:
+        """``seat``'s items without one ``item`` (rules: Items: each item is used once)."""
+        items = state.items[seat]
+        if item not in items:
             raise IllegalActionError(
-                f"{type(action).__name__} is not allowed in the {state.phase} phase; "
-                f"expected one of {sorted({str(a).split()[0] for a in _kinds(self, state, seat)})}",
+                f"seat {seat} holds no {item.upper()} (items left: {list(items) or 'none'})",
+                section="Items",
                 seat=seat,
                 phase=state.phase,
+                rule="items",
             )
-        if seat != CHANCE and type(action) in ITEM_ACTIONS:
-            item = ITEM_ACTIONS[type(action)]
-            if item not in state.items[seat]:
-                raise IllegalActionError(
-                    f"seat {seat} holds no {item.upper()} (items left: "
-                    f"{list(state.items[seat]) or 'none'}) — rules: Items",
-                    seat=seat,
-                    phase=state.phase,
-                    rule="items",
-                )
-        events: list[Event] = []
-        new = handler(state, seat, action, events)
-        return replace(new, log=state.log + tuple(events)), events
-
-    def _handlers(
-        self,
-    ) -> Mapping[tuple[str, type[Action]], Callable[[State, Seat, Any, list[Event]], State]]:
-        return {
-            ("setup", SetNumber): self._set_number,
-            ("setup", HostNumber): self._host_number,
-            ("coin", Coin): self._coin,
-            ("defence", Decline): self._decline,
-            ("defence", Shuffle): self._shuffle,
-            ("defence", Change): self._change,
-            ("defence", Move): self._move,
-            ("attack_item", NoItem): self._no_item,
-            ("attack_item", Double): self._double,
-            ("attack_item", HighLow): self._high_low,
-            ("attack_item", Target): self._target,
-            ("attack_item", Slash): self._slash,
-            ("reveal", Reveal): self._reveal,
-            ("call", Call): self._call,
-        }
+        i = items.index(item)
+        return items[:i] + items[i + 1 :]
 
     def _valid_number(self, state: State, number: str, what: str) -> None:
         digits = state.rules.digits
         if not is_number(number, digits):
             raise IllegalActionError(
                 f"{what} must be {digits} distinct digits 0-9 (a leading 0 is allowed), "
-                f"got {number!r} — rules: Setup/Judging",
+                f"got {number!r}",
+                section="Setup, Judging",
                 rule="number",
             )
 
+    @handles("setup", SetNumber)
     def _set_number(self, state: State, seat: Seat, action: SetNumber, ev: list[Event]) -> State:
         self._valid_number(state, action.number, "a number")
         return self._store_number(state, seat, action.number, ev, by_host=False)
 
+    @handles("setup", HostNumber)
     def _host_number(self, state: State, seat: Seat, action: HostNumber, ev: list[Event]) -> State:
         if action.seat not in state.host_draw:
-            raise IllegalActionError(f"the host has no number to draw for seat {action.seat}")
+            raise IllegalActionError(
+                f"the host has no number to draw for seat {action.seat}", section="Time"
+            )
         self._valid_number(state, action.number, "a number")
         state = replace(state, host_draw=state.host_draw - {action.seat})
         return self._store_number(state, action.seat, action.number, ev, by_host=True)
@@ -288,8 +235,8 @@ class Numeron(Game[NumeronState, NumeronRules]):
         )
         state = replace(
             state,
-            numbers=_set(state.numbers, seat, number),
-            histories=_set(state.histories, seat, (number,)),
+            numbers=replace_at(state.numbers, seat, number),
+            histories=replace_at(state.histories, seat, (number,)),
         )
         if None in state.numbers or state.host_draw:
             return state
@@ -297,9 +244,12 @@ class Numeron(Game[NumeronState, NumeronRules]):
             return replace(state, phase="coin")
         return self._begin_turn(replace(state, first=0), 0, ev)
 
+    @handles("coin", Coin)
     def _coin(self, state: State, seat: Seat, action: Coin, ev: list[Event]) -> State:
         if action.first not in (0, 1):
-            raise IllegalActionError(f"the coin names seat 0 or 1, not {action.first}")
+            raise IllegalActionError(
+                f"the coin names seat 0 or 1, not {action.first}", section="Setup"
+            )
         ev.append(
             Event(
                 "coin",
@@ -332,6 +282,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         return replace(state, phase="call")
 
     # defence window
+    @handles("defence", Decline)
     def _decline(self, state: State, seat: Seat, action: Decline, ev: list[Event]) -> State:
         ev.append(Event("decline", f"{state.players[seat]} uses no defence item", {"seat": seat}))
         return self._to_attack(state)
@@ -345,6 +296,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         public: JSON,
         text: str,
         ev: list[Event],
+        items: tuple[Item, ...],
     ) -> State:
         ev.append(Event("item", text, {"seat": seat, "item": item, **public}))
         ev.append(
@@ -357,71 +309,77 @@ class Numeron(Game[NumeronState, NumeronRules]):
         )
         state = replace(
             state,
-            items=_set(state.items, seat, _without(state.items[seat], item)),
-            numbers=_set(state.numbers, seat, new),
-            histories=_set(state.histories, seat, (*state.histories[seat], new)),
+            items=replace_at(state.items, seat, items),
+            numbers=replace_at(state.numbers, seat, new),
+            histories=replace_at(state.histories, seat, (*state.histories[seat], new)),
         )
         return self._to_attack(state)
 
+    @handles("defence", Shuffle)
     def _shuffle(self, state: State, seat: Seat, action: Shuffle, ev: list[Event]) -> State:
+        items = self._take(state, seat, "shuffle")
         old = state.numbers[seat]
         assert old is not None
         if sorted(action.number) != sorted(old) or len(action.number) != len(old):
             raise IllegalActionError(
-                f"SHUFFLE reorders your own digits {sorted(old)}; {action.number!r} does not "
-                "— rules: Items, SHUFFLE",
+                f"SHUFFLE reorders your own digits {sorted(old)}; {action.number!r} does not",
+                section="Items, SHUFFLE",
                 seat=seat,
                 rule="shuffle",
             )
-        name = state.players[seat]
-        return self._defend(state, seat, "shuffle", action.number, {}, f"{name} used SHUFFLE", ev)
+        text = f"{state.players[seat]} used SHUFFLE"
+        return self._defend(state, seat, "shuffle", action.number, {}, text, ev, items)
 
+    @handles("defence", Change)
     def _change(self, state: State, seat: Seat, action: Change, ev: list[Event]) -> State:
+        items = self._take(state, seat, "change")
         old = state.numbers[seat]
         assert old is not None
         p, d = action.position, action.digit
         digits = state.rules.digits
-        rule = " — rules: Items, CHANGE"
+        why = ""
         if not 0 <= p < digits:
-            raise IllegalActionError(f"CHANGE position must be 0-{digits - 1}, got {p}" + rule)
-        if not 0 <= d <= 9:
-            raise IllegalActionError(f"CHANGE digit must be 0-9, got {d}" + rule)
-        if str(d) in old:
-            raise IllegalActionError(
-                f"CHANGE must bring in a digit not in your number {old}, got {d}" + rule
+            why = f"CHANGE position must be 0-{digits - 1}, got {p}"
+        elif not 0 <= d <= 9:
+            why = f"CHANGE digit must be 0-9, got {d}"
+        elif str(d) in old:
+            why = f"CHANGE must bring in a digit not in your number {old}, got {d}"
+        elif digit_class(d) != digit_class(int(old[p])):
+            why = (
+                f"CHANGE keeps the class: the {place(p, digits)} digit is "
+                f"{digit_class(int(old[p]))}, {d} is {digit_class(d)}"
             )
-        cls = digit_class(int(old[p]))
-        if digit_class(d) != cls:
-            raise IllegalActionError(
-                f"CHANGE keeps the class: the {place(p, digits)} digit is {cls}, {d} is "
-                f"{digit_class(d)}" + rule
-            )
+        if why:
+            raise IllegalActionError(why, section="Items, CHANGE", seat=seat, rule="change")
+        cls = digit_class(d)
         new = old[:p] + str(d) + old[p + 1 :]
         text = f"{state.players[seat]} used CHANGE: {place(p, digits)} place, {cls}"
-        return self._defend(state, seat, "change", new, {"position": p, "class": cls}, text, ev)
+        public = {"position": p, "class": cls}
+        return self._defend(state, seat, "change", new, public, text, ev, items)
 
+    @handles("defence", Move)
     def _move(self, state: State, seat: Seat, action: Move, ev: list[Event]) -> State:
+        items = self._take(state, seat, "move")
         old = state.numbers[seat]
         assert old is not None
         i, j, k = action.source, action.target, action.amount
         digits = state.rules.digits
-        rule = " — rules: Items, MOVE"
+        new = None
         if not (0 <= i < digits and 0 <= j < digits) or i == j:
-            raise IllegalActionError(
-                f"MOVE needs two different positions 0-{digits - 1}, got {i} and {j}" + rule
-            )
-        if k < 1:
-            raise IllegalActionError(f"MOVE amount must be at least 1, got {k}" + rule)
-        new = _moved(old, i, j, k)
+            why = f"MOVE needs two different positions 0-{digits - 1}, got {i} and {j}"
+        elif k < 1:
+            why = f"MOVE amount must be at least 1, got {k}"
+        else:
+            new = _moved(old, i, j, k)
+            why = f"MOVE {k} from {old[i]} to {old[j]} in {old} leaves 0-9 or repeats a digit"
         if new is None:
-            raise IllegalActionError(
-                f"MOVE {k} from {old[i]} to {old[j]} in {old} leaves 0-9 or repeats a digit" + rule
-            )
+            raise IllegalActionError(why, section="Items, MOVE", seat=seat, rule="move")
         text = (
             f"{state.players[seat]} used MOVE: from the {place(i, digits)} "
             f"to the {place(j, digits)} place"
         )
-        return self._defend(state, seat, "move", new, {"source": i, "target": j}, text, ev)
+        public = {"source": i, "target": j}
+        return self._defend(state, seat, "move", new, public, text, ev, items)
 
     # attack items
     def _use(self, state: State, seat: Seat, item: Item, public: JSON, ev: list[Event]) -> State:
@@ -431,7 +389,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         ev.append(
             Event("item", f"{name} used {label}{detail}", {"seat": seat, "item": item, **public})
         )
-        return replace(state, items=_set(state.items, seat, _without(state.items[seat], item)))
+        return replace(state, items=replace_at(state.items, seat, self._take(state, seat, item)))
 
     def _result(
         self, state: State, seat: Seat, item: Item, data: JSON, text: str, ev: list[Event]
@@ -440,19 +398,25 @@ class Numeron(Game[NumeronState, NumeronRules]):
             Event("item_result", text, {"seat": seat, "item": item, **data}, frozenset({0, 1}))
         )
 
+    @handles("attack_item", NoItem)
     def _no_item(self, state: State, seat: Seat, action: NoItem, ev: list[Event]) -> State:
         return replace(state, phase="call")
 
+    @handles("attack_item", Double)
     def _double(self, state: State, seat: Seat, action: Double, ev: list[Event]) -> State:
         state = self._use(state, seat, "double", {}, ev)
         return replace(state, phase="reveal", calls_left=2)
 
+    @handles("reveal", Reveal)
     def _reveal(self, state: State, seat: Seat, action: Reveal, ev: list[Event]) -> State:
         digits = state.rules.digits
         p = action.position
         if not 0 <= p < digits:
             raise IllegalActionError(
-                f"reveal position must be 0-{digits - 1}, got {p} — rules: Items, DOUBLE"
+                f"reveal position must be 0-{digits - 1}, got {p}",
+                section="Items, DOUBLE",
+                seat=seat,
+                rule="reveal",
             )
         owner = state.attacker
         number = state.numbers[owner]
@@ -475,6 +439,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         )
         return replace(state, phase="call")
 
+    @handles("attack_item", HighLow)
     def _high_low(self, state: State, seat: Seat, action: HighLow, ev: list[Event]) -> State:
         state = self._use(state, seat, "high_low", {}, ev)
         secret = state.numbers[state.defender]
@@ -485,10 +450,14 @@ class Numeron(Game[NumeronState, NumeronRules]):
         )
         return replace(state, phase="call")
 
+    @handles("attack_item", Target)
     def _target(self, state: State, seat: Seat, action: Target, ev: list[Event]) -> State:
         d = action.digit
+        self._take(state, seat, "target")
         if not 0 <= d <= 9:
-            raise IllegalActionError(f"TARGET names a digit 0-9, got {d} — rules: Items, TARGET")
+            raise IllegalActionError(
+                f"TARGET names a digit 0-9, got {d}", section="Items, TARGET", seat=seat
+            )
         state = self._use(state, seat, "target", {"digit": d}, ev)
         secret = state.numbers[state.defender]
         assert secret is not None
@@ -501,6 +470,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         self._result(state, seat, "target", {"digit": d, "position": pos}, text, ev)
         return replace(state, phase="call")
 
+    @handles("attack_item", Slash)
     def _slash(self, state: State, seat: Seat, action: Slash, ev: list[Event]) -> State:
         state = self._use(state, seat, "slash", {}, ev)
         secret = state.numbers[state.defender]
@@ -510,6 +480,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         return replace(state, phase="call")
 
     # calls
+    @handles("call", Call)
     def _call(self, state: State, seat: Seat, action: Call, ev: list[Event]) -> State:
         self._valid_number(state, action.number, "a call")
         secret = state.numbers[state.defender]
@@ -530,7 +501,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
         if state.calls_left > 0:
             return state
         a = state.attacker
-        strikes = _set(state.strikes, a, state.strikes[a] + 1 if state.lost_call else 0)
+        strikes = replace_at(state.strikes, a, state.strikes[a] + 1 if state.lost_call else 0)
         state = replace(state, strikes=strikes)
         limit = state.rules.forfeit_after
         if limit and strikes[a] >= limit:
@@ -584,12 +555,10 @@ class Numeron(Game[NumeronState, NumeronRules]):
         Setup: the host draws a number for the seat; defence window: decline; attack item:
         none; DOUBLE's reveal: the leftmost digit; a call: lost (a strike toward a forfeit).
         """
-        self._check_turn(state, seat)
-        if seat == CHANCE:
-            raise IllegalActionError("chance has no default; draw with sample_chance")
+        self.check_default(state, seat)
         name = state.players[seat]
         phase = state.phase
-        ev = [Event("timeout", f"{name} timed out ({phase})", {"seat": seat, "phase": phase})]
+        ev = [self.timeout_event(state, seat)]
         if phase == "setup":
             new = replace(state, host_draw=state.host_draw | {seat})
         elif phase == "call":
@@ -601,26 +570,13 @@ class Numeron(Game[NumeronState, NumeronRules]):
             action: Action = {"defence": Decline(), "attack_item": NoItem(), "reveal": Reveal(0)}[
                 phase
             ]
-            new = self._handlers()[(phase, type(action))](state, seat, action, ev)
-        return replace(new, log=state.log + tuple(ev)), ev
+            new = self.dispatch(state, seat, action, ev)
+        return self.commit(state, new, ev), ev
 
-    # --- views and outcome --------------------------------------------------------------------
-    def view(self, state: NumeronState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.numeron.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> NumeronState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.numeron.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome ------------------------------------------------------------------------------
     def outcome(self, state: NumeronState) -> Outcome:
         """1 for a win, 0 for a loss, 0.5 each for a draw."""
-        if state.phase != "over":
-            raise IllegalActionError("the game is not over")
+        self.check_over(state)
         if state.winner is None:
             scores = [0.5, 0.5]
         else:
@@ -642,38 +598,15 @@ class Numeron(Game[NumeronState, NumeronRules]):
             raise IllegalActionError(f"channel {channel!r} is not open now", channel=channel)
         if speaker is not None and speaker not in (0, 1):
             raise IllegalActionError(f"no seat {speaker} in Numeron")
-        if not text.strip() or len(text) > MAX_TALK:
-            raise IllegalActionError(f"a line has 1-{MAX_TALK} characters", channel=channel)
+        check_line(text, channel)
         if speaker is None and not state.rules.spectator_digits and any(c.isdigit() for c in text):
             raise IllegalActionError(
-                "spectators may not post digits (the seed's chat rule) — rules: Spectators",
+                "spectators may not post digits",
+                section="Spectators",
                 rule="spectator_digits",
             )
-        who = name or (state.players[speaker] if speaker is not None else "spectator")
-        line = TalkLine(speaker, who, channel, text)
-        mark = "/" if speaker is None else ""
-        event = Event("talk", f"{mark}{who}: {text}", to_json(line))
-        return replace(state, talk=(*state.talk, line)), [event]
-
-    # --- presentation -------------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The view as a few lines of text."""
-        from dennou.games.numeron.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """Numbers are too many to list: say how to type them."""
-        if legal and isinstance(legal[0], Call | SetNumber | HostNumber):
-            kind = str(legal[0]).split()[0]
-            return f"type: {kind} <number>, e.g. {legal[len(legal) // 2]}"
-        return super().describe_legal(legal)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random`` and ``solver``."""
-        from dennou.games.numeron.bots import BOTS
-
-        return BOTS
+        line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
+        return replace(state, talk=(*state.talk, line)), [talk_event(line)]
 
     def conformance_action(
         self, state: NumeronState, seat: Seat, legal: Sequence[Action], rng: random.Random
@@ -710,8 +643,6 @@ def _numbers(
 
 
 def _permutations(number: str) -> set[str]:
-    from itertools import permutations
-
     return {"".join(p) for p in permutations(number)}
 
 
@@ -723,12 +654,3 @@ def _moved(number: str, i: int, j: int, k: int) -> str | None:
     digits[i], digits[j] = str(a), str(b)
     new = "".join(digits)
     return new if len(set(new)) == len(new) else None
-
-
-def _kinds(game: Numeron, state: NumeronState, seat: Seat) -> list[Action]:
-    legal = game.legal_actions(state, seat)
-    return list(legal) if len(legal) < 100 else [legal[0]]
-
-
-GAME = Numeron()
-"""The Numeron game, as listed in the registry."""

@@ -21,7 +21,7 @@ Mask = npt.NDArray[np.bool_]
 
 
 @cache
-def table(digits: int) -> npt.NDArray[np.int8]:
+def digit_matrix(digits: int) -> npt.NDArray[np.int8]:
     """Every number of ``digits`` distinct digits as a ``(N, digits)`` array of digits."""
     return np.array([[int(c) for c in n] for n in all_numbers(digits)], dtype=np.int8)
 
@@ -30,14 +30,14 @@ def table(digits: int) -> npt.NDArray[np.int8]:
 def digit_sets(digits: int) -> npt.NDArray[np.int32]:
     """Every number's set of digits as a 10-bit mask."""
     sets: npt.NDArray[np.int32] = np.bitwise_or.reduce(
-        np.left_shift(1, table(digits).astype(np.int32)), axis=1
+        np.left_shift(1, digit_matrix(digits).astype(np.int32)), axis=1
     )
     return sets
 
 
 @cache
 def index_of(digits: int) -> dict[str, int]:
-    """Number text -> its index in :func:`table`."""
+    """Number text -> its index in :func:`digit_matrix`."""
     return {n: i for i, n in enumerate(all_numbers(digits))}
 
 
@@ -46,7 +46,7 @@ _POPCOUNT = np.array([bin(x).count("1") for x in range(1024)], dtype=np.int8)
 
 def judge_all(digits: int, call: str) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """EAT and BITE of ``call`` against every number of ``digits`` digits."""
-    t = table(digits)
+    t = digit_matrix(digits)
     c = np.array([int(ch) for ch in call], dtype=np.int8)
     eat = (t == c).sum(axis=1).astype(np.int8)
     cbits = int(np.bitwise_or.reduce(np.left_shift(1, c.astype(np.int32))))
@@ -103,11 +103,11 @@ class Candidates:
     def high_low(self, pattern: Iterable[str]) -> None:
         """HIGH&LOW answered ``pattern`` (``HIGH``/``LOW`` per position)."""
         want = np.array([p == "HIGH" for p in pattern])
-        self.mask &= ((table(self.digits) >= 5) == want).all(axis=1)
+        self.mask &= ((digit_matrix(self.digits) >= 5) == want).all(axis=1)
 
     def target(self, digit: int, position: int | None) -> None:
         """TARGET ``digit`` answered ``position`` (``None``: not in the number)."""
-        t = table(self.digits)
+        t = digit_matrix(self.digits)
         if position is None:
             self.mask &= ~(t == digit).any(axis=1)
         else:
@@ -115,12 +115,12 @@ class Candidates:
 
     def slash(self, value: int) -> None:
         """SLASH answered ``value`` (largest digit minus smallest)."""
-        t = table(self.digits)
+        t = digit_matrix(self.digits)
         self.mask &= (t.max(axis=1) - t.min(axis=1)) == value
 
     def revealed(self, position: int, digit: int) -> None:
         """DOUBLE's price showed ``digit`` at ``position``."""
-        self.mask &= table(self.digits)[:, position] == digit
+        self.mask &= digit_matrix(self.digits)[:, position] == digit
 
     # --- widening after the owner's defence items --------------------------------------------
     def shuffled(self) -> None:
@@ -130,7 +130,7 @@ class Candidates:
 
     def changed(self, position: int, high: bool) -> None:
         """CHANGE at ``position`` to another digit of the class HIGH (5-9) or LOW (0-4)."""
-        t = table(self.digits)
+        t = digit_matrix(self.digits)
         others = _code_without(t, position)
         here = t[:, position].astype(np.int64)
         in_class = (here >= 5) == high
@@ -143,7 +143,7 @@ class Candidates:
 
     def moved(self, source: int, target: int) -> None:
         """MOVE from ``source`` to ``target`` by an unknown amount k >= 1."""
-        t = table(self.digits).astype(np.int64)
+        t = digit_matrix(self.digits).astype(np.int64)
         total = t[:, source] + t[:, target]
         key = _code_without(t, source, target) * 19 + total
         # y is reachable when some possible x with y's other digits and the same sum at the two

@@ -1,4 +1,4 @@
-"""Numeron rules options (defaults = ``../shared/rules/numeron.md``)."""
+"""Numeron rules options (defaults = the rules of ``docs/games/numeron.md``), each bounded."""
 
 from __future__ import annotations
 
@@ -32,18 +32,25 @@ class NumeronRules(Rules, frozen=True):
         bool,
         Meta(description="if the first caller hits, the second gets one last turn (hit = draw)"),
     ] = False
-    time_limit: Annotated[float, Meta(gt=0, description="seconds per decision (host)")] = 60.0
+    time_limit: Annotated[float, Meta(gt=0, le=3600, description="seconds per decision (host)")] = (
+        60.0
+    )
     forfeit_after: Annotated[
-        int, Meta(ge=0, description="turns in a row with a lost call before a forfeit (0: never)")
+        int,
+        Meta(
+            ge=0, le=100, description="turns in a row with a lost call before a forfeit (0: never)"
+        ),
     ] = 3
     spectator_digits: Annotated[
         bool, Meta(description="whether spectators may post lines containing digits")
     ] = False
     spectator_strikes: Annotated[
-        int, Meta(ge=1, description="refused spectator lines before the host removes them")
+        int,
+        Meta(ge=1, le=100, description="refused spectator lines before the host removes them"),
     ] = 3
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Cross-field checks."""
         if self.items and self.digits < 4:
             raise ValueError("items are allowed only with 4 or 5 digits (rules: Setup)")
 

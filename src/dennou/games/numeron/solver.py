@@ -1,6 +1,6 @@
 """The Numeron ``solver`` bot: tracks every number the opponent may hold and calls to split them.
 
-Rules: ``../shared/rules/numeron.md``. The bot acts only on its view (``Bot.act(view, legal,
+Rules: ``docs/games/numeron.md``. The bot acts only on its view (``Bot.act(view, legal,
 rng)``). Each decision it rebuilds, with :func:`~dennou.games.numeron.knowledge.knowledge`, the
 set of numbers consistent with the public log as this seat saw it: judgments, its own attack
 items' results, the digits the opponent revealed for its DOUBLE, and the opponent's defence items
@@ -31,11 +31,12 @@ import math
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
@@ -54,7 +55,7 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, digit_sets, index_of, knowledge, table
+from dennou.games.numeron.knowledge import Candidates, digit_matrix, digit_sets, index_of, knowledge
 from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
@@ -226,7 +227,7 @@ def _codes_fly(t: Any, masks: Any, g: int, cands: Any) -> Any:  # pragma: no cov
 
 @cache
 def _arrays(digits: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-    return table(digits).astype(np.int8), digit_sets(digits).astype(np.int64)
+    return digit_matrix(digits).astype(np.int8), digit_sets(digits).astype(np.int64)
 
 
 @cache
@@ -434,11 +435,11 @@ class SolverBot(Bot):
 
     def __init__(
         self,
-        lookahead: int = 8,
-        sample: int = 2000,
-        calls: int = 3000,
+        lookahead: Annotated[int, Meta(ge=0, le=64)] = 8,
+        sample: Annotated[int, Meta(ge=1, le=30_240)] = 2000,
+        calls: Annotated[int, Meta(ge=1, le=30_240)] = 3000,
         items: bool = True,
-        defend: int = 12,
+        defend: Annotated[int, Meta(ge=0, le=30_240)] = 12,
         relabel: bool = True,
     ) -> None:
         self.lookahead = lookahead
@@ -524,7 +525,7 @@ def relabel_rank(digits: int, rng: random.Random) -> IntArray:
     """
     sigma = list(range(10))
     rng.shuffle(sigma)
-    t = table(digits).astype(np.int64)
+    t = digit_matrix(digits).astype(np.int64)
     mapped = np.array(sigma, dtype=np.int64)[t]
     codes = np.zeros(len(t), dtype=np.int64)
     for col in range(digits):
@@ -540,7 +541,7 @@ def relabel_rank(digits: int, rng: random.Random) -> IntArray:
 
 def best_reveal(theirs: Candidates) -> int:
     """The position of the opponent's digit to see that leaves the fewest expected candidates."""
-    t = table(theirs.digits)[theirs.mask]
+    t = digit_matrix(theirs.digits)[theirs.mask]
     best, where = math.inf, 0
     for p in range(theirs.digits):
         counts = np.bincount(t[:, p], minlength=10).astype(np.float64)
@@ -552,7 +553,7 @@ def best_reveal(theirs: Candidates) -> int:
 
 def _item_partition(digits: int, action: Action, cands: IntArray) -> list[IntArray]:
     """The candidates split by what an information item would answer."""
-    t = table(digits)[cands].astype(np.int64)
+    t = digit_matrix(digits)[cands].astype(np.int64)
     if isinstance(action, HighLow):
         key = ((t >= 5) * (1 << np.arange(digits))).sum(axis=1)
     elif isinstance(action, Slash):
@@ -628,7 +629,7 @@ def reveal_cost(view: JSON) -> float:
     n = mine.count
     if n <= 1:
         return 0.0
-    t = table(digits)[mine.mask]
+    t = digit_matrix(digits)[mine.mask]
     before = estimated_calls(digits, n)
     worst = 0.0
     for p in range(digits):

@@ -7,6 +7,7 @@ from itertools import permutations
 from typing import Literal
 
 from dennou.core.game import Event, TalkLine
+from dennou.core.immutable import Log
 from dennou.games.numeron.rules import Item, NumeronRules
 
 Phase = Literal["setup", "coin", "defence", "attack_item", "reveal", "call", "over"]
@@ -70,7 +71,8 @@ class NumeronState:
         pending_winner: The first caller who hit, waiting for the last turn.
         winner: The winner, once over (``None`` with a draw).
         end: Why the game ended (``numeron``, ``draw``, ``forfeit``).
-        log: Everything that happened, each event with its audience.
+        log: Everything that happened, each event with its audience (a :class:`Log`: a step
+            adds its events without copying the log, however long the game).
         talk: The room chat.
     """
 
@@ -91,7 +93,7 @@ class NumeronState:
     pending_winner: int | None = None
     winner: int | None = None
     end: str | None = None
-    log: tuple[Event, ...] = ()
+    log: Log[Event] = field(default_factory=Log)
     talk: tuple[TalkLine, ...] = field(default=())
 
     @property

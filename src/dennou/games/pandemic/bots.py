@@ -5,7 +5,7 @@
 log, the round announcements, its own actions and its own check results. Each tick it scores its
 actions by their expected value over the worlds, one tick ahead:
 
-- ``contact j``: the seed's table applied in every world (so a partner likely infected, or a pair
+- ``contact j``: the source's table applied in every world (so a partner likely infected, or a pair
   whose vaccine is used up, scores low), times the chance that ``j`` asks back;
 - ``cure``: worth it in the worlds where it is infected with a vaccine;
 - ``check``: the value of information: how much better its next action would be if it knew its own
@@ -26,13 +26,15 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import JSON, Seat
+from dennou.core.talk import pair_channel
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
-from dennou.games.pandemic.engine import pair_channel
 from dennou.games.pandemic.knowledge import WorldFilter, observations
 from dennou.games.pandemic.rules import PandemicRules
 from dennou.games.pandemic.state import contact_result
@@ -104,11 +106,11 @@ class BeliefBot(Bot):
 
     def __init__(
         self,
-        cure_prob: float = 0.25,
-        cap: int = 2000,
+        cure_prob: Annotated[float, Meta(ge=0, le=1)] = 0.25,
+        cap: Annotated[int, Meta(ge=1, le=100_000)] = 2000,
         talk: bool = True,
-        check_weight: float = 0.8,
-        recover: float = 0.15,
+        check_weight: Annotated[float, Meta(ge=0, le=1)] = 0.8,
+        recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
     ) -> None:
         self.cure_prob = cure_prob
         self.cap = cap
@@ -269,7 +271,7 @@ class BeliefBot(Bot):
         p_cure = sum(w.weight for w in f.worlds if w.infected >> me & 1 and w.vaccines[me] > 0)
         if p_cure >= 0.9:
             # It knows it is infected with a vaccine: cure, unless a partner who surely asks
-            # back would cure it for free (a vaccinated normal player; the seed's row 3).
+            # back would cure it for free (a vaccinated normal player; the source's row 3).
             sure = [1] + [
                 2 + i for i, j in enumerate(k for k in range(n) if k != me) if accept[j] >= 0.9
             ]

@@ -1,27 +1,26 @@
 """Pandemic Game (感染ゲーム): avoid infection while collecting vaccines, in sealed ticks.
 
-Rules: ``../shared/rules/pandemic.md`` (second part of seed ``004``, LIAR GAME round 4 qualifier).
+Rules: ``docs/games/pandemic.md`` (the second part of source ``004``, LIAR GAME round 4).
 12 players (4-24) wear watches holding a hidden status (normal/infected) and a vaccine count; the
 host infects 2 at random. The game runs in rounds of ticks; in each tick every player seals one
 action: ``contact p`` (touch watches with p, only if p asks for them too), ``check`` (learn one's
 own status and vaccines), ``cure`` (infected with a vaccine: spend one, become normal) or
-``idle``. A tick resolves cures, then contacts (the seed's table; a pair earns vaccines once),
+``idle``. A tick resolves cures, then contacts (the source's table; a pair earns vaccines once),
 then checks. After each round the host announces how many are normal and infected. At the end
-the normal players with the most vaccines qualify (top 6; ties at the cut by a seeded draw).
+the normal players with the most vaccines qualify (top 6; ties at the cut by the host's draw).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from math import comb
-from typing import Any
 
 from dennou.core.actions import Action, LazyActions
-from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine
-from dennou.core.jsondata import to_json
+from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.immutable import replace
+from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
 from dennou.games.pandemic.actions import (
     CODEC,
     Check,
@@ -38,40 +37,17 @@ from dennou.games.pandemic.state import (
     ContactMade,
     PandemicState,
     contact_result,
-    pair,
     unrank_combination,
     uses_pair,
 )
 
-RULES_PAGE = "../shared/rules/pandemic.md"
-MAX_TALK = 500
-
 State = PandemicState
-
-
-def pair_channel(a: int, b: int) -> str:
-    """The private talk channel of two seats: ``pair:<low>-<high>``."""
-    lo, hi = pair(a, b)
-    return f"pair:{lo}-{hi}"
-
-
-def channel_seats(channel: str) -> tuple[int, int] | None:
-    """The two seats of a ``pair:<a>-<b>`` channel, or ``None`` if it is not one."""
-    if not channel.startswith("pair:"):
-        return None
-    a, sep, b = channel[5:].partition("-")
-    if not sep or not a.isdigit() or not b.isdigit():
-        return None
-    lo, hi = int(a), int(b)
-    if lo >= hi or f"pair:{lo}-{hi}" != channel:
-        return None
-    return lo, hi
 
 
 def qualification(
     infected: Sequence[bool], vaccines: Sequence[int], rules: PandemicRules
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """Who qualifies (rules page: End).
+    """Who qualifies (rules: End).
 
     Returns:
         ``(sure, tied, slots)``: the players who qualify outright, and the players tied at the
@@ -112,7 +88,7 @@ class Pandemic(Game[PandemicState, PandemicRules]):
 
     # --- setup ------------------------------------------------------------------------------
     def default_players(self, rules: PandemicRules) -> int:
-        """The seed's 12 players."""
+        """The source's 12 players."""
         return 12
 
     def new(self, rules: PandemicRules, players: Sequence[str]) -> PandemicState:
@@ -121,7 +97,8 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         n = len(players)
         if rules.infected >= n:
             raise ConfigError(
-                f"infected={rules.infected} needs more players than that, got {n} — rules: Setup"
+                f"infected={rules.infected} needs more players than that, got {n}",
+                section="Setup",
             )
         return PandemicState(
             rules=rules,
@@ -164,63 +141,33 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         ]
 
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: PandemicState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the game is over", seat=seat)
-        acting = self.to_act(state)
-        if seat not in acting:
-            why = (
-                "has already sealed its action this tick"
-                if state.phase == "tick" and 0 <= seat < state.n
-                else "may not act now"
-            )
-            raise NotYourTurnError(
-                f"seat {seat} {why} ({state.phase}; to act: {sorted(acting)})",
-                seat=seat,
-                phase=state.phase,
-            )
-
-    def apply(
-        self, state: PandemicState, seat: Seat, action: Action
-    ) -> tuple[PandemicState, list[Event]]:
-        """Apply an action after checking it against the rules."""
-        self._check_turn(state, seat)
-        if seat == CHANCE:
-            if state.phase == "setup" and type(action) is Infect:
-                return self._infect(state, action)
-            if state.phase == "tiebreak" and type(action) is Tiebreak:
-                return self._tiebreak(state, action)
-            raise IllegalActionError(
-                f"{type(action).__name__} is not the chance action due in the {state.phase} phase",
-                phase=state.phase,
-            )
-        if type(action) not in (Contact, Check, Cure, Idle):
-            raise IllegalActionError(
-                f"{type(action).__name__} is the host's action; players play contact, check, "
-                "cure or idle — rules: Time",
-                seat=seat,
-            )
-        if isinstance(action, Contact) and not (
-            0 <= action.player < state.n and action.player != seat
-        ):
-            raise IllegalActionError(
-                f"contact names another player's seat 0-{state.n - 1} (not your own {seat}), "
-                f"got {action.player} — rules: Time",
-                seat=seat,
-                rule="contact",
-            )
-        return self._submit(state, seat, action)
-
-    def _infect(self, state: State, action: Infect) -> tuple[State, list[Event]]:
+    @handles("setup", Infect)
+    def _infect(self, state: State, seat: Seat, action: Infect, events: list[Event]) -> State:
         k = state.rules.infected
         if not _is_subset(action.seats, tuple(range(state.n)), k):
             raise IllegalActionError(
                 f"infect names {k} distinct seats 0-{state.n - 1} in increasing order, got "
-                f"{list(action.seats)} — rules: Setup",
+                f"{list(action.seats)}",
+                section="Setup",
                 rule="setup",
             )
         infected = tuple(s in action.seats for s in range(state.n))
-        new = replace(
+        events.append(
+            Event(
+                "start",
+                f"the host has infected {k} of {state.n} players; round 1 begins",
+                {"infected": k, "players": state.n},
+            )
+        )
+        events.append(
+            Event(
+                "infect",
+                "the host's draw: " + ", ".join(state.players[s] for s in action.seats),
+                {"seats": list(action.seats)},
+                frozenset(),
+            )
+        )
+        return replace(
             state,
             phase="tick",
             round=1,
@@ -228,43 +175,47 @@ class Pandemic(Game[PandemicState, PandemicRules]):
             infected=infected,
             initially_infected=action.seats,
         )
-        events = [
-            Event(
-                "start",
-                f"the host has infected {k} of {state.n} players; round 1 begins",
-                {"infected": k, "players": state.n},
-            ),
-            Event(
-                "infect",
-                "the host's draw: " + ", ".join(state.players[s] for s in action.seats),
-                {"seats": list(action.seats)},
-                frozenset(),
-            ),
-        ]
-        return new, events
 
-    def _submit(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+    @handles("tick", Contact)
+    def _contact(self, state: State, seat: Seat, action: Contact, events: list[Event]) -> State:
+        if not (0 <= action.player < state.n and action.player != seat):
+            raise IllegalActionError(
+                f"contact names another player's seat 0-{state.n - 1} (not your own {seat}), "
+                f"got {action.player}",
+                section="Time",
+                seat=seat,
+                rule="contact",
+            )
+        return self._submit(state, seat, action, events)
+
+    @handles("tick", Check, Cure, Idle)
+    def _order(self, state: State, seat: Seat, action: Action, events: list[Event]) -> State:
+        return self._submit(state, seat, action, events)
+
+    def _submit(self, state: State, seat: Seat, action: Action, events: list[Event]) -> State:
         pending = list(state.pending)
         pending[seat] = action
-        events = [
+        events.append(
             Event(
                 "sealed",
                 f"{state.players[seat]} has sealed an action",
                 {"seat": seat, "round": state.round, "tick": state.tick},
-            ),
+            )
+        )
+        events.append(
             Event(
                 "my_action",
                 f"you chose {action}",
                 {"seat": seat, "action": CODEC.dump(action)},
                 frozenset({seat}),
-            ),
-        ]
+            )
+        )
         new = replace(state, pending=tuple(pending))
         if any(a is None for a in pending):
-            return new, events
+            return new
         return self._resolve(new, events)
 
-    def _resolve(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    def _resolve(self, state: State, events: list[Event]) -> State:
         """Resolve the tick: cures, then contacts, then checks (rules page: Contact outcomes)."""
         rules = state.rules
         orders = tuple(a if a is not None else Idle() for a in state.pending)
@@ -349,7 +300,7 @@ class Pandemic(Game[PandemicState, PandemicRules]):
             )
         )
         if t < rules.ticks:
-            return replace(new, tick=t + 1), events
+            return replace(new, tick=t + 1)
         if rules.announce:
             k = sum(new.infected)
             new = replace(new, announcements=(*new.announcements, Announcement(r, new.n - k, k)))
@@ -361,10 +312,10 @@ class Pandemic(Game[PandemicState, PandemicRules]):
                 )
             )
         if r < rules.rounds:
-            return replace(new, round=r + 1, tick=1), events
+            return replace(new, round=r + 1, tick=1)
         return self._end(new, events)
 
-    def _end(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    def _end(self, state: State, events: list[Event]) -> State:
         sure, tied, slots = qualification(state.infected, state.vaccines, state.rules)
         events.append(
             Event(
@@ -389,29 +340,29 @@ class Pandemic(Game[PandemicState, PandemicRules]):
                     {"tied": list(tied), "slots": slots, "qualified": list(sure)},
                 )
             )
-            return replace(state, phase="tiebreak", tied=tied, slots=slots, qualified=sure), events
+            return replace(state, phase="tiebreak", tied=tied, slots=slots, qualified=sure)
         return self._finish(state, sure, events)
 
-    def _tiebreak(self, state: State, action: Tiebreak) -> tuple[State, list[Event]]:
+    @handles("tiebreak", Tiebreak)
+    def _tiebreak(self, state: State, seat: Seat, action: Tiebreak, events: list[Event]) -> State:
         if not _is_subset(action.seats, state.tied, state.slots):
             raise IllegalActionError(
                 f"tiebreak names {state.slots} of the tied seats {list(state.tied)} in "
-                f"increasing order, got {list(action.seats)} — rules: End",
+                f"increasing order, got {list(action.seats)}",
+                section="End",
                 rule="tiebreak",
             )
-        events = [
+        events.append(
             Event(
                 "tiebreak",
                 "the draw: " + ", ".join(state.players[s] for s in action.seats),
                 {"seats": list(action.seats), "tied": list(state.tied)},
             )
-        ]
+        )
         assert state.qualified is not None
         return self._finish(state, tuple(sorted(state.qualified + action.seats)), events)
 
-    def _finish(
-        self, state: State, qualified: tuple[int, ...], events: list[Event]
-    ) -> tuple[State, list[Event]]:
+    def _finish(self, state: State, qualified: tuple[int, ...], events: list[Event]) -> State:
         events.append(
             Event(
                 "qualified",
@@ -419,37 +370,20 @@ class Pandemic(Game[PandemicState, PandemicRules]):
                 {"qualified": list(qualified)},
             )
         )
-        return replace(state, phase="over", qualified=qualified), events
+        return replace(state, phase="over", qualified=qualified)
 
     # --- defaults ---------------------------------------------------------------------------
     def apply_default(self, state: PandemicState, seat: Seat) -> tuple[PandemicState, list[Event]]:
         """A seat that times out idles this tick (rules page: Time)."""
-        self._check_turn(state, seat)
-        if seat == CHANCE:
-            raise IllegalActionError("chance has no default; draw with sample_chance")
-        new, events = self._submit(state, seat, Idle())
-        events.insert(
-            0, Event("timeout", f"{state.players[seat]} timed out and idles", {"seat": seat})
-        )
-        return new, events
+        self.check_default(state, seat)
+        events = [self.timeout_event(state, seat)]
+        return self._submit(state, seat, Idle(), events), events
 
-    # --- views and outcome --------------------------------------------------------------------
-    def view(self, state: PandemicState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.pandemic.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> PandemicState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.pandemic.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome ------------------------------------------------------------------------------
     def outcome(self, state: PandemicState) -> Outcome:
         """1 for each qualifier, 0 for the others."""
-        if state.phase != "over" or state.qualified is None:
-            raise IllegalActionError("the game is not over")
+        self.check_over(state)
+        assert state.qualified is not None
         q = set(state.qualified)
         return Outcome.from_scores(
             [1.0 if s in q else 0.0 for s in range(state.n)],
@@ -489,46 +423,17 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         if channel not in self.talk_channels(state, speaker):
             raise IllegalActionError(
                 f"channel {channel!r} is not open to {speaker} now (open: public, "
-                "pair:<a>-<b> with yourself in it, until the last tick) — rules: Time",
+                "pair:<a>-<b> with yourself in it, until the last tick)",
+                section="Time",
                 channel=channel,
             )
-        if not text.strip() or len(text) > MAX_TALK:
-            raise IllegalActionError(f"a line has 1-{MAX_TALK} characters", channel=channel)
-        assert speaker is not None
-        who = name or state.players[speaker]
-        line = TalkLine(speaker, who, channel, text)
-        seats = channel_seats(channel)
-        event = Event(
-            "talk",
-            f"{who}{'' if seats is None else ' (private)'}: {text}",
-            to_json(line),
-            None if seats is None else frozenset(seats),
-        )
+        check_line(text, channel)
+        line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
+        seats = pair_seats(channel)
+        event = talk_event(line, None if seats is None else frozenset(seats))
         return replace(state, talk=(*state.talk, line)), [event]
 
-    # --- presentation -------------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The view as a few lines of text."""
-        from dennou.games.pandemic.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """``idle``, ``check``, ``cure``, ``contact <seat>``."""
-        if legal and isinstance(legal[0], Infect | Tiebreak):
-            return f"{len(legal)} outcomes of the host's draw, e.g. {legal[0]}"
-        seats = [a.player for a in legal if isinstance(a, Contact)]
-        out = [str(a) for a in legal if not isinstance(a, Contact)]
-        if seats:
-            out.append(f"contact <seat> (seats {', '.join(map(str, seats))})")
-        return "  ".join(out)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random`` and ``belief``."""
-        from dennou.games.pandemic.bots import BOTS
-
-        return BOTS
-
+    # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[PandemicRules]:
         """The defaults, every option flipped, and short games."""
         return [
@@ -581,7 +486,3 @@ def _subsets(
         lambda a: type(a) is cls and _is_subset(a.seats, pool, k),  # type: ignore[attr-defined]
         {"form": {**CODEC.dump(make(tuple(pool[:k]))), "seats": f"<{k} of {list(pool)}>"}},
     )
-
-
-GAME = Pandemic()
-"""The Pandemic Game, as listed in the registry."""

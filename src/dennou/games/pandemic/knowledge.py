@@ -9,7 +9,7 @@ what is not known is who was infected at the start and which other players press
 :class:`WorldFilter` starts from every possible starting set (all ``C(n, k)`` of them, equally
 likely), steps forward tick by tick, branches on every hidden cure that could have worked (each
 infected player with a vaccine cures with probability ``cure_prob``), applies the seen contacts
-with the seed's table, and weighs every world by the observations (a world that contradicts one
+with the source's table, and weighs every world by the observations (a world that contradicts one
 keeps a weight of ``EPS`` times its own, so a wrong cure model never leaves the filter empty).
 Equal worlds are merged, so this is exact while the number of distinct worlds stays under
 ``cap``; beyond that the filter resamples down to ``cap`` worlds (a particle filter).

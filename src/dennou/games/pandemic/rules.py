@@ -1,4 +1,4 @@
-"""Pandemic Game rules options (defaults = ``../shared/rules/pandemic.md``)."""
+"""Pandemic Game rules options (defaults = ``docs/games/pandemic.md``)."""
 
 from __future__ import annotations
 
@@ -35,16 +35,17 @@ class PandemicRules(Rules, frozen=True):
         Meta(description="everyone sees the list of contacts made (who touched whom, when)"),
     ] = True
     qualifiers: Annotated[
-        Annotated[int, Meta(ge=1)] | None,
+        Annotated[int, Meta(ge=1, le=24)] | None,
         Meta(
             description="how many normal players qualify, most vaccines first (ties at the cut: "
-            "seeded draw); none = no cap (every normal player with min_vaccines qualifies)",
+            "the host's draw); none = no cap (every normal player with min_vaccines qualifies)",
         ),
     ] = 6
     min_vaccines: Annotated[
         int,
         Meta(
             ge=0,
+            le=1000,
             description="vaccines a normal player needs to qualify (the manga's rule: 4 with "
             "qualifiers=none)",
         ),
@@ -53,17 +54,17 @@ class PandemicRules(Rules, frozen=True):
         bool,
         Meta(
             description="the manga's reading: the vaccine a normal player loses to an infected "
-            "one passes to that player (the seed: it is just lost)"
+            "one passes to that player (the source: it is just lost)"
         ),
     ] = False
     pair_rule: Annotated[
         PairRule,
         Meta(
             description="when a pair's one vaccine is used up: at its first normal-normal contact "
-            "(the seed's wording) or at its first contact of any kind"
+            "(the source's wording) or at its first contact of any kind"
         ),
     ] = "first_normal_contact"
-    time_limit: Annotated[float, Meta(gt=0, description="seconds per tick (host)")] = 60.0
+    time_limit: Annotated[float, Meta(gt=0, le=3600, description="seconds per tick (host)")] = 60.0
 
     @property
     def total_ticks(self) -> int:

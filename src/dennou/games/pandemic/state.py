@@ -121,7 +121,7 @@ def contact_result(
     used: bool,
     transfer: bool,
 ) -> tuple[tuple[bool, int], tuple[bool, int], bool]:
-    """The seed's contact table for one contact of ``a`` and ``b``, each ``(infected, vaccines)``.
+    """The source's contact table for one contact of ``a`` and ``b``, each ``(infected, vaccines)``.
 
     Args:
         a: One player's status and vaccines before the contact.

@@ -4,21 +4,26 @@ During the game a player sees: the contacts made (all of them with ``public_cont
 its own), its own actions and check-room results, the round announcements, who has sealed an
 action this tick, and the talk in ``public`` and in its own ``pair:`` channels. Never anyone's
 status or vaccines, its own included, except through its checks. Spectators see the public part
-(no talk of pairs). After the last tick everything is shown to everyone: statuses, vaccines, who
-started infected, every action of every tick, every check, all talk.
+(no talk of pairs); views carry the most recent lines a seat may read
+(``dennou.core.talk.RECENT_TALK``). After the last tick everything is shown to everyone: statuses,
+vaccines, who started infected, every action of every tick, every check, the recent talk of
+every channel.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
 from dennou.core.actions import Action
 from dennou.core.game import JSON, Seat, TalkLine
 from dennou.core.jsondata import to_json
-from dennou.games.pandemic.actions import CODEC, Check, Contact, Cure, Idle
+from dennou.core.talk import hears, recent
+from dennou.core.views import Views
+from dennou.games.pandemic.actions import CODEC, Check, Contact, Cure, Idle, Infect, Tiebreak
 from dennou.games.pandemic.knowledge import filter_for
 from dennou.games.pandemic.rules import PandemicRules
 from dennou.games.pandemic.state import (
@@ -28,35 +33,44 @@ from dennou.games.pandemic.state import (
     PandemicState,
 )
 
-if TYPE_CHECKING:
-    from dennou.games.pandemic.engine import Pandemic
-
 DETERMINIZE_CAP = 300
 """Worlds the filter keeps for ``determinize`` before it resamples (speed over exactness)."""
 
 
-def _readable(line: TalkLine, seat: Seat | None) -> bool:
-    if line.channel == "public":
-        return True
-    if seat is None:
-        return False
-    a, _, b = line.channel[5:].partition("-")
-    return str(seat) in (a, b)
+class PandemicViews(Views[PandemicState]):
+    """The Pandemic Game's views, determinization and terminal text (see the module docstring)."""
+
+    def view(self, state: PandemicState, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator)."""
+        return view(self.header(state, seat), state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> PandemicState:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The view as a few lines of text."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """``idle``, ``check``, ``cure``, ``contact <seat>``."""
+        if legal and isinstance(legal[0], Infect | Tiebreak):
+            return f"{len(legal)} outcomes of the host's draw, e.g. {legal[0]}"
+        seats = [a.player for a in legal if isinstance(a, Contact)]
+        out = [str(a) for a in legal if not isinstance(a, Contact)]
+        if seats:
+            out.append(f"contact <seat> (seats {', '.join(map(str, seats))})")
+        return "  ".join(out)
 
 
-def view(game: Pandemic, state: PandemicState, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator)."""
+def view(header: JSON, state: PandemicState, seat: Seat | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator), after the common ``header``."""
     rules = state.rules
     shown = state.revealed
     out: JSON = {
-        "game": "pandemic",
-        "rules": to_json(rules),
-        "players": list(state.players),
-        "seat": seat,
-        "phase": state.phase,
+        **header,
         "round": state.round,
         "tick": state.tick,
-        "to_act": sorted(game.to_act(state)),
         "submitted": [a is not None for a in state.pending],
         "contacts": [
             {"round": c.round, "tick": c.tick, "players": [c.a, c.b]}
@@ -67,7 +81,7 @@ def view(game: Pandemic, state: PandemicState, seat: Seat | None) -> JSON:
             {"round": a.round, "normal": a.normal, "infected": a.infected}
             for a in state.announcements
         ],
-        "talk": [to_json(t) for t in state.talk if shown or _readable(t, seat)],
+        "talk": to_json(recent([t for t in state.talk if shown or hears(t.channel, seat)])),
     }
     if seat is not None:
         mine = state.pending[seat]

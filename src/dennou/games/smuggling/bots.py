@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
-from dennou.core.errors import ConfigError
 from dennou.core.game import JSON
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk
 from dennou.games.smuggling.equilibrium import Objective, Subgame, payoffs, subgame
@@ -97,18 +97,14 @@ class EquilibriumBot(Bot):
 
     def __init__(
         self,
-        objective: str = "team",
-        points: int = 21,
+        objective: Objective = "team",
+        points: Annotated[int, Meta(ge=2, le=201)] = 21,
         talk: bool = True,
         exploit: bool = False,
-        min_seen: int = 4,
-        window: int = 12,
+        min_seen: Annotated[int, Meta(ge=1, le=1000)] = 4,
+        window: Annotated[int, Meta(ge=1, le=1000)] = 12,
     ) -> None:
-        if objective not in ("team", "self"):
-            raise ConfigError(f"equilibrium: objective is 'team' or 'self', not {objective!r}")
-        if points < 2:
-            raise ConfigError("equilibrium: points must be at least 2")
-        self.objective: Objective = "team" if objective == "team" else "self"
+        self.objective: Objective = objective
         self.points = points
         self.talk = talk
         self.exploit = exploit

@@ -1,6 +1,6 @@
 """Smuggling Game (密輸ゲーム, LIAR GAME round 3): two teams smuggle and inspect in turn.
 
-Rules: ``../shared/rules/smuggling.md`` (first part of seed ``004``). Two teams, North and South,
+Rules: ``docs/games/smuggling.md`` (the first part of source ``004``). Two teams, North and South,
 each player with a home account (300M yen, in the opposing country) and a third-country account
 (100M); 400M is a loan repaid at the end. 50 small games; odd ones North smuggles, even ones South.
 In each, both teams pick a representative (sealed nominations, or a rotation); the smuggler seals
@@ -19,21 +19,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
+import msgspec
+
 from dennou.core.actions import Action, Concat, LazyActions
-from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.errors import ConfigError, IllegalActionError
+from dennou.core.game import Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
+from dennou.core.talk import check_line, speaker_name
 from dennou.games.smuggling.actions import CODEC, Doubt, Nominate, Pass, Ready, Trunk, parse
 from dennou.games.smuggling.rules import TEAMS, SmugglingRules
 from dennou.games.smuggling.settle import settle
 from dennou.games.smuggling.state import Ending, Result, SmugglingState, TalkEntry, Totals, Votes
-
-RULES_PAGE = "../shared/rules/smuggling.md"
-MAX_TALK = 500
-"""Longest line of talk, in characters."""
 
 State = SmugglingState
 
@@ -57,7 +56,7 @@ def doubt_limit(state: SmugglingState) -> int:
 
 
 def pick(tally: Mapping[int, int], represented: Sequence[int], members: Sequence[int]) -> int:
-    """The representative a tally elects (rules page, step 1).
+    """The representative a tally elects (rules: A small game, step 1).
 
     Most nominations; ties go to the nominee who has represented least, then the lowest seat.
     With no votes at all (not possible in play) every member ties at zero.
@@ -127,6 +126,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             third=(rules.third_start,) * m,
             represented=(0,) * m,
             nominations=(None,) * m,
+            room_lines=(0,) * m,
         )
         return self._open_small_game(state, [])
 
@@ -174,6 +174,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             represented=tuple(represented),
             nominations=(None,) * (2 * state.n),
             votes=votes,
+            room_lines=(0,) * (2 * state.n),
         )
 
     # --- who acts, and what they may do -----------------------------------------------------
@@ -215,48 +216,18 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
         return Concat[Action]([Pass()], doubts)
 
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: State, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the game is over", seat=seat)
-        acting = self.to_act(state)
-        if seat not in acting:
-            raise NotYourTurnError(
-                f"seat {seat} may not act now (small game {state.game}, {state.phase}; "
-                f"to act: {sorted(acting)})",
-                seat=seat,
-                phase=state.phase,
-            )
+    def moment(self, state: State) -> str:
+        """``small game <n>, <phase>``: where the game is, for messages."""
+        return f"small game {state.game}, {state.phase}"
 
-    def apply(
-        self, state: SmugglingState, seat: Seat, action: Action
-    ) -> tuple[SmugglingState, list[Event]]:
-        """Apply an action after checking it against the rules."""
-        self._check_turn(state, seat)
-        events: list[Event] = []
-        if state.phase == "nominate":
-            new = self._nominate(state, seat, action, events)
-        elif state.phase == "trunk":
-            new = self._trunk(state, seat, action, events)
-        else:
-            new = self._room(state, seat, action, events)
-        return new, events
-
-    def _wrong(self, state: State, seat: Seat, action: Action, expected: str) -> IllegalActionError:
-        return IllegalActionError(
-            f"{action} is not allowed now: small game {state.game} is in the {state.phase} "
-            f"phase and seat {seat} may {expected}",
-            seat=seat,
-            phase=state.phase,
-        )
-
-    def _nominate(self, state: State, seat: Seat, action: Action, ev: list[Event]) -> State:
-        if not isinstance(action, Nominate):
-            raise self._wrong(state, seat, action, "only nominate a teammate")
+    @handles("nominate", Nominate)
+    def _nominate(self, state: State, seat: Seat, action: Nominate, ev: list[Event]) -> State:
         team = state.team_of(seat)
         if type(action.seat) is not int or action.seat not in state.members(team):
             raise IllegalActionError(
                 f"seat {seat} nominates a member of their own team ({team}: seats "
-                f"{list(state.members(team))}), not {action.seat} — rules: A small game, step 1",
+                f"{list(state.members(team))}), not {action.seat}",
+                section="A small game, step 1",
                 seat=seat,
                 rule="nomination",
             )
@@ -298,15 +269,15 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             state, chosen[state.smuggling_team], chosen[state.inspecting_team], votes, ev
         )
 
-    def _trunk(self, state: State, seat: Seat, action: Action, ev: list[Event]) -> State:
-        if not isinstance(action, Trunk):
-            raise self._wrong(state, seat, action, "only pack the trunk (trunk <amount>)")
+    @handles("trunk", Trunk)
+    def _trunk(self, state: State, seat: Seat, action: Trunk, ev: list[Event]) -> State:
         hi, unit = trunk_limit(state), state.rules.unit
         if not _is_amount(action.amount, unit, 0, hi):
             raise IllegalActionError(
                 f"the trunk holds 0 to {yen(hi)} yen (min of the {yen(state.rules.trunk_max)} "
                 f"trunk limit and your home balance) in units of {yen(unit)}, not "
-                f"{action.amount} — rules: A small game, step 2",
+                f"{action.amount}",
+                section="A small game, step 2",
                 seat=seat,
                 rule="trunk",
             )
@@ -332,27 +303,42 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
         )
         return replace(state, phase="room", trunk=amount)
 
-    def _room(self, state: State, seat: Seat, action: Action, ev: list[Event]) -> State:
-        if seat == state.smuggler and not state.ready:
-            if not isinstance(action, Ready):
-                raise self._wrong(state, seat, action, "only say they are ready (ready)")
-            return self._ready(state, seat, ev)
-        if isinstance(action, Pass):
-            return self._verdict(state, seat, 0, ev)
-        if not isinstance(action, Doubt):
-            raise self._wrong(state, seat, action, "only pass or doubt <amount>")
+    def _role(self, state: State, seat: Seat, action: Action, smuggler: bool) -> None:
+        """In the room the smuggler only says ``ready``, the inspector only gives the verdict."""
+        if (seat == state.smuggler) != smuggler:
+            may = "only say ready" if seat == state.smuggler else "only pass or doubt <amount>"
+            raise IllegalActionError(
+                f"{action} is not yours to play: in the inspection room seat {seat} may {may}",
+                section="A small game, step 3",
+                seat=seat,
+                phase=state.phase,
+            )
+
+    @handles("room", Pass)
+    def _pass(self, state: State, seat: Seat, action: Pass, ev: list[Event]) -> State:
+        self._role(state, seat, action, smuggler=False)
+        return self._verdict(state, seat, 0, ev)
+
+    @handles("room", Doubt)
+    def _doubt(self, state: State, seat: Seat, action: Doubt, ev: list[Event]) -> State:
+        self._role(state, seat, action, smuggler=False)
         hi, unit = doubt_limit(state), state.rules.unit
         if not _is_amount(action.amount, unit, 1, hi):
             assert state.inspector is not None
             raise IllegalActionError(
                 f"a doubt is 1 unit ({yen(unit)}) to {yen(hi)} yen: at most "
                 f"{state.rules.doubt_factor} x your third-country balance "
-                f"{yen(state.third[state.inspector])}, in whole units; not {action.amount} — "
-                "rules: A small game, step 4",
+                f"{yen(state.third[state.inspector])}, in whole units; not {action.amount}",
+                section="A small game, step 4",
                 seat=seat,
                 rule="doubt_limit",
             )
         return self._verdict(state, seat, action.amount, ev)
+
+    @handles("room", Ready)
+    def _ready_action(self, state: State, seat: Seat, action: Ready, ev: list[Event]) -> State:
+        self._role(state, seat, action, smuggler=True)
+        return self._ready(state, seat, ev)
 
     def _ready(self, state: State, seat: Seat, ev: list[Event]) -> State:
         ev.append(Event("ready", f"{state.players[seat]} has finished talking", {"seat": seat}))
@@ -456,8 +442,8 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
         Nomination: the teammate who has represented least (then the lowest seat); trunk: empty
         (0); room: the smuggler is ready, the inspector passes.
         """
-        self._check_turn(state, seat)
-        ev = [Event("timeout", f"{state.players[seat]} timed out ({state.phase})", {"seat": seat})]
+        self.check_default(state, seat)
+        ev = [self.timeout_event(state, seat)]
         if state.phase == "nominate":
             members = list(state.members(state.team_of(seat)))
             nominee = pick({}, state.represented, members)
@@ -470,24 +456,12 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             new = self._verdict(state, seat, 0, ev)
         return new, ev
 
-    # --- views and outcome --------------------------------------------------------------------
-    def view(self, state: SmugglingState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.smuggling.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> SmugglingState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.smuggling.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome ------------------------------------------------------------------------------
     def outcome(self, state: SmugglingState) -> Outcome:
         """Scores: each player's final money in yen (negative: debt); teams: 1 win, 0.5, 0."""
-        if state.ending is None:
-            raise IllegalActionError("the game is not over")
+        self.check_over(state)
         end = state.ending
+        assert end is not None
         teams = {t: 0.5 if end.winner is None else float(end.winner == t) for t in TEAMS}
         return Outcome.from_scores(
             [float(x) for x in end.final],
@@ -554,8 +528,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             raise IllegalActionError(
                 f"channel {channel!r} is not open to {speaker} now{extra}", channel=channel
             )
-        if not text.strip() or len(text) > MAX_TALK:
-            raise IllegalActionError(f"a line has 1-{MAX_TALK} characters", channel=channel)
+        check_line(text, channel)
         assert speaker is not None
         audience: tuple[int, ...] | None
         if channel == "room":
@@ -565,7 +538,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             audience = None
         else:
             audience = tuple(state.members(state.team_of(speaker)))
-        who = name or state.players[speaker]
+        who = speaker_name(state.players, speaker, name)
         entry = TalkEntry(state.game, speaker, who, channel, text, audience)
         data = to_json(entry)
         event = Event(
@@ -574,31 +547,19 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             data,
             None if audience is None else frozenset(audience),
         )
-        return replace(state, talk=(*state.talk, entry)), [event]
+        new = replace(state, talk=(*state.talk, entry))
+        if channel == "room":
+            new = replace(
+                new, room_lines=replace_at(state.room_lines, speaker, state.room_said(speaker) + 1)
+            )
+        return new, [event]
 
-    # --- codec and presentation ---------------------------------------------------------------
+    # --- codec ------------------------------------------------------------------------------
     def parse_action(self, data: Any) -> Action:
         """JSON, or the text form with friendly amounts (``doubt 5000万``, ``trunk 30M``)."""
         return parse(data)
 
-    def render(self, view: JSON) -> str:
-        """The view as text for a terminal."""
-        from dennou.games.smuggling.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """How to type each kind of action now."""
-        from dennou.games.smuggling.views import describe_legal
-
-        return describe_legal(legal)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random``, ``greedy`` and ``equilibrium``."""
-        from dennou.games.smuggling.bots import BOTS
-
-        return BOTS
-
+    # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[SmugglingRules]:
         """Small teams and few small games (fast), both selections, tight money, one 9 v 9."""
         return [
@@ -635,14 +596,8 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
 
 def replace_rules(rules: SmugglingRules, **changes: Any) -> SmugglingRules:
     """A copy of ``rules`` with ``changes`` (validated like any rules)."""
-    import msgspec
-
     data = {**to_json(rules), **changes}
     try:
         return msgspec.convert(data, SmugglingRules)
     except msgspec.ValidationError as exc:
         raise ConfigError(f"invalid rules: {exc}") from None
-
-
-GAME = Smuggling()
-"""The Smuggling Game, as listed in the registry."""

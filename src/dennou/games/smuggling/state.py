@@ -124,6 +124,7 @@ class SmugglingState:
         results: Every finished small game, in order.
         team_nominations: Per finished nomination, ``(game, team, nominations by member)``.
         talk: Every line of talk.
+        room_lines: Per seat, lines said in this small game's inspection room.
         ending: Set when the game is over.
     """
 
@@ -144,6 +145,7 @@ class SmugglingState:
     results: tuple[Result, ...] = ()
     team_nominations: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
     talk: tuple[TalkEntry, ...] = ()
+    room_lines: tuple[int, ...] = ()
     ending: Ending | None = None
 
     def __deepcopy__(self, memo: dict[int, object]) -> SmugglingState:
@@ -174,8 +176,4 @@ class SmugglingState:
 
     def room_said(self, seat: int) -> int:
         """Lines ``seat`` has said in this small game's inspection room."""
-        return sum(
-            1
-            for t in self.talk
-            if t.game == self.game and t.channel == "room" and t.speaker == seat
-        )
+        return self.room_lines[seat] if self.room_lines else 0

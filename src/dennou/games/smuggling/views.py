@@ -4,47 +4,63 @@ Everyone sees every balance, every finished small game (trunk amount, verdict, t
 nomination tallies), who has acted, and public talk. The smuggler alone sees the
 sealed trunk until the verdict; the inspector alone sees their sealed verdict until the room
 settles; each seat sees its own pending nomination; a team sees its members' past nominations and
-its team talk; the two representatives see their room talk. Once the game is over everything is
-shown to everyone (spectators included), as in a replay.
+its team talk; the two representatives see their room talk (views carry the most recent lines a
+seat may read: ``dennou.core.talk.RECENT_TALK``). Once the game is over everything is shown to
+everyone (spectators included), as in a replay.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.game import JSON, Seat
 from dennou.core.jsondata import to_json
+from dennou.core.talk import recent
+from dennou.core.views import Views
 from dennou.games.smuggling.actions import Doubt, Nominate, Pass, Ready, Trunk
+from dennou.games.smuggling.engine import yen
 from dennou.games.smuggling.rules import TEAMS, SmugglingRules
 from dennou.games.smuggling.state import Ending, Result, SmugglingState, TalkEntry, Votes
 
-if TYPE_CHECKING:
-    from dennou.games.smuggling.engine import Smuggling
+
+class SmugglingViews(Views[SmugglingState]):
+    """The Smuggling Game's views, determinization and terminal text (see the module docstring)."""
+
+    def view(self, state: SmugglingState, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator)."""
+        return view(self.header(state, seat), state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> SmugglingState:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The view as text for a terminal."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """How to type each kind of action now."""
+        return describe_legal(legal)
 
 
 def _sees(entry: TalkEntry, seat: Seat | None, over: bool) -> bool:
     return over or entry.audience is None or (seat is not None and seat in entry.audience)
 
 
-def view(game: Smuggling, state: SmugglingState, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator)."""
+def view(header: JSON, state: SmugglingState, seat: Seat | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator), after the common ``header``."""
     over = state.phase == "over"
     team = state.team_of(seat) if seat is not None else None
     return {
-        "game": "smuggling",
-        "rules": to_json(state.rules),
-        "players": list(state.players),
-        "seat": seat,
+        **header,
         "team": team,
         "teams": {t: list(state.members(t)) for t in TEAMS},
         "small_game": state.game,
-        "phase": state.phase,
-        "to_act": sorted(game.to_act(state)),
         "smuggling_team": state.smuggling_team,
         "inspecting_team": state.inspecting_team,
         "home": list(state.home),
@@ -73,7 +89,7 @@ def view(game: Smuggling, state: SmugglingState, seat: Seat | None) -> JSON:
             for g, t, b in state.team_nominations
             if over or t == team
         ],
-        "talk": to_json([t for t in state.talk if _sees(t, seat, over)]),
+        "talk": to_json(recent([t for t in state.talk if _sees(t, seat, over)])),
         "ending": to_json(state.ending) if state.ending is not None else None,
     }
 
@@ -131,6 +147,9 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> SmugglingS
                 ballots = tuple(s for s, c in votes.of(t) for _ in range(c))
                 team_nominations.append((g, t, ballots))
     ending = view["ending"]
+    room_lines = [0] * (2 * n)
+    if view["room_left"] is not None and seat is not None:
+        room_lines[seat] = rules.room_messages - view["room_left"]
     return SmugglingState(
         rules=rules,
         players=tuple(view["players"]),
@@ -149,15 +168,12 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> SmugglingS
         results=results,
         team_nominations=tuple(team_nominations),
         talk=msgspec.convert(view["talk"], tuple[TalkEntry, ...]),
+        room_lines=tuple(room_lines),
         ending=None if ending is None else msgspec.convert(ending, Ending),
     )
 
 
 # --- terminal text ------------------------------------------------------------------------
-
-
-def _yen(x: int) -> str:
-    return f"{x:,}"
 
 
 def render(view: JSON) -> str:
@@ -181,18 +197,18 @@ def render(view: JSON) -> str:
             role = " inspector"
         team = "N" if s in view["teams"]["north"] else "S"
         lines.append(
-            f" {mark}{s:>3} {name:<{width}}  {team}    {_yen(view['home'][s]):>14}  "
-            f"{_yen(view['third'][s]):>14}  {view['represented'][s]:>3}{role}"
+            f" {mark}{s:>3} {name:<{width}}  {team}    {yen(view['home'][s]):>14}  "
+            f"{yen(view['third'][s]):>14}  {view['represented'][s]:>3}{role}"
         )
     totals = {t: sum(view["third"][s] for s in view["teams"][t]) for t in TEAMS}
     lines.append(
-        f"  third-country totals: North {_yen(totals['north'])}, South {_yen(totals['south'])}"
+        f"  third-country totals: North {yen(totals['north'])}, South {yen(totals['south'])}"
     )
     for r in view["results"][-5:]:
-        verdict = "pass" if r["verdict"] == "pass" else f"doubt {_yen(r['doubt'])}"
+        verdict = "pass" if r["verdict"] == "pass" else f"doubt {yen(r['doubt'])}"
         lines.append(
             f"  #{r['game']} {players[r['smuggler']]} -> {players[r['inspector']]}: trunk "
-            f"{_yen(r['amount'])}, {verdict}: {r['case']} (smuggler {r['to_smuggler']:+,}, "
+            f"{yen(r['amount'])}, {verdict}: {r['case']} (smuggler {r['to_smuggler']:+,}, "
             f"inspector {r['to_inspector']:+,})"
         )
     for t in view["talk"][-8:]:
@@ -208,27 +224,25 @@ def render(view: JSON) -> str:
         where = "packing the trunk" if phase == "trunk" else "the inspection room"
         lines.append(f"phase: {where} — smuggler {sm} vs inspector {ins}")
         if view["trunk"] is not None:
-            lines.append(f"your trunk holds {_yen(view['trunk'])} yen (sealed)")
+            lines.append(f"your trunk holds {yen(view['trunk'])} yen (sealed)")
         if view["room_left"] is not None:
             lines.append(f"you may say {view['room_left']} more line(s) in the room: say <text>")
         if view["my_verdict"] is not None:
             v = view["my_verdict"]
-            lines.append(f"your verdict: {'pass' if v == 0 else 'doubt ' + _yen(v)} (sealed)")
+            lines.append(f"your verdict: {'pass' if v == 0 else 'doubt ' + yen(v)} (sealed)")
     else:
         end = view["ending"]
         won = end["winner"] or "nobody (a draw)"
         totals = end["totals"]
         lines.append(
-            f"final third-country totals: North {_yen(totals['north'])}, "
-            f"South {_yen(totals['south'])}"
+            f"final third-country totals: North {yen(totals['north'])}, "
+            f"South {yen(totals['south'])}"
         )
         lines.append(f"game over — {won} wins the team result")
         for s, name in enumerate(players):
             money = end["final"][s]
             what = "debt" if money < 0 else "money"
-            lines.append(
-                f"  {name}: prize {_yen(end['prizes'][s])}, final {what} {_yen(abs(money))}"
-            )
+            lines.append(f"  {name}: prize {yen(end['prizes'][s])}, final {what} {yen(abs(money))}")
     return "\n".join(lines)
 
 
@@ -249,8 +263,8 @@ def describe_legal(legal: Sequence[Action]) -> str:
             d: dict[str, Any] = part.description
             tag = "trunk" if isinstance(first, Trunk) else "doubt"
             out.append(
-                f"{tag} <amount>: {_yen(d['min'])} to {_yen(d['max'])} yen in steps of "
-                f"{_yen(d['step'])} (e.g. {tag} 30000000, {tag} 3000万, {tag} 30M)"
+                f"{tag} <amount>: {yen(d['min'])} to {yen(d['max'])} yen in steps of "
+                f"{yen(d['step'])} (e.g. {tag} 30000000, {tag} 3000万, {tag} 30M)"
             )
         elif isinstance(first, Nominate):
             out.append("nominate <seat>: " + ", ".join(str(a.seat) for a in part))  # type: ignore[attr-defined]

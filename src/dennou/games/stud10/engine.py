@@ -1,6 +1,6 @@
 """10-card stud (10カードスタッド): the weakest hand reveals until all cards are up.
 
-Rules: ``../shared/rules/stud10.md`` (seed ``003``). Five players each ante and get ten cards:
+Rules: ``docs/games/stud10.md`` (from source ``003``). Five players each ante and get ten cards:
 five door cards face up and five hole cards face down, unknown even to their owner. While
 anyone has hole cards, the players with hole cards whose best five face-up cards are weakest
 (all of them when tied) each turn up one of their hole cards, chosen at random. Then the best
@@ -9,7 +9,8 @@ session is a sequence of hands with stacks carried over; who cannot pay the ante
 
 Players make no decisions: every step is a chance action of the host (the deal, then each
 reveal), so the game runs by itself; it is still a full game of the contract, with views,
-records and replay. Views carry each player's live odds (:mod:`.odds`).
+records and replay. Views carry each player's live odds (``views.live_odds``, from
+:mod:`.odds`), computed only when a view asks: the engine never computes them.
 """
 
 from __future__ import annotations
@@ -17,13 +18,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Sequence
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.immutable import replace
 from dennou.games.stud10.actions import CODEC, Deal, Reveal
 from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
@@ -31,7 +31,6 @@ from dennou.games.stud10.eval import describe
 from dennou.games.stud10.rules import Stud10Rules
 from dennou.games.stud10.state import Stud10State, strength
 
-RULES_PAGE = "../shared/rules/stud10.md"
 PLAYERS = 5
 DOOR = 5
 HOLE = 5
@@ -41,10 +40,7 @@ State = Stud10State
 
 
 def split_pot(pot: int, winners: Sequence[int]) -> dict[int, int]:
-    """Chips each winner takes: equal shares, the remainder to the lowest seat.
-
-    Rules: ``../shared/rules/stud10.md``, Showdown.
-    """
+    """Chips each winner takes: equal shares, the remainder to the lowest seat (rules: Showdown)."""
     share, rest = divmod(pot, len(winners))
     out = {w: share for w in winners}
     out[min(winners)] += rest
@@ -62,9 +58,11 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         max_players=PLAYERS,
         chance=True,
         hidden_information=True,
+        decisions=False,
     )
     rules_type = Stud10Rules
     codec = CODEC
+    unit = "session"
 
     # --- setup ------------------------------------------------------------------------------
     def new(self, rules: Stud10Rules, players: Sequence[str]) -> Stud10State:
@@ -118,58 +116,28 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         return LazyActions(total, item, contains, {"form": "reveal <card per revealing seat>"})
 
     # --- transitions ------------------------------------------------------------------------
-    def apply(
-        self, state: Stud10State, seat: Seat, action: Action
-    ) -> tuple[Stud10State, list[Event]]:
-        """Apply the chance action due (a deal or a reveal) after checking it."""
-        if state.phase == "over":
-            raise GameOverError("the session is over", seat=seat)
-        if seat != CHANCE:
+    def check_turn(self, state: Stud10State, seat: Seat) -> None:
+        """Only chance acts: a player's seat is told so (rules: Reveal loop)."""
+        if seat != CHANCE and state.phase != "over":
             raise NotYourTurnError(
-                f"seat {seat} never acts in 10-card stud: the host deals and reveals "
-                f"(rules: {RULES_PAGE}, Reveal loop)",
+                f"seat {seat} never acts in 10-card stud: the host deals and reveals",
+                section="Reveal loop",
                 seat=seat,
                 phase=state.phase,
             )
-        events: list[Event] = []
-        if state.phase == "deal":
-            if not isinstance(action, Deal):
-                raise IllegalActionError(
-                    f"a {type(action).__name__} is not due: the next hand must be dealt",
-                    phase=state.phase,
-                )
-            new = self._deal(state, action, events)
-        else:
-            if not isinstance(action, Reveal):
-                raise IllegalActionError(
-                    f"a {type(action).__name__} is not due: hole cards are being revealed",
-                    phase=state.phase,
-                )
-            error = self._reveal_error(state, action)
-            if error is not None:
-                raise IllegalActionError(error, phase=state.phase, rule="reveal")
-            new = self._reveal(state, action, events)
-        if new.phase == "reveal" and new.rules.view_odds:
-            events.append(self._odds_event(new))
-        return replace(new, log=state.log + tuple(events)), events
+        super().check_turn(state, seat)
 
-    def _odds_event(self, state: State) -> Event:
-        # The odds of the position after each deal and reveal, as a line anyone following the
-        # events (a terminal, a log) sees; the same numbers as the views' `odds` (cached).
-        from dennou.games.stud10.views import live_odds
+    def commit(self, old: State, new: State, events: list[Event]) -> State:
+        """The log keeps every event (all public); odds are the views' (computed when asked)."""
+        return replace(new, log=old.log + tuple(events))
 
-        odds = live_odds(state)
-        assert odds is not None
-        how = "exact" if odds["method"] == "exact" else f"Monte Carlo, {odds['samples']:,} deals"
-        parts = [f"{state.players[s]} {100 * odds['win'][s]:.1f}%" for s in state.in_hand]
-        return Event("odds", f"odds ({how}): " + " · ".join(parts), odds)
-
-    def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
+    @handles("deal", Deal)
+    def _deal(self, state: State, seat: Seat, action: Deal, ev: list[Event]) -> State:
         cards = action.cards
         if len(cards) != 52 or any(c not in _CODE for c in cards) or len(set(cards)) != 52:
             raise IllegalActionError(
-                "a deal is the whole deck: each of the 52 cards (As, Td, 2c...) exactly once "
-                f"(rules: {RULES_PAGE}, Deal)",
+                "a deal is the whole deck: each of the 52 cards (As, Td, 2c...) exactly once",
+                section="Deal",
                 phase="deal",
                 rule="deal",
             )
@@ -209,7 +177,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
                     {"seat": s, "cards": [DECK[c] for c in up[s]]},
                 )
             )
-        return replace(
+        dealt = replace(
             state,
             phase="reveal",
             hand=hand,
@@ -220,6 +188,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             hole=tuple(hole),
             reveals=0,
         )
+        return dealt
 
     def _reveal_error(self, state: State, action: Reveal) -> str | None:
         seats = state.revealing()
@@ -228,18 +197,19 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             return (
                 f"{len(seats)} player(s) reveal now ({names}: the weakest with hole cards, all "
                 f"at once when tied), so a reveal names {len(seats)} card(s), got "
-                f"{len(action.cards)} (rules: {RULES_PAGE}, Reveal loop)"
+                f"{len(action.cards)}"
             )
         for s, card in zip(seats, action.cards, strict=True):
             code = _CODE.get(card)
             if code is None or code not in state.hole[s]:
-                return (
-                    f"{card!r} is not one of {state.players[s]}'s face-down hole cards "
-                    f"(rules: {RULES_PAGE}, Reveal loop)"
-                )
+                return f"{card!r} is not one of {state.players[s]}'s face-down hole cards"
         return None
 
-    def _reveal(self, state: State, action: Reveal, ev: list[Event]) -> State:
+    @handles("reveal", Reveal)
+    def _reveal(self, state: State, seat: Seat, action: Reveal, ev: list[Event]) -> State:
+        error = self._reveal_error(state, action)
+        if error is not None:
+            raise IllegalActionError(error, section="Reveal loop", phase=state.phase, rule="reveal")
         seats = state.revealing()
         up = list(state.up)
         hole = list(state.hole)
@@ -311,54 +281,20 @@ class Stud10(Game[Stud10State, Stud10Rules]):
             GameOverError: The session is over.
             NotYourTurnError: Always otherwise (only chance acts).
         """
-        if state.phase == "over":
-            raise GameOverError("the session is over", seat=seat)
-        if seat == CHANCE:
-            raise IllegalActionError("chance has no default; draw with sample_chance")
-        raise NotYourTurnError(
-            f"seat {seat} never acts in 10-card stud: nothing to default", seat=seat
-        )
+        self.check_default(state, seat)
+        raise AssertionError("unreachable: only chance acts")  # pragma: no cover
 
-    # --- views and outcome ------------------------------------------------------------------
-    def view(self, state: Stud10State, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view`` (every seat knows the same)."""
-        from dennou.games.stud10.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> Stud10State:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.stud10.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome ----------------------------------------------------------------------------
     def outcome(self, state: Stud10State) -> Outcome:
         """Scores are chips won or lost over the session; ranks follow them."""
-        if state.phase != "over":
-            raise IllegalActionError("the session is not over")
+        self.check_over(state)
         start = state.rules.stack
         return Outcome.from_scores(
             [st - start for st in state.stacks],
             detail={"stacks": list(state.stacks), "hands": state.hand},
         )
 
-    # --- presentation -----------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The table, each player's cards, hand and odds, and the latest events."""
-        from dennou.games.stud10.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """Players never act; chance's reveal outcomes are listed briefly."""
-        if not len(legal):
-            return "nothing to do: the host deals and reveals"
-        return super().describe_legal(legal)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """No decisions, so no bots of its own (``random`` works and is never asked)."""
-        return {}
-
+    # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[Stud10Rules]:
         """One hand with odds in views; sessions with small stacks, so that players sit out."""
         return [
@@ -373,7 +309,3 @@ def all_reveals(state: Stud10State) -> list[Reveal]:
     """Every possible reveal now (for tests and tools)."""
     options = [state.hole[s] for s in state.revealing()]
     return [Reveal(tuple(DECK[c] for c in combo)) for combo in itertools.product(*options)]
-
-
-GAME = Stud10()
-"""The 10-card stud game, as listed in the registry."""

@@ -1,6 +1,6 @@
 """The best 5-card poker hand among 5 to 10 cards, as one integer (higher is stronger).
 
-Rules: ``../shared/rules/stud10.md`` (hand order). Standard order straight flush > four of a
+Rules: ``docs/games/stud10.md`` (hand order). Standard order straight flush > four of a
 kind > full house > flush > straight > three of a kind > two pair > one pair > high card, with
 the usual kickers; A-2-3-4-5 is the lowest straight; suits never rank. Equal scores are exact
 ties.
@@ -57,7 +57,7 @@ CATEGORY_JA: tuple[str, ...] = (
     "フォーカード",
     "ストレートフラッシュ",
 )
-"""Japanese category names (as the seed writes them) by category number."""
+"""Japanese category names (as the source writes them) by category number."""
 
 SHIFT = 20
 """Bits of payload below the category."""

@@ -1,4 +1,4 @@
-"""Win probabilities from the face-up cards alone (rules: ``../shared/rules/stud10.md``, Odds).
+"""Win probabilities from the face-up cards alone (rules: ``docs/games/stud10.md``, Odds).
 
 Every card not face up (the players' hole cards and the dead cards) is equally likely to be
 anywhere hidden: the reveal loop chooses who reveals from face-up cards only and which card at

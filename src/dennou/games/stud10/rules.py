@@ -1,7 +1,9 @@
-"""10-card stud rules options (defaults = ``../shared/rules/stud10.md``).
+"""10-card stud rules options (defaults = the rules of ``docs/games/stud10.md``).
 
 The page fixes the deal and the reveal loop; the options are the session's money (ante,
-starting stacks, number of hands) and how much work views spend on live odds.
+starting stacks, number of hands) and how much work views spend on live odds. Every option has a
+range, checked when the rules are built: the odds' work is capped so that no table can ask for
+minutes of computation per view.
 """
 
 from __future__ import annotations
@@ -17,13 +19,21 @@ class Stud10Rules(Rules, frozen=True):
     """The options of a 10-card stud session."""
 
     ante: Annotated[
-        int, Meta(ge=0, description="chips each player antes into the pot at the start of a hand")
+        int,
+        Meta(
+            ge=0,
+            le=10**6,
+            description="chips each player antes into the pot at the start of a hand",
+        ),
     ] = 1
-    stack: Annotated[int, Meta(ge=0, description="chips each player starts the session with")] = 100
+    stack: Annotated[
+        int, Meta(ge=0, le=10**9, description="chips each player starts the session with")
+    ] = 100
     hands: Annotated[
         int,
         Meta(
             ge=0,
+            le=10_000,
             description="hands in the session; 0 = play on until fewer than two players can pay "
             "the ante",
         ),
@@ -33,14 +43,19 @@ class Stud10Rules(Rules, frozen=True):
         Meta(description="views carry every player's live win probability after each reveal"),
     ] = True
     odds_samples: Annotated[
-        int, Meta(ge=1, description="Monte Carlo deals behind the odds in views")
+        int, Meta(ge=1, le=200_000, description="Monte Carlo deals behind the odds in views")
     ] = 20_000
     odds_exact_limit: Annotated[
         int,
-        Meta(ge=0, description="views enumerate the hidden cards exactly up to this many ways"),
+        Meta(
+            ge=0,
+            le=1_000_000,
+            description="views enumerate the hidden cards exactly up to this many ways",
+        ),
     ] = 200_000
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Cross-field checks."""
         if self.stack < self.ante:
             raise ValueError(
                 f"a stack of {self.stack} cannot pay an ante of {self.ante}: nobody could play "

@@ -1,6 +1,6 @@
 """Whole 5-player hands of 10-card stud simulated in Numba, for statistics and benchmarks.
 
-The same rules as the engine (``../shared/rules/stud10.md``), without records or views: a hand
+The same rules as the engine (``docs/games/stud10.md``), without records or views: a hand
 is determined by a shuffled deck, because revealing a uniformly random remaining hole card is the
 same as revealing the hole cards in the (already random) order they were dealt. Player ``i`` gets
 ``deck[10 i : 10 i + 5]`` face up and reveals ``deck[10 i + 5 : 10 i + 10]`` in that order.

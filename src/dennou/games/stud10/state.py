@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from dennou.core.game import Event
+from dennou.core.immutable import Log
 from dennou.games.stud10.eval import CARD_BIT, score_mask
 from dennou.games.stud10.rules import Stud10Rules
 
@@ -29,6 +30,20 @@ def mask_of(cards: tuple[int, ...]) -> int:
 def strength(cards: tuple[int, ...]) -> int:
     """The score of the best five of ``cards`` (5 to 10 card codes)."""
     return int(score_mask(mask_of(cards)))
+
+
+class Position(NamedTuple):
+    """What the odds of a hand depend on: who is in it and what they show.
+
+    Attributes:
+        in_hand: The seats in the hand.
+        masks: Their face-up cards, as hand masks.
+        holes: How many hole cards each still has down.
+    """
+
+    in_hand: tuple[int, ...]
+    masks: tuple[int, ...]
+    holes: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -62,11 +77,19 @@ class Stud10State:
     up: tuple[tuple[int, ...], ...] = ()
     hole: tuple[tuple[int, ...], ...] = ()
     reveals: int = 0
-    log: tuple[Event, ...] = ()
+    log: Log[Event] = field(default_factory=Log)
 
     def current(self, seat: int) -> int:
         """``seat``'s current strength (its best five face-up cards)."""
         return strength(self.up[seat])
+
+    def position(self) -> Position:
+        """The position of the hand on the table (what its odds depend on)."""
+        return Position(
+            self.in_hand,
+            tuple(mask_of(self.up[s]) for s in self.in_hand),
+            tuple(len(self.hole[s]) for s in self.in_hand),
+        )
 
     def revealing(self) -> tuple[int, ...]:
         """The seats that reveal next: the weakest among those with hole cards (ties: all)."""

@@ -5,52 +5,50 @@ player's view and a spectator's are the same apart from ``seat``: the face-up ca
 cards each player has left, stacks, pot, the log, and (``view_odds``) every player's live odds.
 The odds depend on the face-up cards only, and their Monte Carlo seed is derived from them, so a
 view is a function of what it shows (determinization gives back the identical view).
+
+Odds cost milliseconds (an exact enumeration or Monte Carlo in Numba), so nothing computes them
+until a view asks (the engine never does): a view computes the odds of the position on the table
+(cached per position: :func:`position_odds`). The log's events are converted once
+(``dennou.core.views.EventLog``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import msgspec
 
+from dennou.core.actions import Action
 from dennou.core.game import JSON, Event, Seat
-from dennou.core.jsondata import to_json
+from dennou.core.immutable import Log
 from dennou.core.rng import derive_seed
+from dennou.core.views import Views
 from dennou.games.stud10.cards import CODE as _CODE
 from dennou.games.stud10.cards import DECK
 from dennou.games.stud10.eval import describe
 from dennou.games.stud10.odds import odds_masks
 from dennou.games.stud10.rules import Stud10Rules
-from dennou.games.stud10.state import Stud10State, mask_of, strength
-
-if TYPE_CHECKING:
-    from dennou.games.stud10.engine import Stud10
+from dennou.games.stud10.state import Position, Stud10State, strength
 
 
-def live_odds(state: Stud10State) -> JSON | None:
-    """The odds of the hand on the table as JSON (``None`` before the first deal or when off).
+@lru_cache(maxsize=4096)
+def position_odds(position: Position, seats: int, samples: int, exact_limit: int) -> JSON:
+    """The odds of a position as JSON, cached (a view may not change them).
 
     ``win``, ``se`` are per seat (``None`` for seats sitting out); ``method`` is ``exact`` or
-    ``monte_carlo``; ``samples`` the completions enumerated or deals sampled.
+    ``monte_carlo``; ``samples`` the completions enumerated or deals sampled. The Monte Carlo
+    seed is derived from the position, so the odds are a function of the face-up cards.
     """
-    rules = state.rules
-    if not rules.view_odds or not state.in_hand:
-        return None
-    masks = [mask_of(state.up[s]) for s in state.in_hand]
-    holes = [len(state.hole[s]) for s in state.in_hand]
+    masks, holes = position.masks, position.holes
     seed = derive_seed("stud10-odds", *masks, *holes) & 0x7FFFFFFF
-    result = odds_masks(
-        masks,
-        holes,
-        samples=rules.odds_samples,
-        exact_limit=rules.odds_exact_limit,
-        seed=seed,
-    )
-    n = len(state.players)
+    result = odds_masks(masks, holes, samples=samples, exact_limit=exact_limit, seed=seed)
+    n = seats
     win: list[float | None] = [None] * n
     se: list[float | None] = [None] * n
-    for i, s in enumerate(state.in_hand):
+    for i, s in enumerate(position.in_hand):
         win[s] = round(result.win[i], 6)
         se[s] = round(result.se[i], 6)
     return {
@@ -62,8 +60,43 @@ def live_odds(state: Stud10State) -> JSON | None:
     }
 
 
-def view(game: Stud10, state: Stud10State, seat: Seat | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator); every seat sees the same."""
+def live_odds(state: Stud10State) -> JSON | None:
+    """The odds of the hand on the table as JSON (``None`` before the first deal or when off)."""
+    rules = state.rules
+    if not rules.view_odds or not state.in_hand:
+        return None
+    seats = len(state.players)
+    return position_odds(state.position(), seats, rules.odds_samples, rules.odds_exact_limit)
+
+
+class Stud10Views(Views[Stud10State]):
+    """10-card stud's views, determinization and terminal text (see the module docstring)."""
+
+    def view(self, state: Stud10State, seat: Seat | None) -> JSON:
+        """The view of ``seat`` (``None``: a spectator); every seat sees the same."""
+        log = self.events.json(state.log, None, everything=True)
+        return view(self.header(state, seat), state, log)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> Stud10State:
+        """A state that gives ``view`` to ``seat``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The table, each player's cards, hand and odds, and the latest events."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """Players never act; chance's reveal outcomes are listed briefly."""
+        if not len(legal):
+            return "nothing to do: the host deals and reveals"
+        return super().describe_legal(legal)
+
+
+def view(header: JSON, state: Stud10State, log: list[JSON]) -> JSON:
+    """The view of any seat, after the common ``header``: every seat sees the same.
+
+    ``log`` is the JSON of the log.
+    """
     seats: list[JSON] = []
     for s in range(len(state.players)):
         dealt = s in state.in_hand
@@ -80,12 +113,7 @@ def view(game: Stud10, state: Stud10State, seat: Seat | None) -> JSON:
             }
         )
     return {
-        "game": "stud10",
-        "rules": to_json(state.rules),
-        "players": list(state.players),
-        "seat": seat,
-        "phase": state.phase,
-        "to_act": sorted(game.to_act(state)),
+        **header,
         "hand": state.hand,
         "stacks": list(state.stacks),
         "pot": state.pot,
@@ -94,7 +122,7 @@ def view(game: Stud10, state: Stud10State, seat: Seat | None) -> JSON:
         "revealing": list(state.revealing()),
         "reveals": state.reveals,
         "odds": live_odds(state),
-        "log": [to_json(e) for e in state.log],
+        "log": log,
     }
 
 
@@ -129,7 +157,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> Stud10Stat
         up=up,
         hole=tuple(hole),
         reveals=view["reveals"],
-        log=tuple(msgspec.convert(e, Event) for e in view["log"]),
+        log=Log(msgspec.convert(e, Event) for e in view["log"]),
     )
 
 
@@ -176,7 +204,6 @@ def render(view: JSON) -> str:
         who = ", ".join(players[s] for s in view["revealing"])
         tied = " (tied weakest: all reveal)" if len(view["revealing"]) > 1 else ""
         lines.append(f"  next to reveal: {who}{tied}")
-    # The table already shows the odds: the tail of the log without the odds lines.
-    for entry in [e for e in view["log"] if e["kind"] != "odds"][-6:]:
+    for entry in view["log"][-6:]:
         lines.append("  · " + entry["text"])
     return "\n".join(lines)

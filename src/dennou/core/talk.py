@@ -1,0 +1,88 @@
+"""Talk helpers every game with talk channels shares: line limits, channel names, recent lines.
+
+Channels are ``public`` (everyone at the table), ``pair:<a>-<b>`` (two seats, lower first),
+``team:<name>`` and ``room`` (games decide who is in those). Talk is a state transition
+(:meth:`dennou.core.game.Game.talk`): the state keeps every line for the record, and views carry
+only the most recent :data:`RECENT_TALK` lines a seat may read, so that a chatty table cannot make
+every view grow without bound (the record keeps the whole conversation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from dennou.core.errors import IllegalActionError
+from dennou.core.game import Event, Seat, TalkLine
+from dennou.core.jsondata import to_json
+
+MAX_TALK = 500
+"""The longest line of talk, in characters."""
+
+RECENT_TALK = 50
+"""How many of the lines a seat may read its view carries (the most recent ones)."""
+
+T = TypeVar("T")
+
+
+def pair_channel(a: Seat, b: Seat) -> str:
+    """The private channel of seats ``a`` and ``b``: ``pair:<lower>-<higher>``."""
+    lo, hi = (a, b) if a < b else (b, a)
+    return f"pair:{lo}-{hi}"
+
+
+def pair_seats(channel: str) -> tuple[int, int] | None:
+    """The seats of a ``pair:<a>-<b>`` channel as :func:`pair_channel` spells it, else ``None``."""
+    if not channel.startswith("pair:"):
+        return None
+    a, sep, b = channel[5:].partition("-")
+    if not sep or not a.isdigit() or not b.isdigit():
+        return None
+    lo, hi = int(a), int(b)
+    return (lo, hi) if pair_channel(lo, hi) == channel and lo != hi else None
+
+
+def hears(channel: str, seat: Seat | None) -> bool:
+    """Whether ``seat`` (``None``: a spectator) reads ``public`` and ``pair:`` lines of ``channel``.
+
+    ``team:`` and ``room`` channels are the game's to decide: they answer ``False`` here.
+    """
+    if channel == "public":
+        return True
+    seats = pair_seats(channel)
+    return seats is not None and seat in seats
+
+
+def check_line(text: str, channel: str) -> None:
+    """Refuse an empty line or one longer than :data:`MAX_TALK`.
+
+    Raises:
+        IllegalActionError: The line is empty or too long.
+    """
+    if not text.strip() or len(text) > MAX_TALK:
+        raise IllegalActionError(
+            f"a line of talk has 1-{MAX_TALK} characters, got {len(text)}",
+            channel=channel,
+            rule="talk",
+        )
+
+
+def talk_event(line: TalkLine, audience: frozenset[int] | None = None) -> Event:
+    """The event of a line said, for ``audience`` (``None``: everyone).
+
+    Its text is ``[channel] name: text``, with ``(spectator)`` after a spectator's name.
+    """
+    who = line.name if line.speaker is not None else f"{line.name} (spectator)"
+    return Event("talk", f"[{line.channel}] {who}: {line.text}", to_json(line), audience)
+
+
+def speaker_name(players: Sequence[str], speaker: Seat | None, name: str) -> str:
+    """The name a line is said under: the given name, else the seat's player, else ``spectator``."""
+    if name:
+        return name
+    return players[speaker] if speaker is not None else "spectator"
+
+
+def recent(lines: Sequence[T], limit: int = RECENT_TALK) -> list[T]:
+    """The last ``limit`` of ``lines`` (all of them when there are fewer)."""
+    return list(lines[-limit:]) if limit > 0 else []

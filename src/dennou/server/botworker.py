@@ -1,0 +1,153 @@
+"""The worker process side of the host's built-in bots (see :mod:`dennou.server.bots`).
+
+A worker keeps the bots of many seats, keyed by ``(table, seat)``. For each decision the host
+sends a :class:`Decide`: the bot's spec (to build it if this worker does not have it), the
+events the seat saw since the worker last heard (for the bot to observe), then the state.
+The worker answers twice: ``ready`` once the bot is built and up to date (not the bot's
+thinking: the host gives this generous time), then the decision (this is what the seat's clock
+bounds; past it the host kills the worker). Only the standard library and ``dennou.core`` are
+imported here; games and bots come in with the first request that names them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from dennou.core.actions import Action
+from dennou.core.bot import Bot
+from dennou.core.game import Event, Game
+
+Key = tuple[str, int]
+"""A bot's key: ``(table id, seat)``."""
+
+
+@dataclass
+class BotSpec:
+    """How to build one seat's bot: ``factory(**kwargs)``, reset for the seat and the game."""
+
+    game: Game[Any, Any]
+    factory: Callable[..., Bot]
+    kwargs: dict[str, Any]
+    seat: int
+    rules: Any
+    players: list[str]
+
+
+@dataclass
+class Decide:
+    """One decision for the bot at ``key``.
+
+    Attributes:
+        key: The bot.
+        spec: How to build it (used when ``fresh`` or when this worker lacks it).
+        fresh: Build the bot anew and replay ``batches`` from the start.
+        batches: Events the seat saw since the worker last heard, one list per step.
+        state: The state the decision began in.
+        rng_seed: Seeds the decision's ``random.Random``.
+        channels: Channels the seat may talk in now (the bot may ``chat`` first).
+    """
+
+    key: Key
+    spec: BotSpec
+    fresh: bool
+    batches: list[list[Event]]
+    state: Any
+    rng_seed: int
+    channels: frozenset[str]
+
+
+@dataclass
+class Forget:
+    """Drop the bot at ``key`` (its table is over)."""
+
+    key: Key
+
+
+@dataclass
+class Answer:
+    """A bot's decision, or why there is none.
+
+    Attributes:
+        action: The action's JSON (or whatever the bot returned, for the host to refuse).
+        chat: Lines the bot says first, ``(channel, text)``.
+        error: Set when the bot raised (or the host gave up: ``timeout``).
+        timeout: The seat's clock ran out (the worker was stopped).
+        ms: Thinking time in milliseconds.
+    """
+
+    action: Any = None
+    chat: list[tuple[str, str]] | None = None
+    error: str | None = None
+    timeout: bool = False
+    ms: float = 0.0
+
+
+def _prepare(bots: dict[Key, Bot], job: Decide) -> Bot:
+    bot = None if job.fresh else bots.get(job.key)
+    if bot is None:
+        spec = job.spec
+        bot = spec.factory(**spec.kwargs)
+        bot.reset(seat=spec.seat, rules=spec.rules, players=spec.players)
+        bots[job.key] = bot
+    for batch in job.batches:
+        with contextlib.suppress(Exception):  # a bot's bookkeeping never stops a table
+            bot.observe(batch)
+    return bot
+
+
+def _decide(bot: Bot, job: Decide) -> Answer:
+    game, seat = job.spec.game, job.spec.seat
+    rng = random.Random(job.rng_seed)
+    started = time.perf_counter()
+    view = game.view(job.state, seat)
+    chat: list[tuple[str, str]] = []
+    if job.channels and type(bot).chat is not Bot.chat:
+        with contextlib.suppress(Exception):  # chat is optional: a failing chat says nothing
+            chat = [(str(c), str(t)) for c, t in list(bot.chat(view, job.channels, rng))[:5]]
+    legal = game.legal_actions(job.state, seat)
+    action = bot.act(view, legal, rng)
+    ms = round((time.perf_counter() - started) * 1000, 3)
+    dumped = game.dump_action(action) if isinstance(action, Action) else action
+    return Answer(action=dumped, chat=chat, ms=ms)
+
+
+def main(conn: Connection) -> None:
+    """Serve decisions on ``conn`` until the host closes it."""
+    # Ctrl-C at the terminal reaches the whole process group: the host stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    bots: dict[Key, Bot] = {}
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        if isinstance(job, Forget):
+            bots.pop(job.key, None)
+            continue
+        try:
+            bot = _prepare(bots, job)
+        except BaseException as exc:
+            bots.pop(job.key, None)
+            conn.send(Answer(error=f"building the bot: {type(exc).__name__}: {exc}"[:500]))
+            continue
+        conn.send("ready")
+        try:
+            answer = _decide(bot, job)
+        except BaseException as exc:
+            answer = Answer(error=f"{type(exc).__name__}: {exc}"[:500])
+        try:
+            conn.send(answer)
+        except Exception as exc:  # an action that cannot be pickled
+            conn.send(Answer(error=f"cannot send the action: {exc}"[:500]))
+
+
+__all__ = ["Answer", "BotSpec", "Decide", "Forget", "Key", "main"]

@@ -1,0 +1,165 @@
+"""The host's limits: every resource a client can make the server spend is bounded here.
+
+One frozen struct, documented field by field in ``docs/security.md`` (a test keeps the two in
+step) and set on the command line with ``dennou serve --limit NAME=VALUE`` (repeatable).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from dennou.core.errors import ConfigError
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Bounds on what clients may make the host do (defaults suit a public contest server)."""
+
+    # --- messages and connections ---------------------------------------------------------
+    message_bytes: Annotated[
+        int, Meta(ge=256, description="largest WebSocket message or HTTP body, in bytes")
+    ] = 16 * 1024
+    frame_bytes: Annotated[
+        int, Meta(ge=1024, description="a WebSocket frame above this closes the socket (1009)")
+    ] = 1 << 20
+    json_depth: Annotated[int, Meta(ge=2, description="deepest nesting of a JSON message")] = 32
+    rate: Annotated[float, Meta(gt=0, description="messages per second per connection")] = 50.0
+    burst: Annotated[float, Meta(ge=1, description="messages at once per connection")] = 100.0
+    hello_timeout: Annotated[
+        float, Meta(gt=0, description="seconds a new WebSocket has to say hello")
+    ] = 10.0
+    body_timeout: Annotated[
+        float, Meta(gt=0, description="seconds an HTTP request body has to arrive")
+    ] = 10.0
+    send_queue_bytes: Annotated[
+        int,
+        Meta(
+            ge=65536,
+            description="bytes queued for a client that does not read before it is dropped",
+        ),
+    ] = 4 << 20
+    connections_per_address: Annotated[
+        int, Meta(ge=1, description="open WebSockets per client IP address")
+    ] = 64
+    connections_per_account: Annotated[
+        int, Meta(ge=1, description="open WebSockets per account")
+    ] = 8
+    # --- accounts and tables --------------------------------------------------------------
+    accounts_per_address: Annotated[
+        int, Meta(ge=1, description="accounts one IP address may register per hour")
+    ] = 20
+    tables_per_account: Annotated[
+        int,
+        Meta(ge=1, description="tables an account may have waiting or playing that it created"),
+    ] = 10
+    waiting_table_ttl: Annotated[
+        float,
+        Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),
+    ] = 1800.0
+    page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
+    page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
+    # --- talk -----------------------------------------------------------------------------
+    talk_rate_account: Annotated[
+        float, Meta(gt=0, description="talk lines per second per account (all its tables)")
+    ] = 1.0
+    talk_burst_account: Annotated[
+        float, Meta(ge=1, description="talk lines at once per account")
+    ] = 5.0
+    talk_rate_table: Annotated[
+        float, Meta(gt=0, description="talk lines per second per table (everyone together)")
+    ] = 5.0
+    talk_burst_table: Annotated[float, Meta(ge=1, description="talk lines at once per table")] = (
+        20.0
+    )
+    # --- clocks ---------------------------------------------------------------------------
+    time_limit_min: Annotated[
+        float, Meta(gt=0, description="shortest clock a table may set (seconds per decision)")
+    ] = 1.0
+    time_limit_max: Annotated[
+        float, Meta(gt=0, description="longest clock a table may set (seconds per decision)")
+    ] = 3600.0
+    time_limit_default: Annotated[
+        float, Meta(gt=0, description="clock of a table that sets none, where the game has none")
+    ] = 60.0
+    absent_grace_min: Annotated[
+        float, Meta(gt=0, description="shortest wait for a disconnected seat a table may set")
+    ] = 1.0
+    absent_grace_max: Annotated[
+        float, Meta(gt=0, description="longest wait for a disconnected seat a table may set")
+    ] = 600.0
+    absent_grace_default: Annotated[
+        float, Meta(gt=0, description="wait for a disconnected seat when the table sets none")
+    ] = 5.0
+    # --- bots -----------------------------------------------------------------------------
+    bot_workers: Annotated[
+        int, Meta(ge=1, le=64, description="worker processes that run built-in bots")
+    ] = 2
+    engine_workers: Annotated[
+        int,
+        Meta(ge=1, le=64, description="worker processes for expensive engine steps and views"),
+    ] = 1
+    bot_queue: Annotated[
+        int, Meta(ge=1, description="bot decisions waiting per worker before tables wait too")
+    ] = 256
+
+    def __post_init__(self) -> None:
+        if self.time_limit_min > self.time_limit_max:
+            raise ValueError("time_limit_min > time_limit_max")
+        if not self.time_limit_min <= self.time_limit_default <= self.time_limit_max:
+            raise ValueError("time_limit_default is outside [time_limit_min, time_limit_max]")
+        if self.absent_grace_min > self.absent_grace_max:
+            raise ValueError("absent_grace_min > absent_grace_max")
+        if not self.absent_grace_min <= self.absent_grace_default <= self.absent_grace_max:
+            raise ValueError("absent_grace_default is outside its bounds")
+
+    def with_options(self, options: dict[str, Any]) -> Limits:
+        """These limits with some replaced (values may be strings, as from a command line).
+
+        Raises:
+            ConfigError: An unknown limit or an impossible value.
+        """
+        unknown = set(options) - set(self.__struct_fields__)
+        if unknown:
+            raise ConfigError(
+                f"unknown limit {sorted(unknown)[0]!r}; limits: {', '.join(self.__struct_fields__)}"
+            )
+        data = {**msgspec.structs.asdict(self), **options}
+        try:
+            return msgspec.convert(data, Limits, strict=False)
+        except msgspec.ValidationError as exc:
+            raise ConfigError(f"invalid limits: {exc}") from None
+
+
+def parse_limits(items: list[str], base: Limits | None = None) -> Limits:
+    """Limits from ``NAME=VALUE`` strings (``dennou serve --limit``).
+
+    Raises:
+        ConfigError: Not ``NAME=VALUE``, an unknown name, or an impossible value.
+    """
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--limit {item!r}: write NAME=VALUE")
+        options[name.strip().replace("-", "_")] = value.strip()
+    return (base or Limits()).with_options(options)
+
+
+def describe() -> list[tuple[str, Any, str]]:
+    """``(name, default, description)`` of every limit (for the docs and ``--help``)."""
+    hints = typing.get_type_hints(Limits, include_extras=True)
+    out = []
+    for field in msgspec.structs.fields(Limits):
+        hint = hints[field.name]
+        description = ""
+        for meta in getattr(hint, "__metadata__", ()):
+            if isinstance(meta, Meta) and meta.description:
+                description = meta.description
+        out.append((field.name, field.default, description))
+    return out
+
+
+__all__ = ["Limits", "describe", "parse_limits"]

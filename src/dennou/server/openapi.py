@@ -1,0 +1,109 @@
+"""The OpenAPI document of the HTTP lobby, generated from the routes' declared types.
+
+Nothing here is written by hand per route: paths, parameters, bodies, replies and error statuses
+all come from :data:`dennou.server.http_api.ENDPOINTS` and the msgspec types they name, so the
+document cannot drift from the server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+import msgspec
+
+from dennou.server import protocol as p
+from dennou.server.errors import CODES, http_status
+from dennou.server.http_api import ENDPOINTS, ErrorBody, Record
+from dennou.server.tournaments import openapi_paths as tournament_paths
+
+_ALWAYS = ("store", "internal")
+"""Codes any route may answer (the server failed)."""
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document (the WebSocket protocol is in ``docs/protocol.md``)."""
+    types: list[Any] = [ErrorBody]
+    for endpoint in ENDPOINTS:
+        if endpoint.reply is not Record:
+            types.append(endpoint.reply)
+        if endpoint.body is not None:
+            types.append(endpoint.body)
+    schemas, components = msgspec.json.schema_components(
+        types, ref_template="#/components/schemas/{name}"
+    )
+    by_type = dict(zip([repr(t) for t in types], schemas, strict=True))
+    error = {"$ref": "#/components/schemas/ErrorBody"}
+    paths: dict[str, dict[str, Any]] = defaultdict(dict)
+    for e in ENDPOINTS:
+        reply = (
+            {"type": "string", "description": (Record.__doc__ or "").strip()}
+            if e.reply is Record
+            else by_type[repr(e.reply)]
+        )
+        responses: dict[str, Any] = {
+            str(e.status): {
+                "description": "Created" if e.status == 201 else "OK",
+                "content": {e.media: {"schema": reply}},
+            }
+        }
+        by_status: dict[int, list[str]] = defaultdict(list)
+        for code in (*e.errors, *_ALWAYS):
+            by_status[http_status(code)].append(code)
+        for status, codes in sorted(by_status.items()):
+            responses[str(status)] = {
+                "description": "; ".join(f"`{c}`: {CODES[c][1]}" for c in codes),
+                "content": {"application/json": {"schema": error}},
+            }
+        operation: dict[str, Any] = {
+            "summary": e.summary,
+            "description": (e.handler.__doc__ or "").strip(),
+            "operationId": e.handler.__name__,
+            "responses": responses,
+        }
+        parameters = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in re.findall(r"{(\w+)}", e.path)
+        ]
+        parameters += [
+            {
+                "name": q.name,
+                "in": "query",
+                "description": q.description,
+                "schema": {"type": q.type},
+            }
+            for q in e.query
+        ]
+        if parameters:
+            operation["parameters"] = parameters
+        if e.body is not None:
+            operation["requestBody"] = {
+                "required": e.body is not None,
+                "content": {"application/json": {"schema": by_type[repr(e.body)]}},
+            }
+        if e.auth == "required":
+            operation["security"] = [{"token": []}]
+        elif e.auth == "optional":
+            operation["security"] = [{}, {"token": []}]
+        paths[e.path][e.method.lower()] = operation
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "dennou lobby (電脳)",
+            "version": str(p.PROTOCOL),
+            "description": (
+                "The HTTP lobby of a dennou host. Games are played over the WebSocket at /ws "
+                "(docs/protocol.md). Send `Authorization: Bearer <token>` where a route needs an "
+                "account; every error is `{code, error, message, context}`."
+            ),
+        },
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {**paths, **tournament_paths()},
+    }
+
+
+__all__ = ["document"]

@@ -1,0 +1,164 @@
+"""Engine work for the tables (a step, a chance draw, a view, a turn): where it runs, by its cost.
+
+Most engine work takes microseconds and runs on the event loop, where a hand-off would cost more
+than the work. Some is expensive (10-card stud's live odds, a view of a long game) and would
+stall every table if it ran there. Each kind of work (game, operation) keeps a running estimate
+of its cost, measured where it ran:
+
+- under :attr:`Work.INLINE`: on the event loop;
+- under :attr:`Work.THREAD`, or not measured yet: on a thread (the loop keeps running between
+  the GIL switches);
+- slower: in a worker process, because compiled code (Numba) may hold the GIL for its whole call
+  and a thread would stall the loop just the same. (The first run of such a kind, on a thread,
+  can still hold the loop once: starting a process for every kind of work not yet measured would
+  make every table's first steps wait for it.)
+
+The engine functions are module-level so that a process can run them; a game's errors come back
+with their context (``rule``, ``seat``...) intact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import random
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from dennou.core.actions import Action, LazyActions
+from dennou.core.errors import DennouError
+from dennou.core.game import CHANCE, Event, Game
+
+T = TypeVar("T")
+
+LIST_LEGAL_UP_TO = 300
+"""Legal actions are listed in a ``turn`` up to this many; beyond, a sample of them."""
+
+SAMPLE = 20
+"""Legal actions sampled in a ``turn`` that does not list them all."""
+
+Kind = tuple[str, str]
+"""A kind of work: ``(game, operation)``."""
+
+
+# --- the engine work itself (module level: a worker process runs it) ------------------------
+def apply(game: Game[Any, Any], state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
+    """``game.apply``."""
+    return game.apply(state, seat, action)
+
+
+def draw(game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[Action, Any, list[Event]]:
+    """Sample the chance action due now and apply it."""
+    action = game.sample_chance(state, rng)
+    new, events = game.apply(state, CHANCE, action)
+    return action, new, events
+
+
+def view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, Any]:
+    """``game.view``."""
+    return game.view(state, seat)
+
+
+TurnParts = tuple[
+    dict[str, Any],
+    list[dict[str, Any]] | None,
+    int,
+    dict[str, Any] | None,
+    list[dict[str, Any]] | None,
+]
+
+
+def turn_parts(game: Game[Any, Any], state: Any, seat: int, version: int) -> TurnParts:
+    """What a ``turn`` carries.
+
+    The view, the legal actions listed (at most :data:`LIST_LEGAL_UP_TO`) or sampled, their
+    count, and the game's description of them.
+    """
+    legal = game.legal_actions(state, seat)
+    description = (legal.description or None) if isinstance(legal, LazyActions) else None
+    listed: list[dict[str, Any]] | None = None
+    sample: list[dict[str, Any]] | None = None
+    if len(legal) <= LIST_LEGAL_UP_TO:
+        listed = [game.dump_action(a) for a in legal]
+    else:
+        rng = random.Random(version * 1000 + seat)
+        picks = sorted(rng.sample(range(len(legal)), min(SAMPLE, len(legal))))
+        sample = [game.dump_action(legal[i]) for i in picks]
+    return game.view(state, seat), listed, len(legal), description, sample
+
+
+def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any, float]:
+    """Run ``fn(*args)``: ``(True, result, seconds)`` or ``(False, error parts, seconds)``."""
+    started = time.perf_counter()
+    try:
+        result = fn(*args)
+    except DennouError as exc:
+        # an exception's pickle keeps only its message: send what rebuilds it with its context
+        return False, (type(exc), exc.message, exc.context), time.perf_counter() - started
+    return True, result, time.perf_counter() - started
+
+
+class Work:
+    """Runs engine work inline, on a thread or in a worker process, by its measured cost.
+
+    Args:
+        processes: Worker processes for the most expensive work.
+    """
+
+    INLINE = 0.002
+    """Seconds under which work runs on the event loop."""
+
+    THREAD = 0.02
+    """Seconds under which work runs on a thread; anything slower runs in a process."""
+
+    def __init__(self, processes: int = 1) -> None:
+        self.cost: dict[Kind, float] = {}
+        self.slowest: dict[Kind, float] = {}
+        self.where: dict[Kind, dict[str, int]] = {}
+        """Per kind: how many times it ran inline, on a thread, in a process."""
+        self._processes = processes
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _process_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self._processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the worker process now (in the background), so that it is ready when needed."""
+        self._process_pool().submit(int)
+
+    async def run(self, kind: Kind, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` where its cost says (``fn``: a module-level function of this module)."""
+        estimate = self.cost.get(kind)
+        where = self.where.setdefault(kind, {"inline": 0, "thread": 0, "process": 0})
+        if estimate is not None and estimate < self.INLINE:
+            ok, result, spent = _timed(fn, args)
+            where["inline"] += 1
+        elif estimate is None or estimate < self.THREAD:
+            ok, result, spent = await asyncio.to_thread(_timed, fn, args)
+            where["thread"] += 1
+        else:
+            loop = asyncio.get_running_loop()
+            ok, result, spent = await loop.run_in_executor(self._process_pool(), _timed, fn, args)
+            where["process"] += 1
+        self.cost[kind] = spent if estimate is None else 0.7 * estimate + 0.3 * spent
+        self.slowest[kind] = max(spent, self.slowest.get(kind, 0.0))
+        if not ok:
+            cls, message, context = result
+            raise cls(message, **context)
+        value: T = result
+        return value
+
+    def close(self) -> None:
+        """Stop the worker process."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+__all__ = ["LIST_LEGAL_UP_TO", "SAMPLE", "Work", "apply", "draw", "turn_parts", "view"]
