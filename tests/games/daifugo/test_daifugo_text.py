@@ -19,7 +19,7 @@ def test_text_forms_round_trip() -> None:
     assert GAME.parse_action({"type": "play", "cards": ["JK"]}) == Play(("JK",))
     assert str(Play(("10h", "JK"))) == "play 10h JK"
     with pytest.raises(InvalidActionError):
-        GAME.parse_action("discard 3s")
+        GAME.parse_action("steal 3s")
 
 
 @pytest.mark.parametrize(

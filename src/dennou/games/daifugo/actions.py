@@ -1,7 +1,9 @@
 """Daifugo actions (JSON tag = the text form's first word).
 
-Cards are wire strings (``"8s"``, ``"10h"``, ``"JK"``; see :mod:`.cards`): ``play 8s 8h``,
-``pass``, ``give 3c 4d``, and the host's ``deal`` with the 54 cards in dealing order.
+Cards are wire strings (``"8s"``, ``"10h"``, ``"JK"``; a joker standing for a square is
+``"JK=6s"``; see :mod:`.cards`): ``play 8s 8h``, ``play 5s JK=6s 7s``, ``pass``, ``give 3c 4d``
+(the exchange, and 7渡し), ``discard 4c`` (10捨て), and the host's chance actions: ``deal``
+with the whole deck in dealing order and ``places`` (千日手: the remaining places drawn).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dennou.games.daifugo.cards import parse_card
 
 
 class Play(Action, frozen=True, tag="play"):
-    """Play a group of cards of one rank (jokers wild): ``play 8s 8h``, ``play JK``."""
+    """Play a group or a sequence: ``play 8s 8h``, ``play JK``, ``play 5s JK=6s 7s``."""
 
     cards: tuple[str, ...]
 
@@ -22,15 +24,27 @@ class Pass(Action, frozen=True, tag="pass"):
 
 
 class Give(Action, frozen=True, tag="give"):
-    """Exchange: give cards to the partner of the current exchange step (``give 3c 4d``)."""
+    """Give cards: to the partner of the exchange step, or to the next player (7渡し)."""
+
+    cards: tuple[str, ...]
+
+
+class Discard(Action, frozen=True, tag="discard"):
+    """Discard cards after playing 10s (10捨て): ``discard 4c 5d``."""
 
     cards: tuple[str, ...]
 
 
 class Deal(Action, frozen=True, tag="deal"):
-    """Chance: the shuffled deck, dealt one card at a time from the leader in turn order."""
+    """Chance: the shuffled deck, dealt one card at a time from the first in turn order."""
 
     deck: tuple[str, ...]
+
+
+class Places(Action, frozen=True, tag="places"):
+    """Chance (千日手): the seats still holding cards, in the order they are placed."""
+
+    seats: tuple[int, ...]
 
 
 def check_cards(action: Action) -> None:
@@ -49,4 +63,4 @@ def check_cards(action: Action) -> None:
         )
 
 
-CODEC = ActionCodec(Play, Pass, Give, Deal, check=check_cards)
+CODEC = ActionCodec(Play, Pass, Give, Discard, Deal, Places, check=check_cards)
