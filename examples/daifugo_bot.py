@@ -30,7 +30,8 @@ class BigGroupsFirst(Bot):
             return legal[0]
 
         def key(play: Play) -> tuple[int, int]:
-            rank = cards.group_rank(cards.parse_cards(play.cards) or ()) or 0
+            held = cards.parse_cards(play.cards) or ()
+            rank = min((cards.rank_of(c) for c in held if c != cards.JOKER), default=99)
             return (len(play.cards), -rank)
 
         return max(plays, key=key)

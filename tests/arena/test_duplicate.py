@@ -89,7 +89,7 @@ def test_duplicate_daifugo_every_entrant_plays_every_hand_of_the_first_deal() ->
                 state = frame.state
                 break
         assert state is not None
-        hands = [tuple(sorted(map(str, h))) for h in state.hands]
+        hands = [tuple(sorted(map(str, state.hand(i)))) for i in range(len(rec.players))]
         first_hands = first_hands or hands
         assert hands == first_hands
         for seat, name in enumerate(rec.meta["tournament"]["entrants"]):
