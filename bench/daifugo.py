@@ -6,9 +6,10 @@
 
 Tables:
 1. Full 5-player random games/s through the public checked API (``legal_actions`` + ``apply``,
-   one game = one ``games=1`` set, deal included), beside RLCard ``doudizhu`` and OpenSpiel
-   ``dou_dizhu`` random games/s measured in the same run (the closest public climbing games).
-2. Monte Carlo playouts/s (5 players, from fresh deals) of the Numba simulator.
+   one game = one ``games=1`` set, deal included), under the source's rules and the ``uecda``
+   preset, beside RLCard ``doudizhu`` and OpenSpiel ``dou_dizhu`` random games/s measured in the
+   same run (the closest public climbing games).
+2. Monte Carlo playouts/s (5 players, from fresh deals) of the Numba simulator, both rules.
 3. Strength with duplicate deals: each deal seed is played once per seat rotation of the hero, and
    the hero's mean points per game (per deal, averaged over rotations) get a 95% CI.
 
@@ -38,12 +39,17 @@ from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
 
+RULES = {"source": {"games": 1}, "uecda": {"preset": "uecda", "games": 1}}
+"""The rules measured: the source's (the defaults) and the UECda preset, one game per set."""
 
-def engine_games_per_s(seconds: float) -> tuple[float, int]:
-    rules = DaifugoRules(games=1)
+
+def engine_games_per_s(seconds: float, options: dict[str, Any]) -> tuple[float, int, float]:
+    """Random games per CPU second through the public API, games played, decisions per game."""
+    rules = GAME.make_rules(options)
     rng = random.Random(0)
     players = ["a", "b", "c", "d", "e"]
     games = 0
+    decisions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         s = GAME.new(rules, players)
@@ -57,8 +63,9 @@ def engine_games_per_s(seconds: float) -> tuple[float, int]:
                 continue
             legal = GAME.legal_actions(s, seat)
             s, _ = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+            decisions += 1
         games += 1
-    return games / (time.process_time() - start), games
+    return games / (time.process_time() - start), games, decisions / max(games, 1)
 
 
 def rlcard_games_per_s(seconds: float) -> str:
@@ -99,9 +106,9 @@ def openspiel_games_per_s(seconds: float) -> str:
     return f"{games / (time.process_time() - start):,.0f}"
 
 
-def playouts_per_s(policy: int, seconds: float) -> float:
+def playouts_per_s(policy: int, seconds: float, options: dict[str, Any]) -> float:
     rng = random.Random(1)
-    rules = DaifugoRules(games=1)
+    rules = GAME.make_rules(options)
     done = 0
     total = 0.0
     warm = True
@@ -109,8 +116,8 @@ def playouts_per_s(policy: int, seconds: float) -> float:
         s = GAME.new(rules, ["a", "b", "c", "d", "e"])
         s, _ = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
         sim = S.Sim(s)
-        hands = np.array([[S.mask_of(h) for h in s.hands]] * 500, dtype=np.int64)
-        moves = sim.legal_masks()[:4]
+        hands = np.array([list(s.hands)] * 500, dtype=np.int64)
+        moves = sim.legal_moves()[:4]
         t = time.process_time()
         S.playouts(sim, hands, moves, policy=policy, seed=rng.randrange(2**31))
         if warm:  # the first call may compile
@@ -128,24 +135,34 @@ def reference_loop_us() -> float:
 
 
 def speed(seconds: float) -> None:
-    ours, n = engine_games_per_s(seconds)
     print("\n## Full random games per CPU second (one core, same run)\n")
-    print("| engine | game | games/s |")
-    print("|---|---|---|")
-    print(f"| dennou daifugo (public checked API) | 5-player daifugo game | {ours:,.0f} |")
-    print(f"| RLCard 1.2 | doudizhu (3 players) | {rlcard_games_per_s(seconds)} |")
+    print("| engine | game | games/s | decisions/game |")
+    print("|---|---|---|---|")
+    ours = {}
+    for name, options in RULES.items():
+        rate, _, per_game = engine_games_per_s(seconds, options)
+        ours[name] = rate
+        print(
+            f"| dennou daifugo (public checked API) | 5-player game, {name} rules | "
+            f"{rate:,.0f} | {per_game:.0f} |"
+        )
+    print(f"| RLCard 1.2 | doudizhu (3 players) | {rlcard_games_per_s(seconds)} | |")
     spiel = openspiel_games_per_s(seconds)
-    print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {spiel} |")
-    print(f"\n(dennou: {n} games measured; target 1,500 games/s)")
+    print(f"| OpenSpiel (C++ via pyspiel) | dou_dizhu (3 players) | {spiel} | |")
+    if spiel.replace(",", "").isdigit():
+        peer = float(spiel.replace(",", ""))
+        ratios = ", ".join(f"{name} {rate / peer:.2f}x" for name, rate in ours.items())
+        print(f"\n(dennou / OpenSpiel: {ratios}; target >= 1.0x)")
     print(
         f"(this machine now: `sum(range(1000))` takes {reference_loop_us():.1f} µs of CPU; "
         "pure-Python speeds scale with it)"
     )
     print("\n## Monte Carlo playouts per second (Numba simulator, 5 players, from a fresh deal)\n")
-    print("| default policy | playouts/s |")
-    print("|---|---|")
-    for policy, name in ((0, "uniform random"), (1, "ε-greedy (montecarlo's)")):
-        print(f"| {name} | {playouts_per_s(policy, seconds):,.0f} |")
+    print("| rules | default policy | playouts/s |")
+    print("|---|---|---|")
+    for name, options in RULES.items():
+        for policy, label in ((0, "uniform random"), (1, "ε-greedy (montecarlo's)")):
+            print(f"| {name} | {label} | {playouts_per_s(policy, seconds, options):,.0f} |")
     print("\n(target 20,000 playouts/s)")
 
 

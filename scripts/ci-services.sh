@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Services the server tests need in CI: a PostgreSQL on loopback and the JS client's npm package.
+# Services the tests need in CI: a PostgreSQL on loopback, the JS client's npm package, Chromium
+# and the web app's JavaScript checkers.
 #
-#   source scripts/ci-services.sh     # exports DENNOU_TEST_POSTGRES_URL
+#   source scripts/ci-services.sh          # start them; exports DENNOU_TEST_POSTGRES_URL
+#   source scripts/ci-services.sh --stop   # stop the PostgreSQL it started (or: bash ... --stop)
 #
 # Installs postgresql with apt-get if it is missing, starts a throwaway cluster on 127.0.0.1
-# (port $DENNOU_PG_PORT, default 55432) owned by the postgres user, creates a superuser role
-# `dennou` (the store tests create and drop their own databases), and runs `npm install` in
-# examples/js-client. Idempotent: a cluster already running is reused. Sourcing it does not
-# change your shell's options: the set-up runs in a child bash with `set -euo pipefail`.
+# (port $DENNOU_PG_PORT, default 55432; data in $DENNOU_PG_DIR, default /tmp/dennou-pg-PORT)
+# owned by the postgres user, creates a superuser role `dennou` (the store tests create and drop
+# their own databases), and runs `npm install` in examples/js-client (skipped with
+# DENNOU_CI_NPM=0). Idempotent: a cluster already running is reused. Sourcing it does not change
+# your shell's options: the work runs in a child bash with `set -euo pipefail`.
 
 _DENNOU_CI_SCRIPT="${BASH_SOURCE[0]}"
 DENNOU_PG_PORT="${DENNOU_PG_PORT:-55432}"
-if [ "${1:-}" != "--setup" ]; then
-  bash "$_DENNOU_CI_SCRIPT" --setup || { echo "ci-services: set-up failed" >&2; return 1 2>/dev/null || exit 1; }
-  export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$DENNOU_PG_PORT/postgres"
-  echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
-  return 0 2>/dev/null || exit 0
-fi
+case "${1:-}" in
+  --setup | --stop-cluster) ;;  # the child bash below
+  --stop)
+    if bash "$_DENNOU_CI_SCRIPT" --stop-cluster; then
+      unset DENNOU_TEST_POSTGRES_URL
+      return 0 2>/dev/null || exit 0
+    fi
+    return 1 2>/dev/null || exit 1
+    ;;
+  *)
+    bash "$_DENNOU_CI_SCRIPT" --setup || { echo "ci-services: set-up failed" >&2; return 1 2>/dev/null || exit 1; }
+    export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$DENNOU_PG_PORT/postgres"
+    echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
+    return 0 2>/dev/null || exit 0
+    ;;
+esac
 
 set -euo pipefail
 ROOT="$(cd "$(dirname "$_DENNOU_CI_SCRIPT")/.." && pwd)"
@@ -30,16 +43,27 @@ pg_bin() {
   done
 }
 
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
+}
+
+if [ "$1" = "--stop-cluster" ]; then
+  BIN="$(pg_bin)"
+  if [ -n "$BIN" ] && as_pg "$BIN/pg_ctl -D $PG_DIR status" >/dev/null 2>&1; then
+    as_pg "$BIN/pg_ctl -D $PG_DIR -m fast -w stop" >/dev/null
+    echo "ci-services: stopped the PostgreSQL in $PG_DIR (port $PG_PORT)"
+  else
+    echo "ci-services: no PostgreSQL of ours is running in $PG_DIR (port $PG_PORT)"
+  fi
+  exit 0
+fi
+
 if [ -z "$(pg_bin)" ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq postgresql >/dev/null
 fi
 BIN="$(pg_bin)"
-
-as_pg() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
-}
 
 if ! as_pg "$BIN/pg_ctl -D $PG_DIR status" >/dev/null 2>&1; then
   if [ ! -f "$PG_DIR/PG_VERSION" ]; then
@@ -54,6 +78,18 @@ as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_rol
 
 python -c "import psycopg" 2>/dev/null || pip install -q "psycopg[binary]>=3.1"
 
-if [ -f "$ROOT/examples/js-client/package.json" ]; then
+# The web app's browser tests drive Debian's Chromium with Playwright for Python (Playwright's
+# own browser download cannot work here); a Japanese font so pages and screenshots show 日本語.
+if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi ipa; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium fonts-ipafont-gothic >/dev/null
+fi
+# The web app's JavaScript checks (TypeScript over JSDoc, ESLint): dev-only npm packages.
+if [ -f "$ROOT/web-dev/package-lock.json" ]; then
+  (cd "$ROOT/web-dev" && npm ci --no-audit --no-fund --silent)
+fi
+
+if [ "${DENNOU_CI_NPM:-1}" != 0 ] && [ -f "$ROOT/examples/js-client/package.json" ]; then
   (cd "$ROOT/examples/js-client" && npm install --no-audit --no-fund --silent)
 fi

@@ -9,16 +9,28 @@
 //   - when there are too many to list, it picks from `legal_sample` (for Numeron calls it
 //     narrows the candidates with the judgments it has seen, so games end quickly).
 //
-// Usage:
+// Usage (after `npm install` in this directory, which fetches `ws`):
 //   node client.js --server ws://127.0.0.1:8000/ws --token TOKEN (--table ID | --join GAME)
 //                  [--games N] [--rules '{"digits":3}'] [--seats open,bot:random]
-// Prints one JSON line per finished game: {"table", "seat", "outcome"}; exits 0 when done.
+// --server and --token default to the environment's DENNOU_SERVER and DENNOU_TOKEN (as for
+// `dennou bot run`). Prints one JSON line per finished game: {"table", "seat", "outcome"};
+// exits 0 when done.
 'use strict';
 
-const WebSocket = require('ws');
+let WebSocket;
+try {
+  WebSocket = require('ws');
+} catch (err) {
+  console.error(`${err.message}\nthe client needs the ws package: run \`npm install\` in ${__dirname}`);
+  process.exit(2);
+}
 
 function parseArgs(argv) {
-  const args = { server: 'ws://127.0.0.1:8000/ws', games: 1 };
+  const args = {
+    server: process.env.DENNOU_SERVER || 'ws://127.0.0.1:8000/ws',
+    token: process.env.DENNOU_TOKEN,
+    games: 1,
+  };
   for (let i = 2; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
     args[key] = argv[i + 1];

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from dennou.arena.bots import available_bots, make_bot
+from dennou.arena.human import HumanBot, QuitGame
 from dennou.arena.match import mean_length, run_match, summarize
-from dennou.arena.play import play as play_game
+from dennou.arena.play import GameRun
+from dennou.arena.seating import seat_players, split_specs
 from dennou.core import record as records
-from dennou.core.actions import Action
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError, DennouError, InvalidActionError
-from dennou.core.game import JSON, Event, Game, Seat, rules_options
+from dennou.core.errors import ConfigError, DennouError
+from dennou.core.game import Game
+from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
 from dennou.server.cli import bot_run, serve
 
@@ -57,31 +67,90 @@ def parse_rules_args(game: Game[Any, Any], pairs: Sequence[str] | None) -> Any:
 def games_command(
     name: Annotated[str | None, typer.Argument(help="show one game only")] = None,
 ) -> None:
-    """List the games, their player counts, every rules option with its default, and bots."""
+    """List the games: players, rules options (type, range, default) and each bot's options."""
     names = [name] if name else list(REGISTRY)
     for game_name in names:
         game = get(game_name)
         spec = game.spec
+        default = game.default_players(game.make_rules())
         players = (
             str(spec.min_players)
             if spec.min_players == spec.max_players
-            else f"{spec.min_players}-{spec.max_players}"
+            else f"{spec.min_players}-{spec.max_players} (default {default})"
         )
         table = Table(title=f"{spec.name} — {spec.title} — {players} players", title_justify="left")
-        table.add_column("option")
-        table.add_column("type")
-        table.add_column("default")
-        table.add_column("meaning")
-        for opt, tp, default, description in rules_options(game.rules_type):
-            table.add_row(opt, tp, repr(default), description)
+        for col in ("option", "type", "range", "default", "meaning"):
+            table.add_column(col)
+        for opt in option_info(game.rules_type):
+            shown = _value(opt.default)
+            table.add_row(opt.name, opt.type, opt.range or "-", shown, opt.description)
         console.print(table)
-        console.print(f"  bots: {', '.join(available_bots(game))}\n")
+        if not spec.decisions:
+            console.print(
+                f"  no decisions: in {spec.name} chance decides everything and the players only"
+                f" watch, so bots make no difference. Watch a game with `dennou play {spec.name}"
+                " --vs random`"
+                + (
+                    f", or see the odds with `dennou odds {spec.name} --players ...`."
+                    if spec.name == "stud10"
+                    else "."
+                ),
+                highlight=False,
+                markup=False,
+            )
+        else:
+            console.print(_bots_table(game))
+        console.print()
+
+
+def _value(value: Any) -> str:
+    """A default as it is typed on the command line (``--rules key=value``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple | list):
+        return ",".join(_value(v) for v in value)
+    return str(value)
+
+
+def _bots_table(game: Game[Any, Any]) -> Table:
+    table = Table(
+        title=f"{game.spec.name} bots (options: --bots name:key=value:key=value)",
+        title_justify="left",
+    )
+    for col in ("bot", "option", "type", "range", "default", "meaning"):
+        table.add_column(col)
+    for bot, factory in available_bots(game).items():
+        options = option_info(factory)
+        if not options:
+            table.add_row(bot, "(none)", "", "", "", "")
+        for i, opt in enumerate(options):
+            table.add_row(
+                bot if i == 0 else "",
+                opt.name,
+                opt.type,
+                opt.range or "-",
+                _value(opt.default),
+                opt.description,
+            )
+    return table
 
 
 @app.command("match")
 def match_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
-    bots: Annotated[str, typer.Option(help="comma-separated bot specs, one per seat")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="comma-separated bot specs (name:key=value); seats beyond them are filled "
+            "from the same bots in turn"
+        ),
+    ],
+    players: Annotated[
+        int | None,
+        typer.Option(help="players per game (default: the game's default for its rules)"),
+    ] = None,
     games: Annotated[int, typer.Option(min=1, help="number of games")] = 10,
     seed: Annotated[int, typer.Option(help="master seed (game i uses seed + i)")] = 0,
     rules: RulesOpt = None,
@@ -90,22 +159,42 @@ def match_command(
         float | None, typer.Option(help="seconds per decision; slower = timeout")
     ] = None,
     rotate: Annotated[bool, typer.Option(help="rotate bots through the seats")] = True,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the results as JSON (progress goes to stderr)")
+    ] = False,
 ) -> None:
-    """Play GAME between bots and print results with 95% confidence intervals."""
+    """Play GAME between bots and print results with 95% confidence intervals.
+
+    Seats: the bots named, then the same bots again in turn up to --players (or the game's
+    default number of players); each bot is named <bot>#<seat>. Ctrl-C stops early and prints
+    the results of the games finished.
+    """
     game = get(game_name)
     config = parse_rules_args(game, rules)
-    specs = [s.strip() for s in bots.split(",") if s.strip()]
-    game.check_players([f"p{i}" for i in range(len(specs))])
-    for spec in specs:
+    seating = seat_players(game, config, split_specs(bots), players)
+    specs = [s for s in seating.specs if s is not None]
+    for spec in dict.fromkeys(specs):
         make_bot(game, spec)  # fail early on a bad spec
+    info = Console(stderr=True, width=console.width) if as_json else console
+    note = "; bots rotate one seat each game" if rotate and len(set(specs)) > 1 else ""
+    if seating.filled:
+        note += (
+            f"; {seating.filled} seats filled from the bots named, in turn"
+            " (--players for another count)"
+        )
+    info.print(f"{seating.describe()}{note}", highlight=False, markup=False, soft_wrap=True)
     if out is not None:
         out.write_text("", encoding="utf-8")
+    played: list[records.Record] = []
+    interrupted = False
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=console,
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=info,
         transient=True,
     ) as progress:
         task = progress.add_task(f"{game_name}", total=games)
@@ -113,18 +202,42 @@ def match_command(
         def done(i: int, rec: records.Record) -> None:
             if out is not None:
                 records.write(out, [rec], append=True)
+            played.append(rec)
             progress.advance(task)
 
-        played = run_match(
-            game, config, specs, games, seed, rotate=rotate, time_limit=time_limit, on_game=done
-        )
-    print_match(game, played)
+        try:
+            run_match(
+                game,
+                config,
+                specs,
+                games,
+                seed,
+                rotate=rotate,
+                time_limit=time_limit,
+                on_game=done,
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        info.print(f"interrupted: {len(played)} of {games} games finished", highlight=False)
+    if as_json:
+        print(json.dumps(match_json(game, played, games, interrupted), ensure_ascii=False))
+    elif played:
+        print_match(game, played)
     if out is not None:
-        console.print(f"records written to {out}")
+        info.print(f"records written to {out}")
+    if interrupted:
+        raise typer.Exit(130)
+
+
+DEFAULTS_NOTE = (
+    "defaults: moves the arena made for a bot (the rules' default) when it raised, moved illegally"
+    " or ran over --time-limit"
+)
 
 
 def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
-    """Print the table of a match."""
+    """Print the table of a match, and what its ``defaults`` column counts."""
     table = Table(
         title=f"{game.spec.name}: {len(played)} games, mean length {mean_length(played):.1f} steps",
         title_justify="left",
@@ -133,7 +246,8 @@ def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for col in ("ms mean", "ms max", "defaults"):
         table.add_column(col, justify="right", no_wrap=True)
-    for st in summarize(played):
+    stats = summarize(played)
+    for st in stats:
         p, lo, hi = st.win_interval()
         mean, half = st.score_interval()
         ms = st.decision_ms
@@ -150,6 +264,49 @@ def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
             str(st.defaults),
         )
     console.print(table)
+    reasons = [
+        f"{st.spec}: " + ", ".join(f"{n} {why}" for why, n in sorted(st.default_reasons.items()))
+        for st in stats
+        if st.defaults
+    ]
+    console.print(DEFAULTS_NOTE + (f" ({'; '.join(reasons)})" if reasons else ""), highlight=False)
+
+
+def match_json(
+    game: Game[Any, Any], played: Sequence[records.Record], total: int, interrupted: bool
+) -> dict[str, Any]:
+    """The results of a match as JSON (what ``match --json`` prints)."""
+    bots = []
+    for st in summarize(played):
+        p, lo, hi = st.win_interval()
+        mean, half = st.score_interval()
+        ms = st.decision_ms
+        bots.append(
+            {
+                "bot": st.spec,
+                "seats": st.games,
+                "wins": st.wins,
+                "draws": st.draws,
+                "losses": st.losses,
+                "win_rate": p,
+                "win_rate_ci95": [lo, hi],
+                "score_mean": mean,
+                "score_ci95_half_width": half,
+                "ms_mean": sum(ms) / len(ms) if ms else None,
+                "ms_max": max(ms) if ms else None,
+                "defaults": st.defaults,
+                "default_reasons": dict(st.default_reasons),
+            }
+        )
+    return {
+        "game": game.spec.name,
+        "games": len(played),
+        "games_asked": total,
+        "interrupted": interrupted,
+        "mean_length": mean_length(played),
+        "bots": bots,
+        "defaults_note": DEFAULTS_NOTE,
+    }
 
 
 @app.command("replay")
@@ -200,145 +357,56 @@ def print_outcome(game: Game[Any, Any], state: Any, players: Sequence[str]) -> N
         console.print("teams: " + ", ".join(f"{k}: {v:g}" for k, v in outcome.teams.items()))
 
 
-class QuitGame(BaseException):
-    """The person at the terminal asked to stop (not an error of a bot)."""
-
-
-HELP = """type an action in its text form (e.g. `call 0318`), or its number from the list,
-or JSON ({"type": "call", "number": "0318"}); `say TEXT` talks (`say @CHANNEL TEXT` picks the
-channel); `view` shows the state again; `legal` lists the legal actions; `quit` stops."""
-
-
-class HumanBot(Bot):
-    """A person at the terminal: reads actions, re-prompts on bad input with a reason."""
-
-    name = "human"
-
-    def __init__(
-        self,
-        game: Game[Any, Any],
-        read: Callable[[str], str] = input,
-        write: Callable[[str], None] = print,
-    ) -> None:
-        self.game = game
-        self.read = read
-        self.write = write
-        self.seat: Seat = 0
-
-    def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
-        """Remember the seat."""
-        self.seat = seat
-
-    def observe(self, events: Sequence[Event]) -> None:
-        """Print what this seat sees happen."""
-        for event in events:
-            self.write(f"  · {event.text}")
-
-    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Prompt until the person types a legal action."""
-        self.write(self.game.render(view))
-        self.write("legal: " + self.game.describe_legal(legal))
-        while True:
-            try:
-                line = self.read("> ").strip()
-            except EOFError:
-                raise QuitGame from None
-            if not line:
-                continue
-            word = line.split()[0].lower()
-            if word in ("quit", "exit"):
-                raise QuitGame
-            if word in ("help", "?"):
-                self.write(HELP)
-                continue
-            if word == "view":
-                self.write(self.game.render(view))
-                continue
-            if word == "legal":
-                self.write(self.game.describe_legal(legal))
-                continue
-            if word in ("say", "/say"):
-                self.write(self._say(view, line.split(None, 1)[1] if " " in line else ""))
-                continue
-            if line.isdigit() and len(legal) <= 1000:
-                i = int(line)
-                if i < len(legal):
-                    return legal[i]
-                self.write(f"✗ there are {len(legal)} legal actions (0-{len(legal) - 1})")
-                continue
-            try:
-                action = self.game.parse_action(line)
-            except InvalidActionError as exc:
-                self.write(f"✗ {exc.message}  (type `help`)")
-                continue
-            if action not in legal:
-                self.write(
-                    f"✗ `{action}` is not legal now; legal: {self.game.describe_legal(legal)}"
-                )
-                continue
-            return action
-
-    def _say(self, view: JSON, rest: str) -> str:
-        if self.say is None:
-            return "✗ nobody is listening"
-        channel = None
-        if rest.startswith("@"):
-            channel, _, rest = rest.partition(" ")
-            channel = channel[1:]
-        if not rest.strip():
-            return "✗ say what? (`say TEXT` or `say @CHANNEL TEXT`)"
-        if channel is None:
-            channel = "public"
-            for preferred in ("room", "public"):
-                channel = preferred
-                error = self.say(channel, rest)
-                if error is None:
-                    return f"(said in {channel})"
-            return f"✗ {error}"
-        error = self.say(channel, rest)
-        return f"(said in {channel})" if error is None else f"✗ {error}"
-
-
 @app.command("play")
 def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
-    vs: Annotated[str, typer.Option(help="comma-separated bots for the other seats")],
+    vs: Annotated[
+        str,
+        typer.Option(
+            help="comma-separated bots for the other seats; seats beyond them are filled from "
+            "the same bots in turn"
+        ),
+    ] = "random",
     seat: Annotated[int, typer.Option(help="your seat (0-based)")] = 0,
     players: Annotated[
-        int | None, typer.Option(help="number of players (default: you + the bots)")
+        int | None,
+        typer.Option(help="players (default: the game's default for its rules)"),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed (default: random)")] = None,
     rules: RulesOpt = None,
     name: Annotated[str, typer.Option(help="your name")] = "you",
-    out: Annotated[Path | None, typer.Option(help="write the record here")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="write the record here (also of a game you quit)")
+    ] = None,
 ) -> None:
-    """Play GAME in the terminal against bots."""
+    """Play GAME in the terminal against bots (`help` at the prompt explains)."""
     game = get(game_name)
     config = parse_rules_args(game, rules)
-    specs = [s.strip() for s in vs.split(",") if s.strip()]
-    if not specs:
-        raise ConfigError("--vs needs at least one bot")
-    total = players if players is not None else max(len(specs) + 1, game.default_players(config))
-    if total - 1 > len(specs):
-        specs += [specs[-1]] * (total - 1 - len(specs))
-    specs = specs[: total - 1]
-    game.check_players([f"p{i}" for i in range(total)])
-    if not 0 <= seat < total:
-        raise ConfigError(f"--seat must be 0-{total - 1}")
-    human = HumanBot(game, read=_read_line, write=lambda s: console.print(s, highlight=False))
-    bots: list[Bot] = [make_bot(game, s) for s in specs]
-    bots.insert(seat, human)
-    names = [f"{s.split(':')[0]}#{i}" for i, s in enumerate(specs)]
-    names.insert(seat, name)
+    seating = seat_players(game, config, split_specs(vs), players, person=seat, person_name=name)
+    human = HumanBot(game, read=_read_line, write=_write_plain)
+    bots: list[Bot] = [human if s is None else make_bot(game, s) for s in seating.specs]
     seed = seed if seed is not None else random.randrange(2**31)
-    console.print(f"{game.spec.title}: you are seat {seat} ({name}); seed {seed}. `help` for help.")
+    console.print(
+        f"{game.spec.title}: you are seat {seat} ({name}); seed {seed}. `help` for help.",
+        highlight=False,
+        markup=False,
+    )
+    console.print(seating.describe(), highlight=False, markup=False, soft_wrap=True)
+    if not game.spec.decisions:
+        console.print(f"{game.spec.name} has no decisions: you watch the game.", highlight=False)
+    run = GameRun(game, config, bots, seed, players=seating.names, meta={"human_seat": seat})
     try:
-        rec = play_game(game, config, bots, seed, players=names, meta={"human_seat": seat})
-    except QuitGame:
-        console.print("bye")
+        rec = run.play()
+    except (QuitGame, KeyboardInterrupt):
+        rec = run.record
+        rec.meta["quit"] = True
+        console.print(f"bye: you left after {len(rec.steps)} steps, before the end")
+        if out is not None:
+            records.write(out, [rec])
+            console.print(f"the game so far is written to {out} (`dennou replay` shows it)")
         raise typer.Exit(0) from None
     final = records.final_state(rec, game)
-    console.print(game.render(game.view(final, seat)), highlight=False)
+    _write_plain(game.render(game.view(final, seat)))
     print_outcome(game, final, rec.players)
     if out is not None:
         records.write(out, [rec])
@@ -349,12 +417,16 @@ def play_command(
 def odds_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="stud10")],
     players: Annotated[
-        str, typer.Option(help='face-up cards per player, "|" between players: "As Kd|7c 7d"')
+        str,
+        typer.Option(help='face-up cards per player (5 to 10 each), "|" between players'),
     ],
     samples: Annotated[int, typer.Option(min=1, help="Monte Carlo deals if not exact")] = 100_000,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed")] = 0,
 ) -> None:
-    """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo)."""
+    """Each player's chance of winning from the face-up cards alone (exact or Monte Carlo).
+
+    e.g. dennou odds stud10 --players "As Kd Qh Jc 9s|7c 7d 2s 2h 3d"
+    """
     if game_name != "stud10":
         raise ConfigError(f"odds are computed for stud10 only, not {game_name!r}")
     from dennou.games.stud10.odds import odds_command as compute
@@ -367,11 +439,248 @@ def odds_command(
 
 
 def _read_line(prompt: str) -> str:
-    console.print(prompt, end="")
+    console.print(prompt, end="", markup=False)
     line = sys.stdin.readline()
     if not line:
         raise EOFError
     return line
+
+
+def _write_plain(text: str) -> None:
+    console.print(text, highlight=False, markup=False)
+
+
+# --- tournaments and leaderboards (issue 14) ----------------------------------------------------
+@app.command("tournament")
+def tournament_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    entrants: Annotated[
+        str,
+        typer.Option(help="comma-separated entrants: bot specs, module:Class, name=spec, @account"),
+    ] = "",
+    fmt: Annotated[str, typer.Option("--format", help="round-robin or swiss")] = "round-robin",
+    games: Annotated[
+        int | None, typer.Option(min=1, help="at least this many matches (whole rounds)")
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(min=1, help="rounds (instead of --games)")] = None,
+    seats: Annotated[int | None, typer.Option(min=1, help="players per match")] = None,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate", help="replay each deal with the seats rotated")
+    ] = False,
+    seed: Annotated[int, typer.Option(help="master seed")] = 0,
+    rules: RulesOpt = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="seconds per decision; slower = timeout")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="worker processes (default: every core)")
+    ] = None,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="run on Ray (RAY_ADDRESS, else a local Ray)")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="tournament directory: records, standings; resumable")
+    ] = None,
+    server: Annotated[
+        str | None, typer.Option(help="run it on a dennou host (http://host:port) instead")
+    ] = None,
+    token: Annotated[str, typer.Option(help="host: the owner's token", envvar="DENNOU_TOKEN")] = "",
+    watch: Annotated[
+        str | None, typer.Option(help="host: follow this tournament id instead of creating one")
+    ] = None,
+    tables: Annotated[int, typer.Option(min=1, max=64, help="host: tables at once")] = 2,
+    absent_grace: Annotated[
+        float, typer.Option(min=0, help="host: seconds a remote entrant may be away")
+    ] = 10.0,
+) -> None:
+    """Run a tournament between bots (or on a host, with remote programs too)."""
+    from dennou.arena.entrants import parse_entrants
+    from dennou.arena.runners import make_runner
+    from dennou.arena.tournament import Progress as TourProgress
+    from dennou.arena.tournament import Tournament, make_config
+
+    game = get(game_name)
+    if not entrants.strip() and not (server is not None and watch is not None):
+        raise ConfigError("--entrants is needed (e.g. --entrants greedy,random,mc=montecarlo)")
+    if server is not None:
+        host_options = {"tables": tables, "absent_grace": absent_grace, "time_limit": time_limit}
+        if seed != 0 or workers is not None or ray or out is not None:
+            raise ConfigError(
+                "on a host the server draws the seed and plays the games: drop --seed, "
+                "--workers, --ray and --out"
+            )
+        body = {
+            "game": game_name,
+            "entrants": [e.strip() for e in entrants.split(",")],
+            "rules": dict(r.split("=", 1) for r in rules or [] if "=" in r),
+            "format": fmt,
+            "seats": seats,
+            "games": games,
+            "rounds": rounds,
+            "duplicate": duplicate,
+            "options": host_options,
+            "start": True,
+        }
+        host_tournament(server, token, body, watch)
+        return
+    config = make_config(
+        game,
+        parse_entrants(entrants),
+        fmt=fmt,
+        seats=seats,
+        games=games,
+        rounds=rounds,
+        duplicate=duplicate,
+        seed=seed,
+        rules=parse_rules_args(game, rules),
+        time_limit=time_limit,
+    )
+    with Tournament(config, out, game) as tour:
+        if tour.results:
+            console.print(f"resuming {out}: {len(tour.results)} of {tour.total} matches finished")
+        with (
+            make_runner(workers, ray=ray) as runner,
+            tournament_progress() as progress,
+        ):
+            task = progress.add_task(
+                f"{game_name} {config.format}", total=tour.total, leader="", completed=0
+            )
+
+            def show(p: TourProgress) -> None:
+                lead = f"leader: {p.leader[0]} ({p.leader[1]:g})" if p.leader else ""
+                progress.update(task, completed=p.done, leader=lead)
+
+            summary = tour.run(runner, show)
+    print_tournament(config.game, summary)
+    if out is not None:
+        console.print(f"records, standings (CSV, JSON) and ratings in {out}/")
+
+
+def tournament_progress() -> Progress:
+    """A progress bar of matches done, time, ETA and the live leader."""
+    from rich.progress import TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[leader]}"),
+        console=console,
+        transient=True,
+    )
+
+
+def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | None) -> None:
+    """Create a tournament on a host (unless ``watch`` names one) and follow its standings."""
+    from dennou.client.tournament import create_tournament, watch_tournament
+
+    if watch is None:
+        if not token:
+            raise ConfigError("a host tournament needs its owner's token (--token or DENNOU_TOKEN)")
+        info = create_tournament(server, token, body)
+        tid = info["id"]
+        console.print(f"tournament {tid} on {server}: {info['matches']} matches, {info['status']}")
+        if any(e["spec"].startswith("@") for e in info["entrants"]):
+            console.print(
+                f"remote entrants play with: dennou bot run BOT --tournament {tid} "
+                f"--server {server.rstrip('/').replace('http', 'ws', 1)}/ws --token THEIR_TOKEN"
+            )
+    else:
+        tid = watch
+    with tournament_progress() as progress:
+        task = progress.add_task(f"{tid}", total=None, leader="")
+
+        def show(data: dict[str, Any]) -> None:
+            top = data["standings"][0] if data["finished"] else None
+            lead = f"leader: {top['name']} ({top['points']:g})" if top else ""
+            progress.update(task, total=data["matches"], completed=data["finished"], leader=lead)
+
+        summary = watch_tournament(server, tid, show)
+    print_tournament(summary["game"], summary)
+    console.print(f"{summary['status']}; seed {summary['seed']} (published by the host)")
+
+
+def print_tournament(game_name: str, summary: dict[str, Any]) -> None:
+    """Print a tournament's standings (and its pairwise table for a few entrants)."""
+    swiss = summary["format"] == "swiss"
+    table = Table(
+        title=f"{game_name}: {summary['finished']} matches, {summary['format']}"
+        + (", duplicate deals" if summary["duplicate"] else "")
+        + f", seed {summary['seed']}",
+        title_justify="left",
+    )
+    cols = ["#", "entrant", "games", "W", "D", "L", "points", "mean ± 95% CI"]
+    cols += ["match pts"] if swiss else []
+    cols += ["μ", "σ", "ordinal", "defaults"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "entrant" else "right", no_wrap=True)
+    for row in summary["standings"]:
+        cells = [str(row["rank"]), row["name"], str(row["games"]), str(row["wins"])]
+        cells += [str(row["draws"]), str(row["losses"]), f"{row['points']:g}"]
+        cells += [f"{row['mean']:.3f} ± {row['ci95']:.3f}"]
+        cells += [f"{row['match_points']:g}"] if swiss else []
+        cells += [f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}"]
+        cells += [str(row["defaults"])]
+        table.add_row(*cells)
+    console.print(table)
+    names = [row["name"] for row in summary["standings"]]
+    if 2 < len(names) <= 8:
+        pair = Table(title="pairwise: W-D-L of the row against the column", title_justify="left")
+        pair.add_column("")
+        for name in names:
+            pair.add_column(name, justify="right", no_wrap=True)
+        cells_of = {(p["entrant"], p["opponent"]): p for p in summary["pairwise"]}
+        for a in names:
+            row_cells = [a]
+            for b in names:
+                p = cells_of.get((a, b))
+                row_cells.append("" if p is None else f"{p['wins']}-{p['draws']}-{p['losses']}")
+            pair.add_row(*row_cells)
+        console.print(pair)
+
+
+@app.command("leaderboard")
+def leaderboard_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
+    dirs: Annotated[
+        list[Path] | None, typer.Argument(help="tournament directories to rate (local)")
+    ] = None,
+    server: Annotated[
+        str | None, typer.Option(help="a dennou host (http://host:port): its leaderboard")
+    ] = None,
+    preset: Annotated[
+        str | None, typer.Option(help="rules preset on the host (default: every preset)")
+    ] = None,
+) -> None:
+    """Ratings of GAME: from a host (--server), or over local tournament directories."""
+    from dennou.arena.leaderboard import local_leaderboard, server_leaderboard
+
+    get(game_name)
+    if server is not None:
+        boards = server_leaderboard(server, game_name, preset)
+    elif dirs:
+        boards = local_leaderboard(game_name, dirs)
+    else:
+        raise ConfigError("give tournament directories, or --server URL for a host's leaderboard")
+    for board in boards:
+        table = Table(title=f"{game_name} leaderboard — {board['preset']}", title_justify="left")
+        for col in ("#", "player", "ordinal", "μ", "σ", "games"):
+            table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+        for i, row in enumerate(board["ratings"], 1):
+            table.add_row(
+                str(i),
+                row["name"],
+                f"{row['ordinal']:.2f}",
+                f"{row['mu']:.2f}",
+                f"{row['sigma']:.2f}",
+                str(row["games"]),
+            )
+        console.print(table)
+    if not boards:
+        console.print(f"no rated {game_name} games yet")
 
 
 app.command("serve")(serve)

@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from dennou.core import record as rec
 from dennou.core.jsondata import to_json
 from dennou.games import REGISTRY
 from dennou.server.testing import LiveServer
-
-JS = Path(__file__).resolve().parents[2] / "examples" / "js-client"
-
-
-def node_ready() -> None:
-    missing = None
-    if shutil.which("node") is None:
-        missing = "node is not installed"
-    elif not (JS / "node_modules" / "ws").is_dir():
-        missing = "run scripts/ci-services.sh (npm install in examples/js-client)"
-    if missing:
-        if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":  # CI: services must be there
-            pytest.fail(missing)
-        pytest.skip(missing)
+from tests.services import JS_CLIENT, require_node
 
 
 def play_with_js(
@@ -40,7 +24,7 @@ def play_with_js(
     Checks every record's outcome against a replay and that the client never defaulted.
     """
     token = live.register("js")
-    cmd = ["node", str(JS / "client.js"), "--server", live.ws_url, "--token", token]
+    cmd = ["node", str(JS_CLIENT / "client.js"), "--server", live.ws_url, "--token", token]
     cmd += ["--join", game, "--seats", seats, *args]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     assert done.returncode == 0, done.stderr
@@ -58,7 +42,7 @@ def play_with_js(
 
 
 def test_js_client_plays_a_set_of_games(tmp_path: Path) -> None:
-    node_ready()
+    require_node()
     live = LiveServer(tmp_path / "data")
     try:
         games = play_with_js(live, "numeron", "open,bot:random", "--games", "3", timeout=120)
@@ -71,7 +55,7 @@ def test_js_client_plays_a_set_of_games(tmp_path: Path) -> None:
 
 def test_js_client_plays_a_whole_daifugo_set(tmp_path: Path) -> None:
     """Issue 8: a JavaScript client plays a whole Daifugo set (10 games) against the host."""
-    node_ready()
+    require_node()
     live = LiveServer(tmp_path / "data")
     try:
         seats = "open,bot:greedy,bot:greedy,bot:random,bot:random"

@@ -83,7 +83,7 @@ def test_bot_run_command_plays_a_game(tmp_path: Path) -> None:
         table = asyncio.run(make())
         cmd = [sys.executable, "-m", "dennou.server", "bot-run"]
         cmd += ["dennou.client.testing:HarnessBot", "--server", server.ws, "--token", token]
-        cmd += ["--table", table, "--seed", "3"]
+        cmd += ["--table", table, "--seed", "3", "--json"]
         env = {**os.environ, "PYTHONPATH": SRC}
         done = subprocess.run(
             cmd, capture_output=True, text=True, env=env, timeout=120, check=False

@@ -117,3 +117,10 @@ def test_intervals() -> None:
     assert mean == 0.5 and 0.09 < half < 0.11
     lo, hi = wilson(0.5, 100)
     assert lo < 0.5 < hi and round(hi - lo, 2) == 0.19
+
+
+def test_wilson_interval_holds_its_proportion_at_the_ends() -> None:
+    for n in (1, 4, 7, 50, 1000):
+        assert wilson(1.0, n)[1] == 1.0 and wilson(0.0, n)[0] == 0.0
+        lo, hi = wilson(1.0, n)
+        assert lo <= 1.0 <= hi

@@ -13,6 +13,7 @@ from tests.core.toygame import (
     LeakyToy,
     MutatingToy,
     NeverEndingToy,
+    SilentToy,
     Toy,
 )
 
@@ -36,8 +37,9 @@ def test_correct_toy_passes_and_report_counts_coverage() -> None:
         (LaxToy(), "not in legal_actions"),
         (ForgetfulToy(), "replay"),
         (JunkEatingToy(), "junk"),
+        (SilentToy(), "no decisions"),
     ],
-    ids=["leak", "mutation", "lax-apply", "replay", "junk"],
+    ids=["leak", "mutation", "lax-apply", "replay", "junk", "no-decisions"],
 )
 def test_harness_catches_broken_games(game: Toy, message: str) -> None:
     with pytest.raises(ConformanceError, match=message):

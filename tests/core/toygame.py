@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
+import msgspec
 from msgspec import Meta
 
 from dennou.core.actions import Action, ActionCodec
@@ -210,3 +211,9 @@ class NeverEndingToy(Toy):
         if state.guess is not None and seat == 1 and action in self.legal_actions(state, 1):
             return replace(state, guess=None), []
         return super().apply(state, seat, action)
+
+
+class SilentToy(Toy):
+    """Claims that nobody decides anything, yet asks the seats to act."""
+
+    spec = msgspec.structs.replace(Toy.spec, decisions=False)

@@ -8,6 +8,7 @@ or the bot are built, and its docs page gives each rules option's range (issue 1
 from __future__ import annotations
 
 import importlib
+import pickle
 import re
 from pathlib import Path
 
@@ -105,3 +106,13 @@ def test_every_rules_section_an_error_cites_is_on_the_game_s_page(name: str) -> 
     for section in cited:
         heading = section.split(", ")[0]  # "Items, SHUFFLE": the section, then where in it
         assert heading in page, f"{name}: the section {heading!r} is not on docs/games/{name}.md"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_game_and_its_bots_travel_to_worker_processes(name: str) -> None:
+    """The host's bot workers and Ray runners receive the game and its bots' factories pickled."""
+    game = REGISTRY[name]
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game)
+    for factory in game.bots().values():
+        pickle.loads(pickle.dumps(factory))

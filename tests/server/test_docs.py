@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +17,10 @@ import msgspec
 import pytest
 
 from dennou.server import protocol as p
+from dennou.server.app import ENDPOINTS
 from dennou.server.errors import CODES, ErrorCode, http_status
-from dennou.server.http_api import ENDPOINTS
 from dennou.server.openapi import document
+from tests.services import require_node
 
 from . import example_session
 from .conftest import LiveServer, ServerProcess
@@ -67,7 +67,7 @@ def test_every_error_code_is_in_the_schema_and_in_section_4_and_nothing_else() -
 def test_every_http_route_is_documented_with_its_statuses() -> None:
     """20.4: every route's status codes and reply bodies in §6 and in the OpenAPI document."""
     rows = section(6)
-    spec = document()
+    spec = document(ENDPOINTS)
     for e in ENDPOINTS:
         path = re.sub(r"\?.*", "", e.path)
         row = next(
@@ -91,7 +91,7 @@ def test_the_api_index_openapi_and_docs_are_served(live: LiveServer) -> None:
     }
     assert index["websocket"].endswith("/ws") and index["docs"].endswith("/docs")
     spec = httpx.get(f"{live.http}/openapi.json").json()
-    assert spec == json.loads(json.dumps(document()))
+    assert spec == json.loads(json.dumps(document(ENDPOINTS)))
     page = httpx.get(f"{live.http}/docs")
     assert page.status_code == 200 and "swagger-ui" in page.text
     for url in re.findall(r'(?:src|href)="([^"]+)"', page.text):
@@ -150,11 +150,7 @@ def test_the_afternoon_clients_play_numeron_and_a_daifugo_set(
     if language == "python":
         command = [sys.executable, "examples/afternoon/client.py"]
     else:
-        modules = ROOT / "examples" / "js-client" / "node_modules" / "ws"
-        if shutil.which("node") is None or not modules.is_dir():
-            if os.environ.get("DENNOU_REQUIRE_POSTGRES") == "1":  # CI: services must be there
-                pytest.fail("node and examples/js-client/node_modules are needed")
-            pytest.skip("run scripts/ci-services.sh (npm ci in examples/js-client)")
+        require_node()
         command = ["node", "examples/js-client/afternoon.mjs"]
     numeron = afternoon(server, command, "numeron", '{"digits": 3}')
     assert numeron["outcome"]["detail"]["end"] in ("numeron", "forfeit")

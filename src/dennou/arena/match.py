@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
+from dennou.arena.seating import bot_name
 from dennou.core.game import Game, Outcome, Rules
 from dennou.core.record import Record
 
@@ -29,14 +31,16 @@ def run_match(
 ) -> list[Record]:
     """Play ``games`` games; with ``rotate``, game i seats bot ``(s + i) % n`` at seat s.
 
-    Each record's ``meta["bot_specs"]`` says which spec sat where.
+    ``bot_specs`` has one spec per seat (:func:`dennou.arena.seating.seat_players` fills them
+    from the bots a person named). Each record's ``meta["bot_specs"]`` says which spec sat
+    where; players are named ``<bot>#<seat>``.
     """
     n = len(bot_specs)
     records = []
     for i in range(games):
         order = [bot_specs[(s + i) % n] for s in range(n)] if rotate else list(bot_specs)
         bots = [make_bot(game, spec) for spec in order]
-        names = [f"{spec.split(':')[0]}#{s}" for s, spec in enumerate(order)]
+        names = [bot_name(spec, s) for s, spec in enumerate(order)]
         record = play(
             game,
             rules,
@@ -64,6 +68,7 @@ class BotStats:
     scores: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
     defaults: int = 0
+    default_reasons: Counter[str] = field(default_factory=Counter)
 
     def score_interval(self) -> tuple[float, float]:
         """Mean score and the half-width of its 95% interval."""
@@ -93,7 +98,10 @@ def wilson(p: float, n: int) -> tuple[float, float]:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exactly 0 and 1 at the ends (rounding would otherwise leave p just outside its interval)
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return low, high
 
 
 def proportion_ci(successes: float, n: int) -> tuple[float, float]:
@@ -126,6 +134,7 @@ def summarize(records: Sequence[Record]) -> list[BotStats]:
                 st.decision_ms.append(step.ms)
             if step.default is not None:
                 st.defaults += 1
+                st.default_reasons[step.default] += 1
     return list(stats.values())
 
 

@@ -46,89 +46,137 @@ def play(
     Returns:
         The record, with the outcome and per-step decision times.
     """
-    rules = rules if rules is not None else game.make_rules()
-    names = list(players) if players else [f"{b.name}#{i}" for i, b in enumerate(bots)]
-    state = game.new(rules, names)
-    chance_rng = make_rng(seed, "chance")
-    rngs = [make_rng(seed, "bot", i) for i in range(len(bots))]
-    for i, bot in enumerate(bots):
-        bot.reset(seat=i, rules=rules, players=names)
-    record = Record(
-        game=game.spec.name,
-        version=game.spec.version,
-        rules=rules_json(rules),
-        players=names,
-        seed=seed,
-        meta={"bots": [b.name for b in bots], **(meta or {})},
-    )
+    run = GameRun(game, rules, bots, seed, players=players, time_limit=time_limit, meta=meta)
+    return run.play(max_steps=max_steps, on_step=on_step)
 
-    def commit(step: Step, new_state: Any, events: list[Event]) -> None:
-        nonlocal state
-        state = new_state
-        record.steps.append(step)
+
+class GameRun:
+    """One game between bots, its record filled in step by step.
+
+    :func:`play` is the usual way in. Keep the object when the game may stop early (a person who
+    quits, Ctrl-C): :attr:`record` then holds every step taken so far, without an outcome.
+
+    Args:
+        game: The game.
+        rules: Its rules (``None``: the defaults).
+        bots: One bot per seat.
+        seed: Seeds chance and every bot's random stream.
+        players: Player names (default: ``"<bot name>#<seat>"``).
+        time_limit: Seconds per decision; a slower decision is treated as a timeout.
+        meta: Extra facts for the record's ``meta``.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        rules: Rules | None,
+        bots: Sequence[Bot],
+        seed: int,
+        *,
+        players: Sequence[str] | None = None,
+        time_limit: float | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.game = game
+        self.rules = rules if rules is not None else game.make_rules()
+        self.bots = list(bots)
+        self.seed = seed
+        self.time_limit = time_limit
+        self.names = list(players) if players else [f"{b.name}#{i}" for i, b in enumerate(bots)]
+        self.state: Any = game.new(self.rules, self.names)
+        self.record = Record(
+            game=game.spec.name,
+            version=game.spec.version,
+            rules=rules_json(self.rules),
+            players=self.names,
+            seed=seed,
+            meta={"bots": [b.name for b in bots], **(meta or {})},
+        )
+        self._on_step: Callable[[Step, Any], None] | None = None
+
+    def play(
+        self, *, max_steps: int = 1_000_000, on_step: Callable[[Step, Any], None] | None = None
+    ) -> Record:
+        """Play to the end and return the record (see :func:`play` for the arguments)."""
+        game, bots, names, record = self.game, self.bots, self.names, self.record
+        self._on_step = on_step
+        chance_rng = make_rng(self.seed, "chance")
+        rngs = [make_rng(self.seed, "bot", i) for i in range(len(bots))]
         for i, bot in enumerate(bots):
-            seen = [e for e in events if e.visible_to(i)]
-            if seen:
-                bot.observe(seen)
-        if on_step is not None:
-            on_step(step, state)
+            bot.reset(seat=i, rules=self.rules, players=names)
+            bot.say = self._speaker(i)
+        try:
+            while True:
+                state = self.state
+                acting = game.to_act(state)
+                if not acting:
+                    break
+                if len(record.steps) >= max_steps:
+                    raise GameError(f"{game.spec.name} did not end within {max_steps} steps")
+                if CHANCE in acting:
+                    action = game.sample_chance(state, chance_rng)
+                    new, events = game.apply(state, CHANCE, action)
+                    self._commit(Step(CHANCE, action=game.dump_action(action)), new, events)
+                    continue
+                # One seat per pass: a submission (or a default) may change who must act next.
+                self._decide(min(acting), rngs)
+        finally:
+            for bot in bots:
+                bot.say = None
+        record.outcome = _outcome_json(game, self.state)
+        return record
 
-    def speaker(seat: int) -> Callable[[str, str], str | None]:
-        def say(channel: str, text: str) -> str | None:
-            try:
-                new, events = game.talk(state, seat, channel, text, name=names[seat])
-            except GameError as exc:
-                return exc.message
-            commit(Step(seat, talk=TalkLine(seat, names[seat], channel, text)), new, events)
-            return None
-
-        return say
-
-    for i, bot in enumerate(bots):
-        bot.say = speaker(i)
-
-    while True:
-        acting = game.to_act(state)
-        if not acting:
-            break
-        if len(record.steps) >= max_steps:
-            raise GameError(f"{game.spec.name} did not end within {max_steps} steps")
-        if CHANCE in acting:
-            action = game.sample_chance(state, chance_rng)
-            new, events = game.apply(state, CHANCE, action)
-            commit(Step(CHANCE, action=game.dump_action(action)), new, events)
-            continue
-        # One seat per pass: a submission (or a default) may change who must act next.
-        seat = min(acting)
-        bot, rng = bots[seat], rngs[seat]
+    def _decide(self, seat: int, rngs: Sequence[Any]) -> None:
+        game, state = self.game, self.state
+        bot, rng = self.bots[seat], rngs[seat]
         channels = game.talk_channels(state, seat)
         started = time.perf_counter()  # a decision's time includes what the bot said first
         if channels and type(bot).chat is not Bot.chat:  # views cost; skip bots that never talk
-            _chat(game, state, seat, bot, rng, channels, names[seat], commit)
+            _chat(game, state, seat, bot, rng, channels, self.names[seat], self._commit)
+            state = self.state
         view = game.view(state, seat)
         legal = game.legal_actions(state, seat)
         try:
             action = bot.act(view, legal, rng)
         except Exception as exc:
             ms = (time.perf_counter() - started) * 1000
-            _default(game, state, seat, "error", f"{type(exc).__name__}: {exc}", ms, commit)
-            continue
+            note = f"{type(exc).__name__}: {exc}"
+            _default(game, self.state, seat, "error", note, ms, self._commit)
+            return
         ms = (time.perf_counter() - started) * 1000
-        if time_limit is not None and ms > time_limit * 1000:
-            note = f"took {ms:.0f} ms > {time_limit * 1000:.0f} ms"
-            _default(game, state, seat, "timeout", note, ms, commit)
-            continue
+        if self.time_limit is not None and ms > self.time_limit * 1000:
+            note = f"took {ms:.0f} ms > {self.time_limit * 1000:.0f} ms"
+            _default(game, self.state, seat, "timeout", note, ms, self._commit)
+            return
         try:
             action = game.parse_action(action)
-            new, events = game.apply(state, seat, action)
+            new, events = game.apply(self.state, seat, action)
         except GameError as exc:
-            _default(game, state, seat, "illegal", f"{action!s}: {exc}", ms, commit)
-            continue
-        commit(Step(seat, action=game.dump_action(action), ms=round(ms, 3)), new, events)
-    for bot in bots:
-        bot.say = None
-    record.outcome = _outcome_json(game, state)
-    return record
+            _default(game, self.state, seat, "illegal", f"{action!s}: {exc}", ms, self._commit)
+            return
+        self._commit(Step(seat, action=game.dump_action(action), ms=round(ms, 3)), new, events)
+
+    def _commit(self, step: Step, new_state: Any, events: list[Event]) -> None:
+        self.state = new_state
+        self.record.steps.append(step)
+        for i, bot in enumerate(self.bots):
+            seen = [e for e in events if e.visible_to(i)]
+            if seen:
+                bot.observe(seen)
+        if self._on_step is not None:
+            self._on_step(step, new_state)
+
+    def _speaker(self, seat: int) -> Callable[[str, str], str | None]:
+        def say(channel: str, text: str) -> str | None:
+            name = self.names[seat]
+            try:
+                new, events = self.game.talk(self.state, seat, channel, text, name=name)
+            except GameError as exc:
+                return exc.message
+            self._commit(Step(seat, talk=TalkLine(seat, name, channel, text)), new, events)
+            return None
+
+        return say
 
 
 def _chat(

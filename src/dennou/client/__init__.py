@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -249,6 +250,13 @@ async def run_bot(
                 return result
         except (ConnectionError, ConnectionClosed):
             pass
+        except asyncio.CancelledError:
+            # Stopped (Ctrl-C) before the game began: give the seat back rather than leave
+            # the others waiting for a player who is gone.
+            if table is not None and not state.started:
+                with contextlib.suppress(Exception):
+                    await client.request({"type": "leave", "table": table}, timeout=2)
+            raise
         finally:
             await client.close()
         state.reconnects += 1
@@ -263,6 +271,18 @@ async def _find_table(client: Client, game: str, rules: dict[str, Any] | None) -
     created = await client.create_table(game, rules=rules)
     table_id = created["id"]
     return table_id
+
+
+def _game_started(msg: dict[str, Any]) -> bool:
+    """Whether a table message shows that its game has begun."""
+    kind = msg.get("type")
+    if kind in ("turn", "event", "end"):
+        return True
+    if kind == "view":
+        return msg.get("status") not in (None, "waiting")
+    if kind == "table" and isinstance(msg.get("table"), dict):
+        return msg["table"].get("status") not in (None, "waiting")
+    return False
 
 
 class _Play:
@@ -289,6 +309,8 @@ class _Play:
         self.errors: list[dict[str, Any]] = []
         self.reconnects = 0
         self.answered: set[int] = set()
+        self.started = False
+        """Whether the game has begun (a seat given up before then is released)."""
 
     def _setup(self, view: dict[str, Any]) -> None:
         if self.game is not None:
@@ -306,8 +328,13 @@ class _Play:
             msg = await client.messages.get()
             if msg is None:
                 return None
-            if msg.get("table") not in (None, table):
+            about = msg.get("table")
+            if isinstance(about, dict):  # a ``table`` message carries the table's info
+                about = about.get("id")
+            if about not in (None, table):
                 continue
+            if _game_started(msg):
+                self.started = True
             if self.keep:
                 self.messages.append(msg)
             if self.on_message is not None:

@@ -60,12 +60,18 @@ class ActionCodec:
 
     Args:
         *classes: Every action class of the game.
+        check: Checks what the types cannot say of an action parsed from JSON or text (a
+            card that does not exist), raising :class:`InvalidActionError`. The engine's own
+            actions skip it: it only guards what comes in from outside.
     """
 
-    def __init__(self, *classes: type[Action]) -> None:
+    def __init__(
+        self, *classes: type[Action], check: Callable[[Action], None] | None = None
+    ) -> None:
         self.classes: tuple[type[Action], ...] = classes
         self.by_tag: dict[str, type[Action]] = {tag_of(c): c for c in classes}
         self.union: Any = typing.Union[classes]  # noqa: UP007 - built at run time from a tuple
+        self.check = check
 
     def parse(self, data: Any) -> Action:
         """Parse an action from JSON text, a decoded JSON object, or the text form.
@@ -77,6 +83,12 @@ class ActionCodec:
             if type(data) not in self.classes:
                 raise InvalidActionError(f"{type(data).__name__} is not an action of this game")
             return data
+        action = self._parse(data)
+        if self.check is not None:
+            self.check(action)
+        return action
+
+    def _parse(self, data: Any) -> Action:
         if isinstance(data, bytes):
             data = data.decode("utf-8", "replace")
         if isinstance(data, str):

@@ -197,6 +197,8 @@ def _check_one(
             new, events = game.apply(state, CHANCE, action)
             step = Step(CHANCE, action=game.dump_action(action))
         else:
+            if not game.spec.decisions:
+                raise _fail(where, f"the spec says no decisions, but {sorted(acting)} must act")
             seat = rng.choice(sorted(acting))
             _check_not_your_turn(game, state, acting, n, seen_actions, where)
             talked = _maybe_talk(game, state, seat, rng, talk_rate, where)

@@ -161,6 +161,8 @@ class GameSpec(msgspec.Struct, frozen=True):
         simultaneous: Whether some steps are sealed simultaneous steps.
         teams: Whether players form teams.
         talk: Whether the game has talk channels.
+        decisions: Whether players decide anything (``False``: chance decides it all, as in
+            10-card stud; players only watch).
     """
 
     name: str
@@ -173,6 +175,7 @@ class GameSpec(msgspec.Struct, frozen=True):
     simultaneous: bool = False
     teams: bool = False
     talk: bool = False
+    decisions: bool = True
 
 
 Handler = Callable[[Any, Any, Seat, Any, list[Event]], Any]

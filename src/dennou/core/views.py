@@ -158,6 +158,14 @@ class EventLog:
         self._logs: OrderedDict[int, tuple[Event, int, _Chain]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A game is pickled to the host's bot and engine worker processes; its cache of logs
+        # (and the lock guarding it) stays behind: the copy starts empty.
+        return {"size": self._size}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["size"])  # type: ignore[misc]
+
     def json(
         self, log: Sequence[Event], seat: Seat | None, *, everything: bool = False
     ) -> list[JSON]:

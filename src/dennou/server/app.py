@@ -1,8 +1,10 @@
-"""The ASGI app: the WebSocket at ``/ws``, the lobby over HTTP at ``/api``, pages and docs.
+"""The ASGI app: the web app at ``/``, the WebSocket at ``/ws``, the HTTP API at ``/api``, docs.
 
-Each part brings its own routes (:mod:`~dennou.server.http_api`, :mod:`~dennou.server.pages`,
-:mod:`~dennou.server.websocket`); this module only assembles them around one :class:`Hub` and
-its store. More routes (a web app, a tournaments API) are passed in ``extra_routes``.
+Each part brings its own routes (:mod:`dennou.web`, :mod:`~dennou.server.http_api`,
+:mod:`~dennou.server.pages`, :mod:`~dennou.server.websocket`); this module only assembles them
+around one :class:`Hub` and its store, under the web app's security headers. The HTTP API's
+endpoints (the lobby's and the web app's, and any passed in ``extra_endpoints``) are kept in
+``app.state.endpoints``: ``/api`` and ``/openapi.json`` are generated from that list.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, WebSocketRoute
 
 from dennou.core.registry import Registry
@@ -19,6 +22,12 @@ from dennou.server.hub import Hub
 from dennou.server.limits import Limits
 from dennou.server.websocket import websocket
 from dennou.store import AsyncStore, Store, database_url
+from dennou.web import api as web_api
+from dennou.web import routes as web_routes
+from dennou.web.security import SecurityHeaders
+
+ENDPOINTS: tuple[http_api.Endpoint, ...] = (*http_api.ENDPOINTS, *web_api.ENDPOINTS)
+"""Every HTTP API route of the host: the lobby's and the web app's."""
 
 
 def create_app(
@@ -30,6 +39,7 @@ def create_app(
     operators: Sequence[str] = (),
     quiet: bool = False,
     extra_routes: Sequence[BaseRoute] = (),
+    extra_endpoints: Sequence[http_api.Endpoint] = (),
     on_start: Callable[[Hub], None] | None = None,
     rate: float | None = None,
     burst: float | None = None,
@@ -45,6 +55,8 @@ def create_app(
         operators: Accounts that are the host's operators (may seed any table).
         quiet: Do not log to stderr.
         extra_routes: More routes (mounted before the lobby's own).
+        extra_endpoints: More HTTP API endpoints (mounted, and in ``/api`` and the OpenAPI
+            document).
         on_start: Called with the hub once it runs (``dennou serve`` prints where it is).
         rate: Shorthand for ``limits.rate``.
         burst: Shorthand for ``limits.burst``.
@@ -54,6 +66,8 @@ def create_app(
     limits = limits or Limits()
     if rate is not None or burst is not None:
         limits = limits.with_options({"rate": rate or limits.rate, "burst": burst or limits.burst})
+    from dennou.server.tournaments import TournamentHost
+    from dennou.server.tournaments import routes as tournament_routes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,11 +79,14 @@ def create_app(
             hub.check = MessageChecker(check_messages)
         app.state.hub = hub
         await hub.start()
+        app.state.tournaments = tournaments = TournamentHost(hub)  # issue 14
+        await tournaments.start()
         if on_start is not None:
             on_start(hub)
         try:
             yield
         finally:
+            await tournaments.stop()
             await hub.stop()
             hub.log(
                 f"store: {store.commits} commits, {store.steps_written} steps, "
@@ -77,13 +94,18 @@ def create_app(
             )
             store.close()
 
+    endpoints = (*ENDPOINTS, *extra_endpoints)
     routes: list[BaseRoute] = [
         *extra_routes,
+        *web_routes.routes(),
         *pages.routes(),
-        *http_api.routes(),
+        *http_api.routes(endpoints),
+        *tournament_routes(),
         WebSocketRoute("/ws", websocket),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app.state.endpoints = endpoints
+    return app
 
 
-__all__ = ["create_app"]
+__all__ = ["ENDPOINTS", "create_app"]

@@ -12,12 +12,13 @@ import inspect
 import json
 import os
 import sys
+import urllib.parse
 from typing import Annotated, Any
 
 import typer
 
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError
+from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Game
 
 CHECK_MESSAGES_ENV = "DENNOU_CHECK_MESSAGES"
@@ -166,24 +167,224 @@ def load_bot(target: str) -> Bot | Any:
 
 def bot_run(
     target: Annotated[str, typer.Argument(help="module:Class of a Bot, or a built-in bot spec")],
-    server: Annotated[str, typer.Option(help="WebSocket URL")] = "ws://127.0.0.1:8000/ws",
+    server: Annotated[
+        str, typer.Option(help="WebSocket URL of the host", envvar="DENNOU_SERVER")
+    ] = "ws://127.0.0.1:8000/ws",
     token: Annotated[str, typer.Option(help="your account's token", envvar="DENNOU_TOKEN")] = "",
     table: Annotated[str | None, typer.Option(help="table id to join")] = None,
     join: Annotated[str | None, typer.Option(help="game to join (or open a table of)")] = None,
-    games: Annotated[int, typer.Option(help="games to play one after another")] = 1,
+    games: Annotated[int, typer.Option(min=1, help="games to play one after another")] = 1,
     seed: Annotated[int | None, typer.Option(help="seed of the bot's choices")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print one JSON line per game (progress to stderr)")
+    ] = False,
+    tournament: Annotated[
+        str | None, typer.Option(help="a tournament id: play every seat it gives you")
+    ] = None,
 ) -> None:
-    """Run a bot on a server: take a seat and play until the game ends."""
-    from dennou.client import run_bot
+    """Run a bot on a server: check it can play the game, take a seat, play, report the result.
+
+    The bot is tried on a decision of the game before it takes a seat, so a bot that cannot play
+    it never holds one. Ctrl-C before the game begins gives the seat back.
+    """
+    from rich.console import Console
 
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
+    if tournament is not None:  # issue 14: a remote entrant of a host tournament
+        from dennou.client.tournament import play_tournament
+
+        played = asyncio.run(
+            play_tournament(load_bot(target), server, token, tournament, seed=seed)
+        )
+        for result in played:
+            print(
+                json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome})
+            )
+        return
     if (table is None) == (join is None):
         raise typer.BadParameter("give exactly one of --table and --join")
-    bot = load_bot(target)
-    for _ in range(games):
-        result = asyncio.run(run_bot(bot, server, token, table=table, join=join, seed=seed))
-        print(json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome}))
-        table = None if join is not None else table
-        if join is None:
-            break
+    say = Console(stderr=as_json, highlight=False, soft_wrap=True)
+    target_bot = load_bot(target)
+    try:
+        for number in range(1, games + 1):
+            if games > 1:
+                say.print(f"game {number} of {games}", markup=False)
+            result = asyncio.run(
+                _run_one(target, target_bot, server, token, table, join, seed, say)
+            )
+            if as_json:
+                line = {"table": result.table, "seat": result.seat, "outcome": result.outcome}
+                print(json.dumps(line), flush=True)
+            if join is None:
+                break
+    except KeyboardInterrupt:
+        say.print("stopped", markup=False)
+        raise typer.Exit(130) from None
+    except DennouError as exc:  # one line, whichever command line runs this
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"error: {exc.message}", markup=False
+        )
+        raise typer.Exit(2) from None
+
+
+async def _run_one(
+    target: str,
+    made: Bot | Any,
+    server: str,
+    token: str,
+    table: str | None,
+    join: str | None,
+    seed: int | None,
+    say: Any,
+) -> Any:
+    """Check the bot against the game, then play one game with it, saying what happens."""
+    import httpx
+
+    from dennou.client import ServerError, run_bot
+    from dennou.games import REGISTRY
+
+    rules: dict[str, Any] = {}
+    seats: int | None = None
+    try:
+        if table is not None:
+            async with httpx.AsyncClient(timeout=10) as http:
+                reply = await http.get(f"{_http_base(server)}/api/tables/{table}")
+            if reply.status_code == 404:
+                raise ConfigError(f"no table {table!r} on {server}")
+            reply.raise_for_status()
+            info = reply.json()
+            if info["status"] == "finished":
+                raise ConfigError(f"table {table} has finished")
+            game_name, rules, seats = info["game"], info["rules"], len(info["seats"])
+        else:
+            assert join is not None
+            game_name = join
+        if game_name not in REGISTRY:
+            raise ConfigError(f"unknown game {game_name!r}; games: {', '.join(REGISTRY)}")
+        game = REGISTRY[game_name]
+        bot = _build(target, made, game)
+        check_bot(game, game.make_rules(rules), bot, seats)
+        report = _Reporter(say, server, table)
+        return await run_bot(
+            bot, server, token, table=table, join=join, seed=seed, on_message=report
+        )
+    except ServerError as exc:
+        raise DennouError(f"the server refused: {exc.message}") from None
+    except (ConnectionError, OSError, httpx.HTTPError) as exc:
+        raise DennouError(
+            f"cannot reach a dennou server at {server} ({_reason(exc)}); start one with "
+            "`dennou serve`, or pass --server (or DENNOU_SERVER)"
+        ) from None
+
+
+def _reason(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return str(exc) or type(exc).__name__
+
+
+def _build(target: str, made: Bot | Any, game: Game[Any, Any]) -> Bot:
+    """The bot for ``game`` (a built-in spec is built for it; a class taking ``game`` too)."""
+    bot = made if isinstance(made, Bot) else made(game)
+    if not isinstance(bot, Bot):
+        raise ConfigError(f"{target} did not make a dennou.core.bot.Bot for {game.spec.name}")
+    return bot
+
+
+def check_bot(game: Game[Any, Any], rules: Any, bot: Bot, players: int | None = None) -> None:
+    """Try ``bot`` on the first decision of a game of ``rules``; raise if it cannot play it.
+
+    A game where nobody decides anything (10-card stud) needs no check.
+
+    Raises:
+        ConfigError: The bot raised, or chose something that is not a legal action.
+    """
+    from dennou.core.game import CHANCE
+    from dennou.core.rng import make_rng
+
+    spec = game.spec
+    n = players or min(max(game.default_players(rules), spec.min_players), spec.max_players)
+    names = [f"p{i}" for i in range(n)]
+    state = game.new(rules, names)
+    rng = make_rng(0, "check")
+    for _ in range(10_000):
+        acting = game.to_act(state)
+        if not acting:
+            return
+        if CHANCE in acting:
+            state, _events = game.apply(state, CHANCE, game.sample_chance(state, rng))
+            continue
+        seat = min(acting)
+        legal = game.legal_actions(state, seat)
+        try:
+            bot.reset(seat=seat, rules=rules, players=names)
+            action = game.parse_action(bot.act(game.view(state, seat), legal, rng))
+        except Exception as exc:
+            raise ConfigError(
+                f"the bot cannot play {game.spec.name}: on its first decision it raised "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        if action not in legal:
+            raise ConfigError(
+                f"the bot cannot play {game.spec.name}: on its first decision it chose "
+                f"{action}, which is not legal"
+            )
+        return
+
+
+class _Reporter:
+    """Says what a remote bot is doing: waiting at a table, playing, the result."""
+
+    def __init__(self, say: Any, server: str, table: str | None) -> None:
+        self.say = say
+        self.http = _http_base(server)
+        self.table = table
+        self.seat: int | None = None
+        self.playing = False
+        self.last = ""
+
+    def line(self, text: str) -> None:
+        if text != self.last:
+            self.say.print(text, markup=False)
+            self.last = text
+
+    def __call__(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind in ("view", "turn") and isinstance(msg.get("seat"), int):
+            self.seat = msg["seat"]
+        if kind == "table" and isinstance(msg.get("table"), dict):
+            info = msg["table"]
+            self.table = info["id"]
+            if info["status"] == "waiting":
+                seats = info["seats"]
+                open_seats = sum(1 for s in seats if s["kind"] == "open")
+                self.line(
+                    f"waiting at table {info['id']} ({info['game']}): {len(seats) - open_seats}"
+                    f" of {len(seats)} seats taken, {open_seats} open"
+                )
+        elif kind in ("view", "turn") and not self.playing and isinstance(msg.get("view"), dict):
+            self.playing = True
+            view = msg["view"]
+            players = view.get("players")
+            who = ", ".join(f"{i} {p}" for i, p in enumerate(players)) if players else "?"
+            self.line(
+                f"playing {view.get('game')} at table {msg['table']} as seat {self.seat}"
+                f" (seats: {who})"
+            )
+        elif kind == "end":
+            outcome = msg["outcome"]
+            seat = self.seat
+            ranks, scores = outcome.get("ranks", []), outcome.get("scores", [])
+            if seat is not None and seat < len(ranks):
+                self.line(
+                    f"result: rank {ranks[seat]} of {len(ranks)}, score {scores[seat]:g} "
+                    f"(record: {self.http}/api/tables/{msg['table']}/record)"
+                )
+
+
+def _http_base(server: str) -> str:
+    """``http://host:port`` of a WebSocket URL (``ws://host:port/ws``)."""
+    parts = urllib.parse.urlsplit(server)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}"

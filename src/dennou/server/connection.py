@@ -58,6 +58,9 @@ class Connection:
     def __init__(self, account: str | None = None, address: str = "") -> None:
         self.account = account
         self.address = address
+        self.session_token: str | None = None
+        """A browser's session token (its cookie, same-origin handshakes only): a ``hello``
+        without a token signs in with it (``docs/protocol.md``, "Browser sessions")."""
         self.hello = False
         self.tables: dict[str, TableActor] = {}
         self.closed = False

@@ -10,8 +10,9 @@ its code (``docs/protocol.md`` §4).
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,8 @@ from dennou.server import protocol as p
 from dennou.server.connection import Connection
 from dennou.server.errors import Refused, error_body, http_status
 from dennou.server.hub import Hub
-from dennou.server.records import for_audience
+from dennou.server.records import Audience, audience_of, readable
+from dennou.store.store import TableRow
 
 
 # --- reply and body types (the OpenAPI document is generated from them) ---------------------
@@ -161,6 +163,8 @@ class Endpoint:
     body: type | None = None
     auth: str | None = None
     """``required``: a bearer token is needed; ``optional``: it changes the answer."""
+    cookie: bool = False
+    """The web app's session cookie stands for the token here (``dennou.web``)."""
     errors: tuple[str, ...] = ()
     query: tuple[Query, ...] = ()
     media: str = "application/json"
@@ -193,15 +197,21 @@ async def account_of(request: Request, *, required: bool = True) -> str | None:
     return None
 
 
-async def read_body(request: Request, hub: Hub) -> bytes:
+async def read_body(request: Request, hub: Hub, limit: int | None = None) -> bytes:
     """The request body, refused early when too big and cut off when too slow.
+
+    Args:
+        request: The request.
+        hub: The hub (its limits).
+        limit: Most bytes (default: the host's ``message_bytes``); a route that takes files
+            says how many.
 
     Raises:
         Refused: ``too_large`` (by ``Content-Length`` before reading, or once more bytes than
             the limit have arrived), ``too_slow`` (not all there within ``body_timeout``),
             ``bad_message`` (a ``Content-Length`` that is not a number).
     """
-    limit = hub.limits.message_bytes
+    limit = hub.limits.message_bytes if limit is None else limit
     length = request.headers.get("content-length")
     if length is not None:
         if not length.strip().isdigit():
@@ -226,14 +236,15 @@ async def read_body(request: Request, hub: Hub) -> bytes:
         ) from None
 
 
-async def read_json(request: Request, cls: type[Any]) -> Any:
-    """The body decoded as ``cls`` (an empty body is ``{}``)."""
+async def read_json(request: Request, cls: type[Any], limit: int | None = None) -> Any:
+    """The body decoded as ``cls`` (an empty body is ``{}``); ``limit`` as for :func:`read_body`."""
     hub = _hub(request)
-    raw = await read_body(request, hub)
+    limit = hub.limits.message_bytes if limit is None else limit
+    raw = await read_body(request, hub, limit)
     data = (
         {}
         if not raw.strip()
-        else p.decode_json(raw, max_bytes=hub.limits.message_bytes, max_depth=hub.limits.json_depth)
+        else p.decode_json(raw, max_bytes=limit, max_depth=hub.limits.json_depth)
     )
     if not isinstance(data, dict):
         raise Refused("not_an_object", "the body is a JSON object")
@@ -359,8 +370,7 @@ async def api_join(request: Request) -> Any:
     body: SeatChoice = await read_json(request, SeatChoice)
     actor = await hub.actor(request.path_params["table"])
     conn = Connection(account)  # no transport: the caller reads the table
-    await actor.call(actor.join, conn, body.seat, None, None)
-    await actor.call(actor.detach, conn)
+    await actor.call(functools.partial(actor.join, present=False), conn, body.seat, None, None)
     return actor.info()
 
 
@@ -374,31 +384,34 @@ async def api_leave(request: Request) -> Any:
     return actor.info()
 
 
-async def api_record(request: Request) -> Any:
-    """The record of a finished game as JSON lines, as the caller may read it."""
-    hub = _hub(request)
-    table = request.path_params["table"]
-    account = await account_of(request, required=False)
+async def published(hub: Hub, table: str, account: str | None) -> tuple[TableRow, Audience]:
+    """A table whose record is published (its game is over), and whose copy ``account`` reads.
+
+    The one rule for every route that shows a record (this lobby's, the web app's replays).
+
+    Raises:
+        Refused: ``not_found`` (no such table), ``conflict`` (the game is not over).
+    """
     row = await hub.store.call(hub.store.store.get_table, table)
     if row is None or row.game not in hub.games:
         raise Refused("not_found", f"no table {table!r}")
     if row.status not in ("finished", "aborted") or row.players is None:
         raise Refused("conflict", "records are published when the game is over")
+    for gate in hub.record_gates:
+        withheld = await gate(row)
+        if withheld is not None:
+            raise Refused("conflict", withheld)
+    return row, audience_of(row.seats, account, hub.accounts.is_operator(account))
+
+
+async def api_record(request: Request) -> Any:
+    """The record of a finished game as JSON lines, as the caller may read it."""
+    hub = _hub(request)
+    table = request.path_params["table"]
+    row, audience = await published(hub, table, await account_of(request, required=False))
     record = await hub.store.call(hub.store.store.record, table)
     assert record is not None
-    game = hub.games[row.game]
-    if hub.accounts.is_operator(account):
-        text = record.dumps()
-    else:
-        seat = next(
-            (
-                i
-                for i, s in enumerate(row.seats)
-                if account is not None and s["kind"] == "player" and s.get("name") == account
-            ),
-            None,
-        )
-        text = (await asyncio.to_thread(for_audience, record, game, seat)).dumps()
+    text = (await asyncio.to_thread(readable, record, hub.games[row.game], audience)).dumps()
     return Response(
         text,
         media_type="application/x-ndjson",
@@ -506,9 +519,21 @@ def _route(endpoint: Endpoint) -> Route:
     return Route(endpoint.path, handle, methods=[endpoint.method])
 
 
-def routes() -> list[Route]:
-    """The routes of :data:`ENDPOINTS` (one per path and method)."""
-    return [_route(e) for e in ENDPOINTS]
+def routes(endpoints: Sequence[Endpoint] = ENDPOINTS) -> list[Route]:
+    """The routes of ``endpoints`` (one per path and method; default :data:`ENDPOINTS`)."""
+    return [_route(e) for e in endpoints]
 
 
-__all__ = ["ENDPOINTS", "Endpoint", "ErrorBody", "account_of", "error_response", "routes"]
+__all__ = [
+    "BODY_ERRORS",
+    "ENDPOINTS",
+    "Endpoint",
+    "ErrorBody",
+    "Query",
+    "account_of",
+    "error_response",
+    "published",
+    "read_body",
+    "read_json",
+    "routes",
+]

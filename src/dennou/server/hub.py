@@ -31,7 +31,7 @@ from dennou.server.limits import Limits
 from dennou.server.lobby import game_clock, new_table
 from dennou.server.table import TableActor
 from dennou.server.work import Work
-from dennou.store import AsyncStore
+from dennou.store import AsyncStore, TableRow
 
 STRIKES_TO_CLOSE = 10
 """Protocol errors in a row after which a connection is closed with 1008."""
@@ -85,6 +85,9 @@ class Hub:
         self._janitor: asyncio.Task[None] | None = None
         self._games_info: list[p.GameInfo] | None = None
         self.check: Check | None = None
+        self.record_gates: list[Callable[[TableRow], Awaitable[str | None]]] = []
+        """Checks a finished table's record must pass to be shown (each answers why not, or
+        ``None``): a tournament withholds a duplicate group's records until the group is over."""
         """Test mode: checks every message sent (see :mod:`dennou.server.checking`)."""
         self._handlers: dict[type[p.ClientMessage], Handler] = {
             p.Hello: self._hello,
@@ -412,6 +415,10 @@ class Hub:
             account = await self.authenticate(msg.token)
             if account is None:
                 raise Refused("unauthorized", "unknown token")
+        elif conn.session_token is not None:
+            # a browser's session cookie (same-origin handshakes only); a stale one is a guest
+            account = await self.authenticate(conn.session_token)
+        if account is not None:
             again = conn.hello and conn.account == account
             if not again and self.by_account[account] >= self.limits.connections_per_account:
                 raise Refused(

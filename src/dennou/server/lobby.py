@@ -126,13 +126,22 @@ def new_table(
                 "yours a built-in bot) or from the host's operator: a seed fixes every deal",
             )
         seed, practice = options.seed, not operator
+    if practice and options.rated:
+        raise Refused(
+            "forbidden", "a practice table's deals come from its creator's seed: it is not rated"
+        )
     row = TableRow(
         id="t" + secrets.token_hex(6),
         game=game.spec.name,
         version=game.spec.version,
         rules=to_json(made),
         seats=specs,
-        options={"time_limit": clock, "absent_grace": grace, "practice": practice},
+        options={
+            "time_limit": clock,
+            "absent_grace": grace,
+            "practice": practice,
+            "rated": options.rated,
+        },
         players=None,
         status="waiting",
         seed=seed,

@@ -9,22 +9,28 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from dennou.server import protocol as p
 from dennou.server.errors import CODES, http_status
-from dennou.server.http_api import ENDPOINTS, ErrorBody, Record
+from dennou.server.http_api import ENDPOINTS, Endpoint, ErrorBody, Record
+from dennou.server.tournaments import openapi_paths as tournament_paths
+from dennou.web.security import COOKIE as SESSION_COOKIE
 
 _ALWAYS = ("store", "internal")
 """Codes any route may answer (the server failed)."""
 
 
-def document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document (the WebSocket protocol is in ``docs/protocol.md``)."""
+def document(endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``endpoints`` (the app's: ``app.state.endpoints``).
+
+    The WebSocket protocol is in ``docs/protocol.md``.
+    """
     types: list[Any] = [ErrorBody]
-    for endpoint in ENDPOINTS:
+    for endpoint in endpoints:
         if endpoint.reply is not Record:
             types.append(endpoint.reply)
         if endpoint.body is not None:
@@ -35,7 +41,7 @@ def document() -> dict[str, Any]:
     by_type = dict(zip([repr(t) for t in types], schemas, strict=True))
     error = {"$ref": "#/components/schemas/ErrorBody"}
     paths: dict[str, dict[str, Any]] = defaultdict(dict)
-    for e in ENDPOINTS:
+    for e in endpoints:
         reply = (
             {"type": "string", "description": (Record.__doc__ or "").strip()}
             if e.reply is Record
@@ -81,10 +87,11 @@ def document() -> dict[str, Any]:
                 "required": e.body is not None,
                 "content": {"application/json": {"schema": by_type[repr(e.body)]}},
             }
-        if e.auth == "required":
-            operation["security"] = [{"token": []}]
-        elif e.auth == "optional":
-            operation["security"] = [{}, {"token": []}]
+        schemes: list[dict[str, list[str]]] = [{"token": []}] if e.auth is not None else []
+        if e.cookie:
+            schemes.append({"session": []})
+        if schemes:
+            operation["security"] = schemes if e.auth == "required" else [{}, *schemes]
         paths[e.path][e.method.lower()] = operation
     return {
         "openapi": "3.1.0",
@@ -99,9 +106,17 @@ def document() -> dict[str, Any]:
         },
         "components": {
             "schemas": components,
-            "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "token": {"type": "http", "scheme": "bearer"},
+                "session": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": SESSION_COOKIE,
+                    "description": "the web app's session (same-origin requests only)",
+                },
+            },
         },
-        "paths": dict(paths),
+        "paths": {**paths, **tournament_paths()},
     }
 
 

@@ -1,7 +1,9 @@
-"""What a person or a program finds by looking around: ``/``, ``/api``, ``/docs``.
+"""What a person or a program finds by looking around: ``/status``, ``/api``, ``/docs``.
 
-``/`` is a status page, ``/api`` an index of the endpoints, ``/openapi.json`` the OpenAPI
-document and ``/docs`` interactive API documentation.
+``/status`` is a plain status page (``/`` is the web app, :mod:`dennou.web`), ``/api`` an index
+of the endpoints, ``/openapi.json`` the OpenAPI document and ``/docs`` interactive API
+documentation. The endpoints are the app's (``app.state.endpoints``: the lobby's and the web
+app's).
 
 ``/docs`` is Swagger UI served from the files of the ``swagger-ui-py`` package (PyPI, installed
 with ``dennou[server]``): nothing is fetched from another host, so it works offline.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import html
 import importlib.util
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from starlette.requests import Request
@@ -20,7 +23,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from dennou.server import protocol as p
-from dennou.server.http_api import ENDPOINTS
+from dennou.server.http_api import ENDPOINTS, Endpoint
 from dennou.server.hub import Hub
 from dennou.server.openapi import document
 
@@ -71,9 +74,15 @@ async def docs_init(request: Request) -> Response:
     return Response(_DOCS_INIT, media_type="text/javascript")
 
 
+def endpoints(request: Request) -> Sequence[Endpoint]:
+    """The HTTP API routes of the app that serves ``request``."""
+    found: Sequence[Endpoint] = getattr(request.app.state, "endpoints", ENDPOINTS)
+    return found
+
+
 async def openapi(request: Request) -> Response:
-    """The OpenAPI 3.1 document of the HTTP lobby."""
-    return JSONResponse(document())
+    """The OpenAPI 3.1 document of the HTTP API."""
+    return JSONResponse(document(endpoints(request)))
 
 
 async def api_index(request: Request) -> Response:
@@ -89,7 +98,8 @@ async def api_index(request: Request) -> Response:
             "docs": base + "/docs",
             "protocol_docs": "docs/protocol.md",
             "endpoints": [
-                {"method": e.method, "path": e.path, "summary": e.summary} for e in ENDPOINTS
+                {"method": e.method, "path": e.path, "summary": e.summary}
+                for e in endpoints(request)
             ],
         }
     )
@@ -122,6 +132,7 @@ async def status_page(request: Request) -> Response:
 <style>body{{font-family:sans-serif;margin:2em}}td,th{{padding:2px 10px;text-align:left}}</style>
 </head><body><h1>dennou 電脳</h1>
 <p>Games: {esc(", ".join(hub.games))}. Up {time.time() - hub.started:.0f} s.
+The web app is at <a href="/">/</a>.
 Protocol: WebSocket at <code>/ws</code>; the lobby API at <a href="/api">/api</a>
 (<a href="/docs">interactive docs</a>, <a href="/openapi.json">OpenAPI</a>).</p>
 <h2>Tables</h2><table><tr><th>id</th><th>game</th><th>status</th><th>seats</th>
@@ -132,9 +143,9 @@ Protocol: WebSocket at <code>/ws</code>; the lobby API at <a href="/api">/api</a
 
 
 def routes() -> list[BaseRoute]:
-    """``/``, ``/api``, ``/openapi.json``, ``/docs`` and Swagger UI's files."""
+    """``/status``, ``/api``, ``/openapi.json``, ``/docs`` and Swagger UI's files."""
     out: list[BaseRoute] = [
-        Route("/", status_page),
+        Route("/status", status_page),
         Route("/api", api_index),
         Route("/openapi.json", openapi),
         Route("/docs", docs_page),
@@ -146,4 +157,4 @@ def routes() -> list[BaseRoute]:
     return out
 
 
-__all__ = ["routes", "swagger_ui_files"]
+__all__ = ["endpoints", "routes", "swagger_ui_files"]

@@ -76,6 +76,8 @@ class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] | None = None
     """Seeds the deals and built-in bots. Accepted only from the host's operator, or for a
     practice table where nobody but its creator sits (every other seat a built-in bot)."""
+    rated: bool = False
+    """The result moves the game's leaderboard (``GET /api/leaderboard/{game}``)."""
 
 
 class CreateTable(ClientMessage, tag="create_table", kw_only=True):
@@ -329,6 +331,8 @@ class ViewMsg(ServerMessage, tag="view", kw_only=True):
     status: Status
     view: dict[str, Any] | None
     to_act: list[int]
+    channels: list[str]
+    """The talk channels open to you now (as in ``turn``; spectators too; empty unless playing)."""
 
 
 class EventData(msgspec.Struct, kw_only=True):

@@ -9,13 +9,50 @@ words replaced by :data:`REDACTED`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from dennou.core.game import Game, TalkLine
 from dennou.core.record import Record, Step, apply_step, start
 
 REDACTED = "[private]"
 """What a talk line the reader could not hear says in their copy of the record."""
+
+Audience = int | None | Literal["all"]
+"""Whose copy of a record: a seat's, spectators' (``None``: anyone), or ``"all"`` (an
+operator's: nothing is blanked)."""
+
+
+def audience_of(
+    seats: Sequence[Mapping[str, Any]], account: str | None, operator: bool
+) -> Audience:
+    """Whose copy of a table's record ``account`` reads: the seat it played, else spectators'.
+
+    Args:
+        seats: The table's seats (``{"kind", "name"}`` each, as stored).
+        account: The reader (``None``: anonymous).
+        operator: Whether the reader is the host's operator (who reads everything).
+    """
+    if operator:
+        return "all"
+    if account is None:
+        return None
+    return next(
+        (i for i, s in enumerate(seats) if s.get("kind") == "player" and s.get("name") == account),
+        None,
+    )
+
+
+def audience_label(audience: Audience) -> str:
+    """``all``, ``seat N`` or ``spectators``."""
+    if audience == "all":
+        return "all"
+    return "spectators" if audience is None else f"seat {audience}"
+
+
+def readable(record: Record, game: Game[Any, Any], audience: Audience) -> Record:
+    """``record`` as ``audience`` may read it (see :func:`for_audience`)."""
+    return record if audience == "all" else for_audience(record, game, audience)
 
 
 def for_audience(record: Record, game: Game[Any, Any], seat: int | None) -> Record:
@@ -50,4 +87,4 @@ def for_audience(record: Record, game: Game[Any, Any], seat: int | None) -> Reco
     )
 
 
-__all__ = ["REDACTED", "for_audience"]
+__all__ = ["REDACTED", "Audience", "audience_label", "audience_of", "for_audience", "readable"]

@@ -203,8 +203,12 @@ class TableActor:
 
     async def _run(self) -> None:
         try:
-            if self.status == "waiting" and not self._open_seats():
-                await self._start()  # a table of bots only starts at once
+            if self.status == "waiting":
+                now = time.time()
+                for seat in self._taken_seats():  # restored: nobody is connected yet
+                    self.away_since.setdefault(seat, now)
+                if self._ready():
+                    await self._start()  # a table of bots (or assigned seats) starts at once
             await self._settle()
         except Exception as exc:  # a store failure; requests still work
             self.hub.log(f"table {self.id}: {exc!r}")
@@ -292,9 +296,13 @@ class TableActor:
         return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "open"]
 
     async def _start(self) -> None:
+        if self.status != "waiting":  # started already (a table of bots starts by itself)
+            return
         seats = self.row.seats
         players = [
-            spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}"
+            # a tournament names its seats itself ("player": seat first, then the entrant)
+            spec.get("player")
+            or (spec["name"] if spec["kind"] == "player" else f"{spec['bot'].split(':')[0]}#{i}")
             for i, spec in enumerate(seats)
         ]
         if type(self.game).host_accounts_in is not Game.host_accounts_in:
@@ -334,9 +342,24 @@ class TableActor:
 
     # --- lobby operations (run inside the actor) --------------------------------------------
     async def join(
-        self, conn: Connection, seat: int | None, version: int | None, rid: p.Id
+        self,
+        conn: Connection,
+        seat: int | None,
+        version: int | None,
+        rid: p.Id,
+        *,
+        present: bool = True,
     ) -> None:
-        """Take a seat or return to one's seat."""
+        """Take a seat or return to one's seat.
+
+        Args:
+            conn: The caller.
+            seat: The seat asked for (``None``: the first open one).
+            version: The last version the caller knows (to catch up from).
+            rid: The request's id.
+            present: ``False`` for a seat taken over HTTP: the caller plays it over a WebSocket
+                later, and the game waits for that (or gives the seat back after the grace).
+        """
         if conn.account is None:
             raise Refused("unauthorized", "sign in with a token (hello) to take a seat")
         held = self._held(conn.account)
@@ -364,13 +387,30 @@ class TableActor:
             seats[seat] = {"kind": "player", "name": conn.account}
             await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
             self.row.seats = seats
+        if not present:
+            if not self._connected(seat):
+                self.away_since[seat] = time.time()
+            self._broadcast_table()
+            return
         self._attach(conn, seat)
         conn.send(p.Joined(id=rid, table=self.id, seat=seat))
-        if self.status == "waiting" and not self._open_seats():
+        if self.status == "waiting" and self._ready():
             await self._start()  # tells every attached connection, this one included
         else:
             self._broadcast_table()
             await self._catch_up(conn, seat, version)
+
+    def _taken_seats(self) -> list[int]:
+        """Seats people took by joining (not assigned by the host, as a tournament's are)."""
+        return [
+            s
+            for s, spec in enumerate(self.row.seats)
+            if spec["kind"] == "player" and not spec.get("assigned")
+        ]
+
+    def _ready(self) -> bool:
+        """Every seat is filled and everyone who took a seat is here: the game may start."""
+        return not self._open_seats() and all(self._connected(s) for s in self._taken_seats())
 
     def _held(self, account: str) -> int | None:
         for s, spec in enumerate(self.row.seats):
@@ -411,6 +451,7 @@ class TableActor:
         await self._free_seat(seat)
 
     async def _free_seat(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
         seats = [dict(s) for s in self.row.seats]
         seats[seat] = {"kind": "open"}
         await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
@@ -603,6 +644,11 @@ class TableActor:
                     (self.game.spec.name, "chance"), work.draw, self.game, self.state, rng
                 )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
+                # A game of chance steps only (a 10-card stud session) would hold the actor for
+                # all of it: requests queued meanwhile (spectate, leave, chat) go first.
+                await asyncio.sleep(0)
+                if not self.inbox.empty():
+                    return
                 continue
             for seat in sorted(acting):
                 pending = self.pending.get(seat)
@@ -683,6 +729,16 @@ class TableActor:
         await self._commit(Step(seat, default=reason, note=note), new, events)
 
     def _next_deadline(self) -> float:
+        if self.status == "waiting":
+            # a seat taken and left before the start is given back after the grace
+            return min(
+                (
+                    self.away_since[s] + self.grace
+                    for s in self._taken_seats()
+                    if s in self.away_since
+                ),
+                default=math.inf,
+            )
         if self.status != "playing":
             return math.inf
         return min((self._effective_deadline(s) for s in self.pending), default=math.inf)
@@ -700,6 +756,12 @@ class TableActor:
 
     async def _expire(self) -> None:
         now = time.time()
+        if self.status == "waiting":
+            for seat in self._taken_seats():
+                away = self.away_since.get(seat)
+                if away is not None and now - away >= self.grace and not self._connected(seat):
+                    await self._free_seat(seat)
+            return
         for seat in sorted(self.pending):
             if self.status != "playing" or seat not in self.pending:
                 continue
@@ -845,6 +907,11 @@ class TableActor:
                 (self.game.spec.name, "view"), work.view, self.game, self.state, seat
             )
             to_act = sorted(self.game.to_act(self.state))
+        channels = (
+            sorted(self.game.talk_channels(self.state, seat))
+            if self.state is not None and self.status == "playing"
+            else []
+        )
         return p.ViewMsg(
             id=rid,
             table=self.id,
@@ -853,6 +920,7 @@ class TableActor:
             status=self.status,  # type: ignore[arg-type]
             view=view,
             to_act=to_act,
+            channels=channels,
         )
 
     async def _turn_msg(self, seat: int) -> p.Turn:

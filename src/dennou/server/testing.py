@@ -293,15 +293,18 @@ class WS:
                 return msg
             self.backlog.append(msg)
 
-    def wait_for(self, kind: str, timeout: float = 30, **match: object) -> dict[str, object]:
-        """The next message of a type (matching fields); earlier ones are dropped."""
+    def wait_for(
+        self, kind: str | tuple[str, ...], timeout: float = 30, **match: object
+    ) -> dict[str, object]:
+        """The next message of a type or of any of several (matching fields); drops the others."""
+        kinds = (kind,) if isinstance(kind, str) else kind
         deadline = time.time() + timeout
         while True:
             if self.backlog:
                 msg = self.backlog.pop(0)
             else:
                 msg = self._next(max(0.01, deadline - time.time()))
-            if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
+            if msg.get("type") in kinds and all(msg.get(k) == v for k, v in match.items()):
                 return msg
 
     def drain(self, quiet: float = 0.2) -> list[dict[str, object]]:

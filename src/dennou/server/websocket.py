@@ -18,6 +18,7 @@ from dennou.server import protocol as p
 from dennou.server.connection import QueuedConnection
 from dennou.server.errors import error_body
 from dennou.server.hub import Hub
+from dennou.web.security import session_token
 
 
 async def websocket(ws: WebSocket) -> None:
@@ -43,6 +44,7 @@ async def websocket(ws: WebSocket) -> None:
         address=address,
         check=hub.check,
     )
+    conn.session_token = session_token(ws)
     try:
         hub.connect(conn)
     except DennouError as exc:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from dennou.arena.runners import exit_with_parent
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import DennouError
 from dennou.core.game import CHANCE, Event, Game
@@ -124,7 +125,9 @@ class Work:
     def _process_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self._processes, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self._processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
             )
         return self._pool
 

@@ -331,6 +331,61 @@ class Store:
                 out.setdefault(g, {})[k] = v
         return out
 
+    def games_over(
+        self, game: str | None = None, limit: int = 30, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """Games that are over (finished or aborted), newest first: the web app's lobby.
+
+        Each: ``id, game, status, players, outcome, finished_at``.
+        """
+        t = schema.tables
+        query = (
+            sa.select(t.c.id, t.c.game, t.c.status, t.c.players, t.c.outcome, t.c.finished_at)
+            .where(t.c.status.in_(("finished", "aborted")))
+            .order_by(t.c.finished_at.desc().nulls_last(), t.c.id)
+            .limit(limit)
+            .offset(offset)
+        )
+        if game is not None:
+            query = query.where(t.c.game == game)
+        with self.engine.connect() as conn:
+            return [dict(row._asdict()) for row in conn.execute(query)]
+
+    def results_by_account(self, game: str, limit: int = 500) -> list[dict[str, Any]]:
+        """Per account, its results at ``game``, most wins first, then the best mean score.
+
+        Each: ``name, games, wins, draws, mean_score, mean_rank``.
+        """
+        r = schema.results
+        wins = sa.func.sum(sa.case((r.c.result == "win", 1), else_=0))
+        draws = sa.func.sum(sa.case((r.c.result == "draw", 1), else_=0))
+        query = (
+            sa.select(
+                r.c.account,
+                sa.func.count().label("games"),
+                wins.label("wins"),
+                draws.label("draws"),
+                sa.func.avg(r.c.score).label("mean_score"),
+                sa.func.avg(r.c.rank).label("mean_rank"),
+            )
+            .where(r.c.game == game)
+            .group_by(r.c.account)
+            .order_by(wins.desc(), sa.func.avg(r.c.score).desc(), r.c.account)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [
+                {
+                    "name": row.account,
+                    "games": int(row.games),
+                    "wins": int(row.wins or 0),
+                    "draws": int(row.draws or 0),
+                    "mean_score": float(row.mean_score),
+                    "mean_rank": float(row.mean_rank),
+                }
+                for row in conn.execute(query)
+            ]
+
     def history(self, account: str, limit: int = 100) -> list[dict[str, Any]]:
         """A player's finished games, newest first."""
         r = schema.results

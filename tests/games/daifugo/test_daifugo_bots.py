@@ -39,3 +39,27 @@ def test_greedy_beats_random_over_a_few_sets() -> None:
         assert record.outcome is not None
         total += record.outcome["scores"][0]
     assert total > 0
+
+
+def test_bots_play_the_uecda_rules_and_every_local_rule_without_defaults() -> None:
+    """Rules page, Bots: random, greedy and montecarlo handle every option."""
+    for options in (
+        {"preset": "uecda", "games": 2},
+        {
+            "games": 2,
+            "sequences": True,
+            "suit_lock": True,
+            "eleven_back": True,
+            "five_skip": True,
+            "seven_pass": True,
+            "ten_discard": True,
+            "miyako_ochi": True,
+            "lead_pass": True,
+            "stalemate_passes": 10,
+        },
+    ):
+        rules = GAME.make_rules(options)
+        bots = [MonteCarloBot(playouts=40, samples=4), GreedyBot(), RandomBot(), GreedyBot()]
+        record = play(GAME, rules, bots, 3)
+        assert record.outcome is not None
+        assert not [s for s in record.steps if s.default is not None]

@@ -38,6 +38,23 @@ def test_conformance_cheating_and_reject_options() -> None:
     assert report.games == 4 and report.steps > 100
 
 
+def test_conformance_uecda_preset_and_every_local_rule() -> None:
+    """The UECda preset (5 players, and 3 and 8) and every local rule with lead passes and a
+    short 千日手: views, leaks, junk, defaults, records replaying."""
+    uecda, local = GAME.conformance_rules()[3:5]
+    report = check_game(
+        GAME,
+        rules=[uecda, local],
+        games=6,
+        player_counts=[5, 3, 8],
+        leak_every=2,
+        leak_draws=1,
+        seed=5,
+    )
+    assert report.games == 6 and report.steps > 800
+    assert report.leak_checks > 1000 and report.defaults_applied > 10
+
+
 @pytest.mark.slow
 def test_conformance_full_length_set() -> None:
     """One full set of 10 games (5 players), checking views every 4th step."""

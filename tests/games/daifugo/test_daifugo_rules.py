@@ -1,7 +1,7 @@
-"""One test per decision of ``../shared/rules/daifugo.md``, each from a forced deal.
+"""One test per decision of the rules page (``docs/games/daifugo.md``), each from a forced deal.
 
 Play-rule tests deal a forced hand through the public API and then keep only the cards the test
-needs in each hand (the others go to the discards, so the 54 cards stay accounted for).
+needs in each hand (the others go to the discards, so every card stays accounted for).
 """
 
 from __future__ import annotations
@@ -19,39 +19,9 @@ from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Deal, Give, Pass, Play
 from dennou.games.daifugo.engine import forced_deal
 from dennou.games.daifugo.rules import titles_for
-from dennou.games.daifugo.state import DaifugoState, GameResult, Played
+from dennou.games.daifugo.state import DaifugoState, Played
 
-
-def new(n: int = 4, **opts: Any) -> DaifugoState:
-    return GAME.new(DaifugoRules(**opts), [f"p{i}" for i in range(n)])
-
-
-def dealt(hands: dict[int, str], n: int = 4, **opts: Any) -> DaifugoState:
-    """A forced deal, then each listed seat keeps exactly its listed cards (play phase)."""
-    state = new(n, **opts)
-    spec = {s: h.split() for s, h in hands.items()}
-    state, _ = GAME.apply(state, CHANCE, forced_deal(state, spec))
-    s = state.copy()
-    keep = {seat: C.parse_cards(h.split()) or () for seat, h in hands.items()}
-    rest = [c for seat in range(n) for c in C.remove(s.hands[seat], keep.get(seat, ()))]
-    s.hands = tuple(keep.get(seat, ()) for seat in range(n))
-    s.discards = tuple(sorted((*s.discards, *rest)))
-    return s
-
-
-def play(state: DaifugoState, seat: int, cards: str) -> DaifugoState:
-    new_state, _ = GAME.apply(state, seat, Play(tuple(cards.split())))
-    return new_state
-
-
-def pass_(state: DaifugoState, seat: int) -> DaifugoState:
-    new_state, _ = GAME.apply(state, seat, Pass())
-    return new_state
-
-
-def top(state: DaifugoState) -> list[str]:
-    assert state.top is not None
-    return C.cards_str(state.top.cards)
+from .helpers import after_game1, dealt, hand, new, pass_, play, top
 
 
 # --- Cards, seats, deal ------------------------------------------------------------------------
@@ -68,11 +38,11 @@ def test_deal_one_at_a_time_first_seats_get_one_more() -> None:
     state = new(5)
     deck = [C.card_str(c) for c in C.DECK]
     state, _ = GAME.apply(state, CHANCE, Deal(tuple(deck)))
-    assert [len(state.hands[s]) for s in state.order] == [11, 11, 11, 11, 10]
-    assert state.hands[0][:2] == (0, 5)  # the leader got cards 0 and 5 of the deck
+    assert [C.size(state.hands[s]) for s in state.order] == [11, 11, 11, 11, 10]
+    assert state.hand(0)[:2] == (0, 5)  # the leader got cards 0 and 5 of the deck
     state8 = new(8)
     state8, _ = GAME.apply(state8, CHANCE, Deal(tuple(deck)))
-    assert sorted(len(h) for h in state8.hands) == [6, 6, 7, 7, 7, 7, 7, 7]
+    assert sorted(C.size(h) for h in state8.hands) == [6, 6, 7, 7, 7, 7, 7, 7]
 
 
 def test_bad_deal_rejected() -> None:
@@ -94,7 +64,7 @@ def test_play_is_one_to_six_cards_of_one_rank_jokers_wild() -> None:
         GAME.apply(state, 0, Play(("5s", "7s")))
     state = dealt({0: "5s 5h 5d 5c JK JK 7s", 1: "3s 6s 6h"})
     s = play(state, 0, "5s JK")
-    assert s.top is not None and s.top.rank == 2  # the joker is a 5
+    assert s.top is not None and s.top.combo.rank == 2  # the joker is a 5
     assert Play(("6s", "6h")) in GAME.legal_actions(s, 1)
 
 
@@ -148,7 +118,7 @@ def test_spade3_beats_single_joker_also_under_revolution() -> None:
         assert s.revolution is rev  # a return is never a revolution
         # nothing beats it: everyone else passes automatically; seat 1 leads on a flushed field
         assert s.turn == 1 and s.top is None
-        assert C.SPADE3 in s.discards and C.JOKER in s.discards
+        assert C.holds(s.discards, C.card_set([C.SPADE3, C.JOKER]))
 
 
 def test_spade3_return_option_off() -> None:
@@ -203,7 +173,7 @@ def test_eight_cut_flushes_and_same_player_leads() -> None:
     """Rules page, 8-cut: a play of 8s flushes at once and its player leads again."""
     state = dealt({0: "8s 4c", 1: "2s", 2: "JK"})
     s = play(state, 0, "8s")
-    assert s.turn == 0 and s.top is None and C.card_str(C.EIGHT * 4) in C.cards_str(s.discards)
+    assert s.turn == 0 and s.top is None and C.holds(s.discards, 1 << (C.EIGHT * 4))
 
 
 def test_joker_standing_in_as_eight_cuts() -> None:
@@ -330,16 +300,6 @@ def test_points_per_game_and_final_bonus() -> None:
 
 
 # --- Order across games and the exchange ------------------------------------------------------
-def after_game1(n: int, titles: tuple[str, ...], finish: tuple[int, ...], **opts: Any) -> Any:
-    """A state after game 1 with the given titles (finish order) ready for game 2's deal."""
-    state = new(n, **opts)
-    cheaters = tuple(s for s in range(n) if s not in finish)
-    names = [state.players[s] for s in cheaters]
-    order = tuple(c for _, c in sorted(zip(names, cheaters, strict=True))) + tuple(finish[::-1])
-    res = GameResult(1, finish, cheaters, titles, (0,) * n)
-    return replace(state, game_no=2, titles=titles, order=order, results=(res,))
-
-
 def test_from_game2_daihinmin_leads_reverse_finishing_order() -> None:
     """Rules page, Cards, seats, deal: from game 2 the 大貧民 leads, order = reverse finish."""
     state = dealt({0: "Ks", 1: "Qs 5d", 2: "Js 3c 4c", 3: "10s 6c 7c 8c"}, games=3, exchange=False)
@@ -385,21 +345,21 @@ def test_exchange_four_steps_in_order() -> None:
     富豪→貧民 any 1, in this order."""
     s = exchange_state()
     assert s.phase == "exchange" and GAME.to_act(s) == {4}
-    hand4 = s.hands[4]
+    hand4 = s.hand(4)
     s1, _ = GAME.apply(
         s,
         4,
         Give(("JK", "JK") if hand4.count(52) == 2 else tuple(C.cards_str(C.strongest(hand4, 2)))),
     )
     assert GAME.to_act(s1) == {0}
-    given = C.cards_str(C.weakest(s1.hands[0], 2))
+    given = C.cards_str(C.weakest(s1.hand(0), 2))
     s2, _ = GAME.apply(s1, 0, Give(tuple(given)))
     assert GAME.to_act(s2) == {3}
     s3, _ = GAME.apply_default(s2, 3)
     assert GAME.to_act(s3) == {1}
     s4, _ = GAME.apply_default(s3, 1)
     assert s4.phase == "play" and s4.turn == s4.order[0] == 4
-    assert sum(len(h) for h in s4.hands) == 54
+    assert sum(C.size(h) for h in s4.hands) == 54
     assert not s4.cheaters
 
 
@@ -417,7 +377,7 @@ def test_tribute_must_be_strongest_ties_of_rank_free() -> None:
 def test_daifugo_may_give_back_what_it_got() -> None:
     """Rules page, Exchange: 大富豪 may give back what it got."""
     s = exchange_state()
-    tribute = C.strongest(s.hands[4], 2)
+    tribute = C.strongest(s.hand(4), 2)
     s1, _ = GAME.apply(s, 4, Give(tuple(C.cards_str(tribute))))
     back = Give(tuple(C.cards_str(tribute)))
     assert back in GAME.legal_actions(s1, 0)
@@ -430,9 +390,9 @@ def test_timeout_exchange_is_the_hosts_legal_choice_not_cheating() -> None:
     for a tribute, the weakest for a gift."""
     s = exchange_state()
     s1, ev = GAME.apply_default(s, 4)
-    assert not s1.cheaters and s1.steps[0].cards == C.strongest(s.hands[4], 2)
+    assert not s1.cheaters and s1.steps[0].cards == C.strongest(s.hand(4), 2)
     s2, _ = GAME.apply_default(s1, 0)
-    assert s2.steps[1].cards == C.weakest(s1.hands[0], 2)
+    assert s2.steps[1].cards == C.weakest(s1.hand(0), 2)
     assert any(e.kind == "timeout" for e in ev)
 
 
@@ -441,13 +401,13 @@ def test_cheating_tribute_hand_discarded_titles_of_honest() -> None:
     shown to all and discarded, the cheater is 大貧民, and the honest players get, in finishing
     order, the titles of an (honest + 1)-player game without its 大貧民."""
     s = exchange_state(games=3)
-    weak = C.weakest(s.hands[4], 2)
+    weak = C.weakest(s.hand(4), 2)
     assert Give(tuple(C.cards_str(weak))) in GAME.legal_actions(s, 4)  # contained: applied
     s1, ev = GAME.apply(s, 4, Give(tuple(C.cards_str(weak))))
     cheat = [e for e in ev if e.kind == "cheat"]
     assert cheat and cheat[0].audience is None and cheat[0].data["hand"]
-    assert s1.hands[4] == () and s1.cheaters == (4,)
-    assert GAME.view(s1, 2)["discards"] == C.cards_str(sorted(s.hands[4]))
+    assert s1.hands[4] == 0 and s1.cheaters == (4,)
+    assert GAME.view(s1, 2)["discards"] == hand(s, 4)
     # step 2 still runs: 大富豪's gift to the cheater is discarded in public
     s2, ev2 = GAME.apply_default(s1, 0)
     assert any(e.data.get("discarded") for e in ev2)
@@ -469,7 +429,7 @@ def test_one_honest_player_is_daifugo_others_daihinmin() -> None:
     state = after_game1(2, ("daifugo", "daihinmin"), (0, 1), games=2)
     state, _ = GAME.apply(state, CHANCE, forced_deal(state, {}))
     s, _ = GAME.apply(state, 1, Give(("not-a-card",)))
-    s, _ = GAME.apply(s, 0, Give(tuple(C.cards_str(C.weakest(s.hands[0], 2)))))
+    s, _ = GAME.apply(s, 0, Give(tuple(C.cards_str(C.weakest(s.hand(0), 2)))))
     r = s.results[-1]
     assert r.titles == ("daifugo", "daihinmin") and s.phase == "over"
     assert s.points == (2 + 10, -2 - 10)
@@ -492,7 +452,7 @@ def test_all_cheat_game_void_and_redealt() -> None:
 def test_cheating_reject_option_refuses_like_an_illegal_play() -> None:
     """Rules page, Exchange (option cheating="reject"): a broken exchange is refused."""
     s = exchange_state(cheating="reject")
-    bad = Give(tuple(C.cards_str(C.weakest(s.hands[4], 2))))
+    bad = Give(tuple(C.cards_str(C.weakest(s.hand(4), 2))))
     assert bad not in GAME.legal_actions(s, 4)
     snapshot = copy.deepcopy(s)
     with pytest.raises(IllegalActionError, match="tribute"):
@@ -540,7 +500,7 @@ def test_view_shows_own_hand_counts_and_field_not_other_hands() -> None:
     s = play(state, 0, "5s")
     v = GAME.view(s, 1)
     assert v["hand"] == ["6s", "7s"] and v["counts"][:3] == [1, 2, 1]
-    assert v["layout"] == {"seat": 0, "cards": ["5s"], "returned": False}
+    assert v["layout"] == {"seat": 0, "cards": ["5s"], "kind": "group", "returned": False}
     assert v["lead"] == v["layout"] and v["field"] == [v["layout"]]
     assert "hand" not in GAME.view(s, None)
     assert "6s" not in str(GAME.view(s, 0)["log"])
@@ -551,7 +511,7 @@ def test_exchange_cards_seen_by_pair_only() -> None:
     exchange happened."""
     s = exchange_state()
     s1, _ = GAME.apply_default(s, 4)
-    cards = C.cards_str(C.strongest(s.hands[4], 2))
+    cards = C.cards_str(C.strongest(s.hand(4), 2))
     assert GAME.view(s1, 4)["exchange"][0]["cards"] == cards
     assert GAME.view(s1, 0)["exchange"][0]["cards"] == cards
     assert GAME.view(s1, 2)["exchange"][0]["cards"] is None
@@ -573,8 +533,8 @@ def test_can_follow_pure_function() -> None:
 
 
 def test_played_struct_roundtrip() -> None:
-    p = Played(0, (0,), 0, True)
-    assert p.returned
+    p = Played(0, C.Combo(C.GROUP, 0, 1, 1, 1), True)
+    assert p.returned and p.combo.strs() == ("3s",)
 
 
 def test_cheating_with_two_honest_players_gives_daifugo_and_heimin() -> None:

@@ -19,7 +19,18 @@ def test_text_forms_round_trip() -> None:
     assert GAME.parse_action({"type": "play", "cards": ["JK"]}) == Play(("JK",))
     assert str(Play(("10h", "JK"))) == "play 10h JK"
     with pytest.raises(InvalidActionError):
-        GAME.parse_action("discard 3s")
+        GAME.parse_action("steal 3s")
+
+
+@pytest.mark.parametrize(
+    "action", ["play 1z", "give 9q 3c", {"type": "play", "cards": ["ZZ"]}, "play 3c XX"]
+)
+def test_a_card_that_does_not_exist_is_an_invalid_action(action: object) -> None:
+    """Cards on the wire (docs/games/daifugo.md): an unknown card is not an action of the game
+    (``invalid_action``, issue 20 item 8); a real card not in the hand is a rule's refusal."""
+    with pytest.raises(InvalidActionError, match="not a card") as refused:
+        GAME.parse_action(action)
+    assert refused.value.code == "invalid_action"
 
 
 def test_render_shows_suits_ranks_and_legal_plays() -> None:

@@ -124,3 +124,23 @@ def test_the_log_grows_without_copying_and_stays_a_snapshot() -> None:
     assert (list(a), list(b), list(c)) == ([1, 2], [1, 2, 3], [1, 2, 4, 5])
     assert b == (1, 2, 3) and b[1:] == (2, 3) and b[-1] == 3 and hash(b) == hash((1, 2, 3))
     assert copy.deepcopy(c) == c and a + () is a  # noqa: RUF005
+
+
+def test_the_game_pickles_for_the_host_worker_processes_and_views_alike() -> None:
+    """The host sends a game to its bot and engine worker processes by pickling it: the views'
+    cache of logs (and its lock) stays behind, and the copy's views are the same."""
+    import pickle
+
+    from dennou.games import REGISTRY
+
+    rng = random.Random(4)
+    state = GAME.new(NumeronRules(digits=3), ["a", "b"])
+    for _ in range(12):
+        state = _step(state, rng)
+    GAME.view(state, 0)  # the cache holds logs now
+    for name, game in REGISTRY.items():
+        copy_ = pickle.loads(pickle.dumps(game))
+        assert type(copy_) is type(game), name
+    again = pickle.loads(pickle.dumps(GAME))
+    for seat in (None, 0, 1):
+        assert again.view(state, seat) == GAME.view(state, seat)

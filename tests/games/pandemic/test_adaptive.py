@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dennou.games.pandemic import GAME, PandemicRules
 from dennou.games.pandemic.actions import Contact
 from dennou.games.pandemic.adaptive import AdaptiveBot, channel_of, learn_acceptance
@@ -11,7 +13,7 @@ from tests.games.bot_checks import check_bots
 from .helpers import start, tick
 
 
-def say(state, seat, other, text):  # type: ignore[no-untyped-def]
+def say(state: Any, seat: int, other: int, text: str) -> Any:
     state, _ = GAME.talk(state, seat, channel_of(seat, other), text)
     return state
 

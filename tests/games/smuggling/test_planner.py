@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -104,7 +105,7 @@ def test_planner_keeps_the_contract() -> None:
         assert tally.twin_checks >= 5 and tally.hidden_differs >= 1
 
 
-def _view_with(results: list[tuple[str, int, int]], small_game: int, seat: int) -> dict:
+def _view_with(results: list[tuple[str, int, int]], small_game: int, seat: int) -> dict[str, Any]:
     state = start(team_size=1, small_games=12)
     view = GAME.view(state, seat)
     view = dict(view)

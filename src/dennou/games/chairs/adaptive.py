@@ -1,6 +1,6 @@
 """The Musical Chairs ``adaptive`` bot: it learns where each rival runs and runs elsewhere.
 
-Rules: ``../shared/rules/chairs.md``. Every race is public: each runner's legs show the chairs
+Rules: ``docs/games/chairs.md``. Every race is public: each runner's legs show the chairs
 they reached in order, so the first leg is the first chair on their sealed list. The bot keeps,
 for every other player, a model of how they pick their first chair and updates it after every
 race from what they did (the ``heuristic`` bot keeps one fixed model of everybody):

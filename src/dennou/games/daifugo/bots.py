@@ -1,8 +1,9 @@
 """Daifugo bots: ``random``, ``greedy`` and ``montecarlo`` (determinized, Numba playouts).
 
-Bots see only views (what a remote client sees). ``greedy`` plays its weakest group and keeps its
-jokers, strongest rank and 8s for when they take the field; ``montecarlo`` samples hidden hands
-consistent with its view and scores each candidate play by playouts of the fast simulator.
+Bots see only views (what a remote client sees) and play under every rules option. ``greedy``
+plays its weakest group or sequence and keeps its jokers, strongest rank and 8s for when they
+take the field; ``montecarlo`` samples hidden hands consistent with its view and scores each
+candidate play by playouts of the fast simulator (:mod:`.sim`, which plays every option too).
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import JSON
 from dennou.games.daifugo import cards as C
-from dennou.games.daifugo.actions import Give, Pass, Play
+from dennou.games.daifugo.actions import Discard, Give, Pass, Play
 from dennou.games.daifugo.rules import TITLES, titles_for
 
 
-def _strength(rank: int, revolution: bool) -> int:
+def _strength(rank: int, reverse: bool) -> int:
     if rank == C.JOKER_RANK:
         return 100
-    return 12 - rank if revolution else rank
+    return 12 - rank if reverse else rank
 
 
 def _exchange_choice(view: JSON) -> Action:
@@ -35,48 +36,76 @@ def _exchange_choice(view: JSON) -> Action:
     return Give(tuple(C.cards_str(pick(hand, step["count"]))))
 
 
+def _follow_up_choice(view: JSON) -> Action:
+    """7 pass / 10 discard: the weakest cards in the current order, jokers last."""
+    due = view["follow_up"]
+    hand = C.parse_cards(view["hand"]) or ()
+    order = sorted(hand, key=lambda c: (c == C.JOKER, _strength(C.rank_of(c), view["reverse"])))
+    cards = tuple(C.cards_str(order[: due["count"]]))
+    return Give(cards) if due["kind"] == "give" else Discard(cards)
+
+
+def reading(view: JSON, play: Play) -> C.Combo:
+    """The combination a listed play makes under the view's rules."""
+    rules = view["rules"]
+    readings = C.combo_from(
+        play.cards,
+        suit_jokers=rules.get("suit_lock", False),
+        sequences=rules.get("sequences", False),
+    )
+    assert readings, play
+    return readings[0]
+
+
 def greedy_choice(view: JSON, legal: Sequence[Action]) -> Action:
     """The greedy policy on a view (exchange: strongest tribute, weakest gift)."""
     if view["phase"] == "exchange":
         return _exchange_choice(view)
-    rev = bool(view["revolution"])
+    if view.get("follow_up") is not None:
+        return _follow_up_choice(view)
+    rev = bool(view.get("reverse", view["revolution"]))
     hand = C.parse_cards(view["hand"]) or ()
     lead = view["layout"] is None
     plays = [a for a in legal if isinstance(a, Play)]
     can_pass = any(isinstance(a, Pass) for a in legal)
     seen = set(C.parse_cards(view["discards"]) or ())
     top_rank = 12 if not rev else 0
+    combos = {a: reading(view, a) for a in plays}
 
     def key(a: Play) -> tuple[int, int, int, int]:
-        cards = C.parse_cards(a.cards) or ()
-        rank = C.group_rank(cards)
-        assert rank is not None
-        jokers = sum(1 for c in cards if c == C.JOKER)
+        combo = combos[a]
+        jokers = C.jokers_in(combo.cards)
+        if combo.kind == C.SEQUENCE:
+            # A sequence sheds several ranks at once: judged by its weakest end.
+            rank = combo.high if rev else combo.rank
+            precious = jokers > 0 or combo.count(top_rank) > 0 or combo.count(C.EIGHT) > 0
+            return (int(precious), _strength(max(rank, 0), rev), 0, -combo.size if lead else 0)
+        rank = combo.rank
         precious = rank in (C.JOKER_RANK, top_rank) or (rank == C.EIGHT) or jokers > 0
         natural_left = sum(1 for c in hand if c != C.JOKER and c >> 2 == rank) - (
-            len(cards) - jokers
+            combo.size - jokers
         )
         # Weakest first; on a lead, the biggest group of the rank; avoid splitting a rank.
-        return (int(precious), _strength(rank, rev), natural_left, -len(cards) if lead else 0)
+        return (int(precious), _strength(rank, rev), natural_left, -combo.size if lead else 0)
 
     plays.sort(key=key)
     if not plays:
         return Pass()
     best = plays[0]
-    cards = C.parse_cards(best.cards) or ()
-    rank = C.group_rank(cards)
+    combo = combos[best]
+    rank = combo.rank
     precious = key(best)[0]
     if not precious or lead or not can_pass:
         return best
     # Only precious plays remain: an 8 cuts (takes the field); a joker-only play or the top rank
     # wins the field when nothing can beat it; otherwise keep them unless the hand is short.
-    if rank == C.EIGHT:
+    if combo.count(C.EIGHT):
         return best
-    if rank == C.JOKER_RANK and (len(cards) > 1 or C.SPADE3 in seen or C.SPADE3 in hand):
+    if rank == C.JOKER_RANK and (combo.size > 1 or C.SPADE3 in seen or C.SPADE3 in hand):
         return best
-    if len(hand) <= len(cards) + 2:
+    if len(hand) <= combo.size + 2:
         return best
-    if rank == top_rank and sum(1 for c in cards if c == C.JOKER) == 0:
+    if combo.kind == C.GROUP and rank == top_rank and not C.jokers_in(combo.cards):
         return best
     return Pass()
 
@@ -120,7 +149,9 @@ class MonteCarloBot(Bot):
         """Pick the candidate with the best mean title points over the playouts."""
         if view["phase"] != "play":
             return _exchange_choice(view) if view["phase"] == "exchange" else legal[0]
-        candidates = _candidates(legal)
+        if view["follow_up"] is not None:
+            return _follow_up_choice(view)
+        candidates = _candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0][1]
         from dennou.games.daifugo import sim as S
@@ -142,7 +173,7 @@ class MonteCarloBot(Bot):
                 1, min(self.samples, -(-budget // len(masks)) if not self.ms else self.samples)
             )
             hands = np.array(
-                [[S.mask_of(h) for h in sample_hands(view, rng)] for _ in range(rows)],
+                [[C.card_set(h) for h in sample_hands(view, rng)] for _ in range(rows)],
                 dtype=np.int64,
             )
             pos = S.playouts(base, hands, masks, eps=self.eps, seed=rng.randrange(2**31))
@@ -156,25 +187,36 @@ class MonteCarloBot(Bot):
         return candidates[int(np.argmax(totals))][1]
 
 
-def _candidates(legal: Sequence[Action]) -> list[tuple[int, Action]]:
-    """Candidate moves as simulator masks, one per (rank, size, jokers, 3 of spades) choice."""
-    from dennou.games.daifugo.sim import mask_of
+def _candidates(view: JSON, legal: Sequence[Action]) -> list[tuple[int, Action]]:
+    """Candidate moves as simulator moves, one per kind of play.
 
+    Plays that differ only in which suits they use are one candidate (the first listed), unless
+    suits matter (the suit lock); a play with the 3 of spades is apart (it answers a joker).
+    """
+    from dennou.games.daifugo.sim import move_of
+
+    suits_matter = view["rules"].get("suit_lock", False)
     out: list[tuple[int, Action]] = []
-    seen: set[tuple[int, int, int, bool]] = set()
+    seen: set[tuple[int, int, int, int, bool, int]] = set()
     for a in legal:
         if isinstance(a, Pass):
             out.append((0, a))
             continue
         assert isinstance(a, Play)
-        cards = C.parse_cards(a.cards) or ()
-        rank = C.group_rank(cards)
-        assert rank is not None
-        k = (rank, len(cards), sum(1 for c in cards if c == C.JOKER), C.SPADE3 in cards)
+        combo = reading(view, a)
+        spade3 = bool(combo.cards & 1 << C.SPADE3)
+        k = (
+            combo.kind,
+            combo.rank,
+            combo.size,
+            C.jokers_in(combo.cards),
+            spade3,
+            combo.suits if suits_matter else 0,
+        )
         if k in seen:
             continue
         seen.add(k)
-        out.append((mask_of(cards), a))
+        out.append((move_of(combo), a))
     return out
 
 

@@ -1,20 +1,25 @@
-"""Daifugo (大富豪, "Millionaire"): the climbing card game of the 2017 AI contest JK大富豪電脳戦.
+"""Daifugo (大富豪, "Millionaire"): the rules, as the rules page reads.
 
-Rules: ``../shared/rules/daifugo.md`` (seed ``002``). 54 cards (two wild jokers) are dealt to 2-8
-players. The leader plays 1-6 cards of one rank; each next player plays as many cards of a
-stronger rank or passes (and stays out until the field flushes). When everyone else has passed the
-field flushes and the last player leads. 4+ cards make a revolution (革命: the order reverses);
-8s flush the field at once (八切り); the 3 of spades beats a single joker (スペ3返し). The first
-out is 大富豪, the last 大貧民; titles earn points, and the last game of a set of 10 earns more.
-From game 2 the titles exchange cards before play; a broken exchange submission is cheating: the
-cheater's hand is shown and discarded and they are 大貧民 (all cheat: the game is void and dealt
-again). One state (and one record) is a whole set.
+Rules: ``docs/games/daifugo.md``. The deck (52 cards and up to two wild jokers) is dealt to 2-8
+players. The leader plays a group (cards of one rank) or, where played, a sequence (階段); each
+next player plays a stronger play of the same kind and size or passes (and stays out until the
+field flushes). When the others (or, by option, all) have passed the field flushes and the last
+player leads. Big plays make a revolution (革命); an 8 flushes the field at once (八切り); the 3
+of spades beats a single joker (スペ3返し); options add the suit lock (縛り), 11-back, 5 skip,
+7 pass, 10 discard, 都落ち and 千日手. The first out is 大富豪, the last 大貧民; titles earn
+points. From game 2 the titles exchange cards before play. One state (and one record) is a
+whole set of games.
+
+This module holds the rules. Listing plays and testing "can this hand beat the top" go through
+:mod:`.fast` (tables on card sets, checked against :mod:`.cards` in the tests); views, rendering
+and bots are assembled with these rules in :mod:`.game`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from math import comb, factorial
 from typing import Any
 
 from dennou.core.actions import Action, LazyActions
@@ -22,105 +27,53 @@ from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnErr
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
-from dennou.games.daifugo.actions import CODEC, Deal, Give, Pass, Play
-from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, titles_for
-from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
-
-RULES_PAGE = "../shared/rules/daifugo.md"
+from dennou.games.daifugo.actions import CODEC, Deal, Discard, Give, Pass, Places, Play
+from dennou.games.daifugo.cards import Combo
+from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, from_options, titles_for
+from dennou.games.daifugo.state import (
+    DaifugoState,
+    ExchangeStep,
+    FollowUp,
+    GameResult,
+    Played,
+)
 
 State = DaifugoState
+
+_PASS = Pass()
+_ONE_SEAT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
+_SUIT_SETS = {
+    suits: "".join(C.SUIT_NAMES[s] for s in range(4) if suits >> s & 1) for suits in range(16)
+}
 
 
 def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-play_of = F.play_of
-_INFO = F.PLAY_INFO
-_HANDS = F.HAND_BITS
-
-_PASS = Pass()
-_TO_ACT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
-_CHANCE_TO_ACT: frozenset[Seat] = frozenset((CHANCE,))
-_NOBODY: frozenset[Seat] = frozenset()
-
-
-class _PlayActions(list[Action]):
-    """The legal plays of one seat, listed; membership is the engine's own legality check.
+class LegalPlays(list[Action]):
+    """The legal plays of the seat to play, listed; ``in`` is the engine's own legality check.
 
     A plain list for indexing and length (the hot path of every random or search player), with
     ``in`` answering exactly "``apply`` accepts it" (other card order or spelling included).
     """
 
-    __slots__ = ("_seat", "_state")
+    __slots__ = ("_rules", "_seat", "_state")
+    _rules: DaifugoEngine
     _state: DaifugoState
     _seat: Seat
 
     def __contains__(self, action: object) -> bool:
-        state = self._state
-        if type(action) is Pass:
-            return bool(state.plays)
-        if type(action) is Play:
-            group = C.parse_cards(action.cards)
-            return group is not None and not _play_error(state, self._seat, group)
-        return False
+        return self._rules.allows(self._state, self._seat, action)
 
 
-_new_tuple = tuple.__new__
-_SORTED_DECK = sorted(C.DECK)
-_M5, _M3, _ADD = F.M5, F.M3, F.ADD
-_BEATING = tuple(tuple(F.beating_ranks(r, rev) for r in range(13)) for rev in (False, True))
-"""``_BEATING[revolution][rank]``: :func:`fast.beating_ranks`, looked up on every move."""
-
-
-def _beats(
-    group: tuple[int, ...], rank: int, top: Played, revolution: bool, spade3_return: bool
-) -> bool:
-    # cards.beats (rules: Plays) with positional arguments: this runs on every play.
-    if len(group) != len(top.cards) or top.returned:
-        return False
-    if top.rank == C.JOKER_RANK:
-        return spade3_return and len(group) == 1 and group[0] == C.SPADE3
-    if rank == C.JOKER_RANK:
-        return True
-    return rank < top.rank if revolution else rank > top.rank
-
-
-def _play_error(state: DaifugoState, seat: Seat, group: tuple[int, ...]) -> str:
-    """Why ``seat`` may not play ``group`` now (``""`` if it may): the rule of Plays it breaks."""
-    rules = state.rules
-    rank = C.group_rank(group, rules.max_group)
-    if rank is None:
-        return "group"
-    if not C.contains(state.hands[seat], group):
-        return "hand"
-    plays = state.plays
-    if plays:
-        top = plays[-1]
-        if not C.beats(
-            group,
-            rank,
-            top.cards,
-            top.rank,
-            revolution=state.revolution,
-            returned=top.returned,
-            spade3_return=rules.spade3_return,
-        ):
-            return "follow"
-    return ""
-
-
-def _merge(a: tuple[int, ...], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(sorted((*a, *b)))
-
-
-class Daifugo(Game[DaifugoState, DaifugoRules]):
-    """The Daifugo engine (a whole set of games per state and record)."""
+class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
+    """The rules of Daifugo (a whole set of games per state and record)."""
 
     spec = GameSpec(
         name="daifugo",
         title="Daifugo (大富豪)",
-        version=1,
+        version=2,
         min_players=2,
         max_players=8,
         chance=True,
@@ -130,122 +83,149 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     codec = CODEC
 
     # --- setup ------------------------------------------------------------------------------
+    def make_rules(self, options: Mapping[str, Any] | None = None) -> DaifugoRules:
+        """The rules from options; ``preset`` (``uecda``) starts from a named set of options.
+
+        Explicit options override the preset's (``{"preset": "uecda", "games": 100}``).
+
+        Raises:
+            ConfigError: An unknown preset or option, or an impossible value.
+        """
+        return from_options(options or {})
+
     def default_players(self, rules: DaifugoRules) -> int:
-        """Five players, as the AI contest played."""
+        """Five players, as both contests played."""
         return 5
 
     def new(self, rules: DaifugoRules, players: Sequence[str]) -> DaifugoState:
-        """Start a set: game 1's turn order is the players' ids in lexicographic order."""
+        """Start a set: game 1's turn order is by id (lexicographic), or by seat (``seats``)."""
         self.check_players(players)
         n = len(players)
-        order = tuple(sorted(range(n), key=lambda s: players[s]))
+        if rules.turn_order == "seats":
+            order = tuple(range(n))
+        else:
+            order = tuple(sorted(range(n), key=lambda s: players[s]))
         return DaifugoState(
             rules=rules,
             players=tuple(players),
             order=order,
-            hands=((),) * n,
+            hands=(0,) * n,
             titles=(None,) * n,
             points=(0,) * n,
         )
 
     def to_act(self, state: DaifugoState) -> frozenset[Seat]:
-        """Deal: chance; exchange: the giver of the current step; play: the seat to play."""
+        """Deal and 千日手: chance; exchange: the giver of the step; play: the seat to play."""
         phase = state.phase
         if phase == "play":
-            turn = state.turn
-            return _TO_ACT.get(turn) or frozenset((turn,))
-        if phase == "deal":
-            return _CHANCE_TO_ACT
+            return _ONE_SEAT[state.turn]
+        if phase == "deal" or phase == "stalemate":
+            return _ONE_SEAT[CHANCE]
         if phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            return _TO_ACT.get(step.giver) or frozenset((step.giver,))
-        return _NOBODY
+            return _ONE_SEAT[step.giver]
+        return frozenset()
 
     def sample_chance(self, state: DaifugoState, rng: random.Random) -> Action:
-        """A shuffled deck (the whole deal as one chance action)."""
+        """A shuffled deck (the whole deal as one chance action), or the drawn places."""
+        if state.phase == "stalemate":
+            return Places(tuple(F.shuffled(self._unplaced(state), rng)))
         if state.phase != "deal":
             raise IllegalActionError("no deal is due", phase=state.phase)
-        deck = list(C.DECK)
-        rng.shuffle(deck)
+        deck = F.shuffled(list(C.deck(state.rules.jokers)), rng)
         return Deal(tuple(C.cards_str(deck)))
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         """The actions ``seat`` may take now.
 
-        Deals are too many to list (any ordering of the 54 cards is accepted). In the exchange
-        the sequence lists the honest choices, but with ``cheating="penalty"`` it *contains*
-        every ``give`` (a broken one is applied as cheating). Plays are listed in full; a play
-        given in other card order or spelling (``Th`` for ``10h``) is contained too.
+        Deals are too many to list (any ordering of the deck is accepted); the places of a
+        千日手 are listed lazily. In the exchange the sequence lists the honest choices, but
+        unless ``cheating="reject"`` it *contains* every ``give`` (a broken one is cheating, or
+        replaced by the strongest cards). Plays are listed in full; a play given in other card
+        order or spelling (``Th`` for ``10h``, ``JK`` for ``JK=7h`` where that is the first
+        legal reading) is contained too.
         """
+        if type(state) is F.KernelState:
+            return F.kernel_legal(self, state, seat) if seat == state.turn else []
         phase = state.phase
         if phase == "play":
             if seat != state.turn:
                 return []
-            out = _PlayActions()
-            out._state = state
-            out._seat = seat
-            hand = state.hands[seat]
-            bits = _HANDS.get(hand) or F.hand_bits(hand)
-            rules = state.rules
-            field = state.plays
-            if field:
-                top = field[-1]
-                F.add_follow(
-                    out,
-                    1,
-                    bits,
-                    len(top.cards),
-                    top.rank,
-                    state.revolution,
-                    top.returned,
-                    rules.spade3_return,
-                    rules.max_group,
-                )
+            if state.follow_up is not None:
+                return self._follow_up_actions(state, seat, state.follow_up)
+            out = LegalPlays()
+            out._rules, out._state, out._seat = self, state, seat
+            self._add_plays(out, F.PLAYS, state, seat)
+            if self.may_pass(state):
                 out.append(_PASS)
-            else:
-                F.add_lead(out, 1, bits, rules.max_group)
             return out
+        if phase == "stalemate":
+            return self._places_actions(state) if seat == CHANCE else []
         if seat not in self.to_act(state) or seat == CHANCE:
             return []
         return self._exchange_actions(state, seat)
 
-    def legal_groups(self, state: DaifugoState, seat: Seat) -> list[tuple[int, ...]]:
-        """The groups ``seat`` may play now (sorted codes); empty unless it is their turn."""
-        if state.phase != "play" or seat != state.turn:
-            return []
+    def legal_combos(self, state: DaifugoState, seat: Seat) -> list[Combo]:
+        """The combinations ``seat`` may play now (empty unless it is their turn to play)."""
+        out: list[Combo] = []
+        if state.phase == "play" and seat == state.turn and state.follow_up is None:
+            self._add_plays(out, F.COMBOS, state, seat)
+        return out
+
+    def _add_plays(self, out: list[Any], which: int, state: DaifugoState, seat: Seat) -> None:
         hand = state.hands[seat]
-        rules = state.rules
-        if not state.plays:
-            return F.lead_groups(hand, rules.max_group)
-        top = state.plays[-1]
-        return F.follow_groups(
-            hand,
-            len(top.cards),
-            top.rank,
-            state.revolution,
-            top.returned,
-            rules.spade3_return,
-            rules.max_group,
-        )
+        top = state.top
+        if top is None:
+            F.add_leads(out, which, hand, state.rules)
+        else:
+            F.add_follows(out, which, hand, top, state.reverse, state.lock, state.rules)
+
+    def allows(self, state: DaifugoState, seat: Seat, action: object) -> bool:
+        """Whether ``seat`` (the seat to play) may play or pass ``action`` now (any spelling)."""
+        if type(action) is Pass:
+            return self.may_pass(state)
+        if type(action) is Play:
+            try:
+                self.reading(state, seat, action)
+            except IllegalActionError:
+                return False
+            return True
+        return False
+
+    def may_pass(self, state: DaifugoState) -> bool:
+        """Whether the seat to play may pass: on a field with cards, or always (``lead_pass``)."""
+        return state.follow_up is None and (bool(state.field) or state.rules.lead_pass)
+
+    def can_play(self, state: DaifugoState, seat: Seat) -> bool:
+        """Whether ``seat`` holds a play beating the top (anything, on an empty field)."""
+        top = state.top
+        if top is None:
+            return state.hands[seat] != 0
+        return F.can_follow(state.hands[seat], top, state.reverse, state.lock, state.rules)
+
+    def _follow_up_actions(self, state: State, seat: Seat, due: FollowUp) -> Sequence[Action]:
+        """Every choice of ``due.count`` cards of the hand: ``give`` (7渡し) or ``discard``."""
+        kind = Give if due.kind == "give" else Discard
+        return _subset_actions(state.hand(seat), due.count, kind)
 
     def _exchange_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         step = state.exchange_step()
         assert step is not None
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if step.kind == "tribute":
             honest = C.honest_tributes(hand, step.count)
         else:
             honest = C.all_subsets(hand, step.count)
         acts = [Give(tuple(C.cards_str(g))) for g in honest]
         keys = set(honest)
-        penalty = state.rules.cheating == "penalty"
+        lenient = state.rules.cheating != "reject"
 
         def contains(action: object) -> bool:
             if type(action) is not Give:
                 return False
-            return penalty or C.parse_cards(action.cards) in keys
+            return lenient or C.parse_cards(action.cards) in keys
 
         return LazyActions(
             len(acts),
@@ -253,6 +233,21 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             contains,
             {"kind": step.kind, "count": step.count, "to": step.receiver},
         )
+
+    def _unplaced(self, state: State) -> list[Seat]:
+        """The seats still holding cards, whose places a 千日手 draws."""
+        return [x for x in state.order if state.active(x)]
+
+    def _places_actions(self, state: State) -> Sequence[Action]:
+        seats = self._unplaced(state)
+
+        def item(i: int) -> Action:
+            return Places(_nth_permutation(seats, i))
+
+        def contains(action: object) -> bool:
+            return type(action) is Places and sorted(action.seats) == sorted(seats)
+
+        return LazyActions(factorial(len(seats)), item, contains, {"seats": seats})
 
     # --- transitions ------------------------------------------------------------------------
     def _check_turn(self, state: DaifugoState, seat: Seat) -> None:
@@ -269,94 +264,121 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     def apply(
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
-        """Apply an action after checking it against the rules (never mutates ``state``)."""
+        """Apply an action after checking it against the rules (never mutates ``state``).
+
+        Plays and passes of the seat to play, and a deal that starts play at once, run on the
+        Numba kernel (:func:`.fast.apply`), their events built by these rules when read
+        (:class:`.fast.LazyEvents`); everything else, and every refusal, by the readable rules
+        (:meth:`apply_rules`), which the tests hold the kernel to.
+        """
+        done = F.apply(self, state, seat, action)
+        return done if done is not None else self.apply_rules(state, seat, action)
+
+    def apply_rules(
+        self, state: DaifugoState, seat: Seat, action: Action
+    ) -> tuple[DaifugoState, list[Event]]:
+        """:meth:`apply` by the readable rules alone (the oracle of the fast layer)."""
         kind = type(action)
         phase = state.phase
+        if phase != "play" or seat != state.turn:  # the seat to play needs no more checking
+            self._check_turn(state, seat)
         ev: list[Event] = []
-        if phase == "play" and seat == state.turn:
-            # The hot path: the seat to play (what _check_turn would accept) plays or passes.
-            if kind is Play:
-                new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
-                new.log_chain = (new.log_chain, tuple(ev))
-                return new, ev
-            if kind is Pass:
-                new = self._pass(state, seat, ev)
-                new.log_chain = (new.log_chain, tuple(ev))
-                return new, ev
-        self._check_turn(state, seat)
-        if phase == "deal" and kind is Deal:
+        due = state.follow_up
+        if phase == "play" and due is None and kind is Play:
+            new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
+        elif phase == "play" and due is None and kind is Pass:
+            new = self._pass(state, seat, ev, auto=False)
+        elif (
+            phase == "play"
+            and due is not None
+            and kind is (Give if due.kind == "give" else Discard)
+        ):
+            new = self._follow_up(state, seat, action.cards, ev)  # type: ignore[attr-defined]
+        elif phase == "deal" and kind is Deal:
             new = self._deal(state, action, ev)  # type: ignore[arg-type]
         elif phase == "exchange" and kind is Give:
             new = self._give(state, seat, action.cards, ev)  # type: ignore[attr-defined]
-        elif phase == "play" and kind is Play:
-            new = self._play(state, seat, action, ev)  # type: ignore[arg-type]
-        elif phase == "play" and kind is Pass:
-            new = self._pass(state, seat, ev)
+        elif phase == "stalemate" and kind is Places:
+            new = self._places(state, action.seats, ev)  # type: ignore[attr-defined]
         else:
-            expected = {"deal": "deal", "exchange": "give", "play": "play or pass"}[phase]
             raise IllegalActionError(
-                f"{kind.__name__} is not allowed in the {phase} phase; expected {expected}",
+                f"{kind.__name__} is not allowed now; expected {self._expected_now(state)}",
                 seat=seat,
                 phase=phase,
             )
-        new.log_chain = (new.log_chain, tuple(ev))
+        new.log_chain = (new.log_chain, list(ev))
         return new, ev
+
+    def _expected_now(self, state: State) -> str:
+        if state.phase == "play" and state.follow_up is not None:
+            return f"{state.follow_up.kind} {state.follow_up.count} card(s)"
+        return {
+            "deal": "deal",
+            "exchange": "give",
+            "play": "play or pass",
+            "stalemate": "places",
+        }.get(state.phase, "nothing")
 
     # deal
     def _deal(self, state: State, action: Deal, ev: list[Event]) -> State:
-        fast = C.CARD_CODES.get
-        deck = [fast(c) if type(c) is str else None for c in action.deck]
+        """Rules, Cards, seats, deal: one card at a time in turn order from the first seat."""
+        rules = state.rules
+        deck = [C.CARD_CODES.get(c) if type(c) is str else None for c in action.deck]
         if None in deck:
-            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``Th``, ``joker``)
-        if None in deck or sorted(deck) != _SORTED_DECK:  # type: ignore[type-var]
+            deck = [C.parse_card(c) for c in action.deck]  # other spellings (``joker``)
+        if None in deck or sorted(deck) != list(C.deck(rules.jokers)):  # type: ignore[type-var]
             raise IllegalActionError(
-                "a deal is the 54 cards (52 + 2 JK), each once, in dealing order — rules: Cards",
+                f"a deal is the {52 + rules.jokers} cards (52 + {rules.jokers} JK), each once, "
+                "in dealing order — rules: Cards",
                 rule="deal",
             )
         s = state.copy()
         n = len(s.players)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        order = s.order
-        for i, c in enumerate(deck):
-            hands[order[i % n]].append(c)  # type: ignore[arg-type]
-        s.hands = tuple(tuple(sorted(h)) for h in hands)
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):
+            dealt[s.order[i % n]].append(card)  # type: ignore[arg-type]
+        for hand in dealt:
+            hand.sort()
+        s.hands = tuple(C.card_set(h) for h in dealt)
         s.deals += 1
         s.log_chain = ()
-        s.plays, s.discards, s.passed, s.finished, s.cheaters = (), (), frozenset(), (), ()
-        s.revolution = False
-        s.turn = -1
-        counts = [len(h) for h in s.hands]
+        s.field, s.discards, s.passed, s.finished, s.cheaters = (), 0, frozenset(), (), ()
+        s.revolution, s.back, s.lock, s.pass_run, s.fallen = False, False, 0, 0, -1
+        s.turn = s.last = -1
+        leads = "" if rules.first_lead == "diamond3" else f"; {s.players[s.order[0]]} leads"
         ev.append(
             Event(
                 "deal",
-                f"game {s.game_no}: cards dealt; {s.players[s.order[0]]} leads",
-                {"game": s.game_no, "order": list(s.order), "counts": counts},
+                f"game {s.game_no}: cards dealt{leads}",
+                {"game": s.game_no, "order": list(s.order), "counts": [len(h) for h in dealt]},
             )
         )
-        for seat in range(n):
+        for seat, hand in enumerate(dealt):
             ev.append(
                 Event(
                     "hand",
-                    "your hand: " + C.cards_symbols(s.hands[seat]),
-                    {"seat": seat, "cards": C.cards_str(s.hands[seat])},
+                    "your hand: " + C.cards_symbols(hand),
+                    {"seat": seat, "cards": C.cards_str(hand)},
                     frozenset((seat,)),
                 )
             )
-        s.steps = self._exchange_plan(s) if s.rules.exchange and s.game_no > 1 else ()
-        if s.steps:
-            s.phase = "exchange"
-            return s
-        return self._start_play(s, ev)
+        s.steps = self._exchange_plan(s) if rules.exchange and s.game_no > 1 else ()
+        s.phase = "exchange"
+        return self._after_step(s, ev)
 
     def _exchange_plan(self, s: State) -> tuple[ExchangeStep, ...]:
-        titles = s.titles
+        """Rules, Exchange: 大貧民 → 大富豪, 大富豪 → 大貧民, 貧民 → 富豪, 富豪 → 貧民.
+
+        With ``auto_tribute`` both tributes come first (UECda gives them with the deal).
+        """
         rules = s.rules
 
         def first(title: str) -> int | None:
-            seats = [i for i, t in enumerate(titles) if t == title]
+            seats = [i for i, t in enumerate(s.titles) if t == title]
             return min(seats, key=lambda i: s.players[i]) if seats else None
 
-        steps: list[ExchangeStep] = []
+        tributes: list[ExchangeStep] = []
+        gifts: list[ExchangeStep] = []
         for high, low, count in (
             ("daifugo", "daihinmin", rules.daifugo_exchange),
             ("fugo", "hinmin", rules.fugo_exchange),
@@ -364,15 +386,17 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             a, b = first(high), first(low)
             if a is None or b is None or count == 0:
                 continue
-            steps.append(ExchangeStep(b, a, count, "tribute"))
-            steps.append(ExchangeStep(a, b, count, "gift"))
-        return tuple(steps)
+            tributes.append(ExchangeStep(b, a, count, "tribute"))
+            gifts.append(ExchangeStep(a, b, count, "gift"))
+        if rules.auto_tribute:
+            return (*tributes, *gifts)
+        return tuple(step for pair in zip(tributes, gifts, strict=True) for step in pair)
 
     # exchange
     def _give(self, state: State, seat: Seat, texts: tuple[str, ...], ev: list[Event]) -> State:
         step = state.exchange_step()
         assert step is not None
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         given = C.parse_cards(texts)
         why = ""
         if given is None:
@@ -383,14 +407,18 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             why = f"{C.cards_str(given)} are not all in the hand"
         elif step.kind == "tribute" and not C.is_honest_tribute(hand, given):
             why = f"a tribute is the {step.count} strongest card(s), not {C.cards_str(given)}"
-        if why:
-            if state.rules.cheating == "reject":
-                raise IllegalActionError(
-                    f"illegal exchange: {why} — rules: Exchange", seat=seat, rule="exchange"
-                )
-            return self._cheat(state, seat, step, why, ev)
-        assert given is not None
-        return self._transfer(state, step, given, ev, timeout=False)
+        if not why:
+            assert given is not None
+            return self._transfer(state, step, given, ev, how="")
+        cheating = state.rules.cheating
+        if cheating == "reject":
+            raise IllegalActionError(
+                f"illegal exchange: {why} — rules: Exchange", seat=seat, rule="exchange"
+            )
+        if cheating == "strongest":
+            strongest = C.strongest(hand, step.count)
+            return self._transfer(state, step, strongest, ev, how=f"replaced, {why}")
+        return self._cheat(state, seat, step, why, ev)
 
     def _transfer(
         self,
@@ -399,32 +427,31 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         given: tuple[int, ...],
         ev: list[Event],
         *,
-        timeout: bool,
+        how: str,
     ) -> State:
+        """Move the cards of an exchange step; ``how`` says why the host chose them, if it did."""
         s = state.copy()
         giver, receiver = step.giver, step.receiver
-        names = s.players
-        hands = list(s.hands)
-        hands[giver] = C.remove(hands[giver], given)
+        cards = C.card_set(given)
+        s.hands = _put(s.hands, giver, C.remove(s.hands[giver], cards))
         lost = receiver in s.cheaters
         if lost:
-            s.discards = _merge(s.discards, given)
+            s.discards = C.add(s.discards, cards)
         else:
-            hands[receiver] = _merge(hands[receiver], given)
-        s.hands = tuple(hands)
-        i = s.steps.index(step)
-        s.steps = _put(
-            s.steps, i, ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
-        )
-        host = " (the host chose, timeout)" if timeout else ""
-        text = f"{names[giver]} gives {step.count} card(s) to {names[receiver]}{host}"
+            s.hands = _put(s.hands, receiver, C.add(s.hands[receiver], cards))
+        done = ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
+        s.steps = _put(s.steps, s.steps.index(step), done)
+        note = f" ({how})" if how else ""
+        text = f"{s.players[giver]} gives {step.count} card(s) to {s.players[receiver]}{note}"
         data: JSON = {
             "giver": giver,
             "receiver": receiver,
             "count": step.count,
             "kind": step.kind,
-            "timeout": timeout,
+            "timeout": how.startswith("the host chose"),
         }
+        if how and not how.startswith("the host chose"):
+            data["host"] = how
         if lost:
             # The receiver cheated earlier: the cards follow its hand to the discards, shown.
             ev.append(
@@ -449,17 +476,14 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
     def _cheat(
         self, state: State, seat: Seat, step: ExchangeStep, why: str, ev: list[Event]
     ) -> State:
+        """Rules, Cheating: the hand is shown to all and discarded; the cheater is out."""
         s = state.copy()
-        hand = s.hands[seat]
-        s.discards = _merge(s.discards, hand)
-        s.hands = _put(s.hands, seat, ())
+        hand = s.hand(seat)
+        s.discards = C.add(s.discards, s.hands[seat])
+        s.hands = _put(s.hands, seat, 0)
         s.cheaters = (*s.cheaters, seat)
-        i = s.steps.index(step)
-        s.steps = _put(
-            s.steps,
-            i,
-            ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True),
-        )
+        cheated = ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True)
+        s.steps = _put(s.steps, s.steps.index(step), cheated)
         ev.append(
             Event(
                 "cheat",
@@ -471,7 +495,12 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         return self._after_step(s, ev)
 
     def _after_step(self, s: State, ev: list[Event]) -> State:
-        if s.exchange_step() is not None:
+        """The next exchange step (a tribute given automatically with ``auto_tribute``), or play."""
+        step = s.exchange_step()
+        if step is not None:
+            if step.kind == "tribute" and s.rules.auto_tribute:
+                given = C.strongest(s.hand(step.giver), step.count)
+                return self._transfer(s, step, given, ev, how="automatic")
             return s
         honest = [i for i in range(len(s.players)) if i not in s.cheaters]
         if not honest:
@@ -484,8 +513,8 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             )
             s.void_games += 1
             s.phase = "deal"
-            s.hands = ((),) * len(s.players)
-            s.discards = ()
+            s.hands = (0,) * len(s.players)
+            s.discards = 0
             return s
         if len(honest) == 1:
             return self._end_game(s, ev)
@@ -493,242 +522,429 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
 
     # play
     def _start_play(self, s: State, ev: list[Event]) -> State:
+        """Rules, Cards: the first in turn order leads, or the holder of the ♦3 (``diamond3``)."""
         s.phase = "play"
         leader = next(seat for seat in s.order if s.active(seat))
-        s.turn = leader
-        ev.append(Event("lead", f"{s.players[leader]} leads", {"seat": leader}))
+        if s.rules.first_lead == "diamond3":
+            leader = next((x for x in s.order if s.hands[x] >> C.DIAMOND3 & 1), leader)
+        self._lead(s, leader, ev)
         return s
 
-    def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
+    def reading(self, state: State, seat: Seat, action: Play) -> Combo:
+        """The combination ``action`` plays, if ``seat`` may play it now (rules: Plays).
+
+        Of the readings of the cards (:func:`.cards.interpretations`) the first legal one.
+
+        Raises:
+            IllegalActionError: Not cards, not a group or sequence, not in the hand, or does not
+                beat the field; the message names the rule.
+        """
         rules = state.rules
-        info = _INFO.get(id(action))
-        if info is not None and info[0] is action:
-            # One of the engine's own shared plays (every listed legal play): already parsed.
-            _, group, rank, gmask, gjokers, symbols = info
-            if len(group) > rules.max_group:
-                rank = None
-        else:
-            parsed = C.parse_cards(action.cards)
-            if parsed is None:
-                raise IllegalActionError(
-                    f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK)", seat=seat
-                )
-            group = parsed
-            rank = C.group_rank(group, rules.max_group)
-            gmask, gjokers = F.hand_bits(group)
-            symbols = ""  # not one of the shared plays: formatted below
-        if rank is None:
+        readings = F.readings(action.cards, rules.max_group, rules.suit_lock, rules.sequences)
+        if readings is None:
             raise IllegalActionError(
-                f"a play is 1-{rules.max_group} cards of one rank (jokers wild), not "
-                f"{C.cards_str(group)} — rules: Plays",
+                f"{list(action.cards)} are not all cards (e.g. 3s 10h Qd JK JK=6s)", seat=seat
+            )
+        if not readings:
+            kinds = f"1-{rules.max_group} cards of one rank (jokers wild)"
+            if rules.sequences:
+                kinds = f"a group ({kinds}) or a sequence (3+ ranks in a row of one suit)"
+            raise IllegalActionError(
+                f"a play is {kinds}, not {list(action.cards)} — rules: Plays",
                 seat=seat,
                 rule="group",
             )
-        hand = state.hands[seat]
-        hmask, hjokers = _HANDS.get(hand) or F.hand_bits(hand)
-        # A natural card twice in the group is one bit: the count check catches it.
-        if gmask & ~hmask or gjokers > hjokers or gmask.bit_count() + gjokers != len(group):
+        if not C.holds(state.hands[seat], readings[0].cards):
             raise IllegalActionError(
-                f"{C.cards_str(group)} are not all in your hand", seat=seat, rule="hand"
-            )
-        top = state.plays[-1] if state.plays else None
-        if top is not None and not _beats(group, rank, top, state.revolution, rules.spade3_return):
-            raise IllegalActionError(
-                f"{C.cards_str(group)} does not beat the field {C.cards_str(top.cards)}: a play "
-                f"needs {len(top.cards)} card(s), stronger"
-                + (" under revolution" if state.revolution else "")
-                + " — rules: Plays",
+                f"{C.cards_str(C.cards_in(readings[0].cards))} are not all in your hand",
                 seat=seat,
-                rule="follow",
+                rule="hand",
             )
-        s = state.copy()
-        returned = top is not None and top.rank == C.JOKER_RANK and len(top.cards) == 1
-        if len(group) == 1:  # most plays: two slices instead of a list round trip
-            i = hand.index(group[0])
-            left = hand[:i] + hand[i + 1 :]
-        else:
-            left = C.remove(hand, group)
-        if len(_HANDS) < F.CACHE_MAX:
-            _HANDS[left] = (hmask & ~gmask, hjokers - gjokers)
-        hands = list(s.hands)
-        hands[seat] = left
-        s.hands = tuple(hands)
-        s.plays = (*s.plays, _new_tuple(Played, (seat, group, rank, returned)))
-        name = s.players[seat]
-        revolts = (
-            rules.revolution
-            and len(group) >= rules.revolution_size
-            and rank != C.JOKER_RANK
-            and not returned
+        top = state.top
+        if top is None:
+            return readings[0]
+        for combo in readings:
+            if C.beats(
+                combo,
+                top.combo,
+                reverse=state.reverse,
+                returned=top.returned,
+                lock=state.lock,
+                spade3_return=rules.spade3_return,
+            ):
+                return combo
+        locked = f" of suits {_SUIT_SETS[state.lock]} (locked)" if state.lock else ""
+        raise IllegalActionError(
+            f"{list(readings[0].strs())} does not beat the field {list(top.combo.strs())}: a "
+            f"play needs {top.combo.size} card(s) of the same kind{locked}, stronger"
+            + (" in the reversed order" if state.reverse else "")
+            + " — rules: Plays",
+            seat=seat,
+            rule="follow",
         )
-        cut = rules.eight_cut and rank == C.EIGHT
-        text = f"{name} plays {symbols or C.cards_symbols(group)}"
-        if revolts or cut or returned:
-            tags = []
-            if revolts:
-                s.revolution = not s.revolution
-                tags.append("revolution" if s.revolution else "counter-revolution")
-            if cut:
-                tags.append("8-cut")
-            if returned:
-                tags.append("spade-3 return")
+
+    def _play(self, state: State, seat: Seat, action: Play, ev: list[Event]) -> State:
+        """Rules, Plays: the play goes on the field and takes its effects; then the turn moves."""
+        combo = self.reading(state, seat, action)
+        rules = state.rules
+        top = state.top
+        s = state.copy()
+        returned = C.is_spade3_return(combo, top and top.combo)
+        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], combo.cards))
+        s.field = (*s.field, Played(seat, combo, returned))
+        s.last = seat
+        s.pass_run = 0
+        locks = rules.suit_lock and not s.lock and C.locks(combo, top and top.combo)
+        if locks:
+            s.lock = combo.suits
+        revolts = rules.revolution and not returned and self._revolts(combo, rules)
+        if revolts:
+            s.revolution = not s.revolution
+        backs = rules.eleven_back and combo.count(C.JACK) > 0
+        if backs:
+            s.back = not s.back
+        ev.append(self._play_event(s, seat, combo, revolts, returned, locks, backs))
+        if not s.hands[seat] and self._go_out(s, seat, ev):
+            return self._end_game(s, ev)
+        if s.hands[seat]:
+            due = self._follow_up_due(s, seat, combo, given=False)
+            if due is not None:
+                s.follow_up = due
+                return s
+        return self._after_play(s, seat, ev)
+
+    def _revolts(self, combo: Combo, rules: DaifugoRules) -> bool:
+        """Rules, Revolution: whether ``combo`` is big enough to revolt.
+
+        A group of ``revolution_size`` cards or more (never jokers only), a sequence of
+        ``sequence_revolution_size`` or more.
+        """
+        if combo.kind == C.SEQUENCE:
+            return 0 < rules.sequence_revolution_size <= combo.size
+        return combo.size >= rules.revolution_size and not combo.jokers_only
+
+    def _play_event(
+        self,
+        s: State,
+        seat: Seat,
+        combo: Combo,
+        revolts: bool,
+        returned: bool,
+        locks: bool,
+        backs: bool,
+    ) -> Event:
+        rules = s.rules
+        cut = rules.eight_cut and combo.count(C.EIGHT) > 0
+        tags = []
+        if revolts:
+            tags.append("revolution" if s.revolution else "counter-revolution")
+        if backs:
+            tags.append("11-back" if s.back else "11-back ends")
+        if cut:
+            tags.append("8-cut")
+        if returned:
+            tags.append("spade-3 return")
+        if locks:
+            tags.append(f"locks {_SUIT_SETS[s.lock]}")
+        text = f"{s.players[seat]} plays {F.symbols(combo)}"
+        if tags:
             text += f" ({', '.join(tags)})"
+        data: JSON = {
+            "seat": seat,
+            "cards": list(F.play_of(combo).cards),
+            "revolution": s.revolution,
+            "revolts": revolts,
+            "cut": cut,
+            "returned": returned,
+        }
+        if combo.kind == C.SEQUENCE:
+            data["kind"] = "sequence"
+        if rules.suit_lock:
+            data["lock"] = _SUIT_SETS[s.lock]
+        if rules.eleven_back:
+            data["back"] = s.back
+        return Event("play", text, data)
+
+    def _go_out(self, s: State, seat: Seat, ev: list[Event]) -> bool:
+        """Rules, Finishing: ``seat`` is out; 都落ち. Whether the game is over."""
+        s.finished = (*s.finished, seat)
         ev.append(
             Event(
-                "play",
-                text,
-                {
-                    "seat": seat,
-                    "cards": list(action.cards) if symbols else C.cards_str(group),
-                    "revolution": s.revolution,
-                    "revolts": bool(revolts),
-                    "cut": bool(cut),
-                    "returned": returned,
-                },
+                "out",
+                f"{s.players[seat]} is out (#{len(s.finished)})",
+                {"seat": seat, "place": len(s.finished)},
             )
         )
-        if not left:
-            s.finished = (*s.finished, seat)
+        if s.rules.miyako_ochi and len(s.finished) == 1:
+            fallen = next((x for x, t in enumerate(s.titles) if t == "daifugo"), -1)
+            if fallen not in (-1, seat) and s.active(fallen):
+                hand = s.hand(fallen)
+                s.discards = C.add(s.discards, s.hands[fallen])
+                s.hands = _put(s.hands, fallen, 0)
+                s.fallen = fallen
+                ev.append(
+                    Event(
+                        "fall",
+                        f"{s.players[fallen]} was 大富豪 and is not first out: falls to 大貧民 "
+                        f"(都落ち); hand discarded: {C.cards_symbols(hand)}",
+                        {"seat": fallen, "hand": C.cards_str(hand)},
+                    )
+                )
+        return sum(1 for h in s.hands if h) <= 1
+
+    def _follow_up_due(self, s: State, seat: Seat, combo: Combo, *, given: bool) -> FollowUp | None:
+        """Rules, 7 pass then 10 discard: one card per 7 (10) played, at most the cards held.
+
+        ``given``: the 7 pass is done, only the 10 discard may be due.
+        """
+        rules = s.rules
+        held = C.size(s.hands[seat])
+        sevens = combo.count(C.SEVEN) if rules.seven_pass and not given else 0
+        if sevens:
+            return FollowUp("give", min(sevens, held), self._next_active(s, seat))
+        tens = combo.count(C.TEN) if rules.ten_discard else 0
+        if tens:
+            return FollowUp("discard", min(tens, held))
+        return None
+
+    def _follow_up(
+        self, state: State, seat: Seat, texts: tuple[str, ...], ev: list[Event]
+    ) -> State:
+        """Rules, 7 pass / 10 discard: the cards go to the next player or to the discards."""
+        due = state.follow_up
+        assert due is not None
+        cards = C.parse_cards(texts)
+        if cards is None or len(cards) != due.count or not C.contains(state.hand(seat), cards):
+            raise IllegalActionError(
+                f"{due.kind} {due.count} card(s) of your hand, not {list(texts)} — rules: "
+                + ("7 pass" if due.kind == "give" else "10 discard"),
+                seat=seat,
+                rule=due.kind,
+            )
+        s = state.copy()
+        cards_set = C.card_set(cards)
+        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], cards_set))
+        name = s.players[seat]
+        if due.kind == "give":
+            s.hands = _put(s.hands, due.to, C.add(s.hands[due.to], cards_set))
+            text = f"{name} gives {due.count} card(s) to {s.players[due.to]} (7 pass)"
+            data: JSON = {"seat": seat, "to": due.to, "count": due.count}
+            ev.append(Event("pass7", text, data))
             ev.append(
                 Event(
-                    "out",
-                    f"{name} is out (#{len(s.finished)})",
-                    {"seat": seat, "place": len(s.finished)},
+                    "pass7_cards",
+                    text + ": " + C.cards_symbols(cards),
+                    {**data, "cards": C.cards_str(cards)},
+                    frozenset((seat, due.to)),
                 )
             )
-            # Only a player going out can leave fewer than two holding cards.
-            if sum(1 for h in s.hands if h) <= 1:
+        else:
+            s.discards = C.add(s.discards, cards_set)
+            ev.append(
+                Event(
+                    "discard10",
+                    f"{name} discards {C.cards_symbols(cards)} (10 discard)",
+                    {"seat": seat, "cards": C.cards_str(cards)},
+                )
+            )
+        s.follow_up = None
+        if not s.hands[seat]:
+            if self._go_out(s, seat, ev):
                 return self._end_game(s, ev)
-        if cut:
-            self._flush(s, ev, "8-cut")
-            lead = seat if s.active(seat) else self._next_active(s, seat)
-            s.turn = lead
-            ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
-            return s
-        return self._advance(s, seat, ev)
+        elif due.kind == "give":
+            then = self._follow_up_due(s, seat, s.field[-1].combo, given=True)
+            if then is not None:
+                s.follow_up = then
+                return s
+        return self._after_play(s, seat, ev)
 
-    def _pass(self, state: State, seat: Seat, ev: list[Event]) -> State:
-        if not state.plays:
+    def _after_play(self, s: State, seat: Seat, ev: list[Event]) -> State:
+        """What the play on top does to the turn: 8-cut, the spade-3 flush, 5 skip, or on."""
+        rules = s.rules
+        top = s.field[-1]
+        if rules.eight_cut and top.combo.count(C.EIGHT):
+            return self._flush_and_lead(s, seat, ev, "8-cut")
+        if top.returned and rules.spade3_flush:
+            return self._flush_and_lead(s, seat, ev, "spade-3 return")
+        skips = top.combo.count(C.FIVE) if rules.five_skip else 0
+        return self._advance(s, seat, ev, skips)
+
+    def _flush_and_lead(self, s: State, seat: Seat, ev: list[Event], why: str) -> State:
+        self._flush(s, ev, why)
+        self._lead(s, seat if s.active(seat) else self._next_active(s, seat), ev)
+        return s
+
+    def _pass(self, state: State, seat: Seat, ev: list[Event], *, auto: bool) -> State:
+        if not self.may_pass(state):
             raise IllegalActionError(
                 "the leader may not pass on an empty field — rules: Plays", seat=seat, rule="lead"
             )
         s = state.copy()
+        self._passes(s, seat, ev, auto=False)
+        if s.phase == "stalemate":
+            return s
+        return self._advance(s, seat, ev, 0)
+
+    def _passes(self, s: State, seat: Seat, ev: list[Event], *, auto: bool) -> None:
+        """``seat`` passes (rules: Passing); 千日手 after ``stalemate_passes`` in a row."""
         s.passed = s.passed | {seat}
-        ev.append(Event("pass", f"{s.players[seat]} passes", {"seat": seat, "auto": False}))
-        return self._advance(s, seat, ev)
+        s.pass_run += 1
+        if auto:
+            ev.append(
+                Event(
+                    "pass",
+                    f"{s.players[seat]} passes (no legal play)",
+                    {"seat": seat, "auto": True},
+                )
+            )
+        else:
+            ev.append(Event("pass", f"{s.players[seat]} passes", {"seat": seat, "auto": False}))
+        limit = s.rules.stalemate_passes
+        if limit and s.pass_run >= limit:
+            s.phase = "stalemate"
+            s.turn = -1
+            ev.append(
+                Event(
+                    "stalemate",
+                    f"{limit} passes in a row (千日手): the remaining places are drawn",
+                    {"passes": s.pass_run},
+                )
+            )
+
+    def _after(self, s: State, seat: Seat) -> tuple[Seat, ...]:
+        """The other seats in turn order, starting after ``seat``."""
+        i = s.order.index(seat)
+        return s.order[i + 1 :] + s.order[:i]
 
     def _next_active(self, s: State, seat: Seat) -> Seat:
-        order = s.order
-        i = order.index(seat)
-        n = len(order)
-        for k in range(1, n + 1):
-            nxt = order[(i + k) % n]
-            if s.hands[nxt]:
-                return nxt
-        raise AssertionError("no active player")  # pragma: no cover
+        """The next seat after ``seat`` in turn order that still holds cards."""
+        return next(x for x in self._after(s, seat) if s.active(x))
+
+    def _advance(self, s: State, seat: Seat, ev: list[Event], skips: int) -> State:
+        """Rules, Passing: the turn goes to the next seat still in the round.
+
+        In the round: holding cards, not passed, and not the last player (unless
+        ``flush_on="all_passed"``: then the last player gets one more turn over their own
+        cards). ``skips`` of them are skipped first (5 skip), going round. With ``auto_pass``
+        a seat that cannot play is passed for (the host says so). When nobody is left in the
+        round, the field flushes and the last player leads (or, if out, the next active player
+        after them).
+        """
+        last = s.last
+        keep_last = s.rules.flush_on == "all_passed"
+        ring = [
+            x
+            for x in (*self._after(s, seat), seat)
+            if s.hands[x] and x not in s.passed and (x != last or keep_last)
+        ]
+        if ring:
+            start = skips % len(ring)
+            auto = s.rules.auto_pass
+            for x in ring[start:] + ring[:start]:
+                if not auto or self.can_play(s, x):
+                    s.turn = x
+                    return s
+                self._passes(s, x, ev, auto=True)
+                if s.phase == "stalemate":
+                    return s
+        return self._flush_and_lead(s, last, ev, "all passed")
 
     def _flush(self, s: State, ev: list[Event], why: str) -> None:
-        cards = [c for p in s.plays for c in p.cards]
-        s.discards = _merge(s.discards, cards)
-        s.plays = ()
+        """The field flushes (流れる).
+
+        Its cards go to the discards; passes, the suit lock and 11-back end.
+        """
+        for p in s.field:
+            s.discards = C.add(s.discards, p.combo.cards)
+        s.field = ()
         s.passed = frozenset()
+        s.lock = 0
+        s.back = False
         ev.append(Event("flush", f"the field flushes ({why})", {"reason": why}))
 
-    def _advance(self, s: State, seat: Seat, ev: list[Event]) -> State:
-        """Turn passes on from ``seat``; forced passes are applied here (rules: Passing).
+    def _lead(self, s: State, seat: Seat, ev: list[Event]) -> None:
+        s.turn = s.last = seat
+        ev.append(Event("lead", f"{s.players[seat]} leads", {"seat": seat}))
 
-        One sweep of the turn order from ``seat``: the first seat still in the round that can
-        beat the top plays; those before it that cannot are passed for them; nobody: flush.
-        """
-        order = s.order
-        n = len(order)
-        hands = s.hands
-        top = s.plays[-1]
-        last = top.seat
-        size, rank = len(top.cards), top.rank
-        rules = s.rules
-        # How to test "can beat the top" on a hand's bits (as fast.can_beat does):
-        # 0 nobody can, 1 only the single 3 of spades, 2 a group of a rank in ``ranks``.
-        if top.returned or size > rules.max_group:
-            kind = 0
-        elif rank == C.JOKER_RANK:
-            kind = 1 if rules.spade3_return and size == 1 else 0
-        else:
-            kind = 2
-        ranks = _BEATING[s.revolution][rank] if kind == 2 else 0
-        hget = _HANDS.get
-        passed = s.passed
-        auto: list[Seat] = []
-        players = s.players
-        i = order.index(seat)
-        for k in range(1, n + 1):
-            x = order[(i + k) % n]
-            if x == last or x in passed:
-                continue
-            hand = hands[x]
-            if not hand:
-                continue
-            if kind == 2:
-                mask, jokers = hget(hand) or F.hand_bits(hand)
-                need = size - jokers
-                if need <= 0:
-                    ok = True
-                elif need > 4:
-                    ok = False
-                else:
-                    # fast.has_rank_with, inlined: count the cards of every rank at once.
-                    c = mask - ((mask >> 1) & _M5)
-                    c = (c & _M3) + ((c >> 2) & _M3)
-                    ok = bool((c + _ADD[need]) & ranks)
-            elif kind == 1:
-                ok = bool((hget(hand) or F.hand_bits(hand))[0] & 1)
-            else:
-                ok = False
-            if ok:
-                s.turn = x
-                if auto:
-                    s.passed = passed.union(auto)
-                return s
-            auto.append(x)
-            ev.append(
-                Event("pass", f"{players[x]} passes (no legal play)", {"seat": x, "auto": True})
+    def _places(self, state: State, seats: tuple[int, ...], ev: list[Event]) -> State:
+        """Rules, 千日手: the drawn order places the seats still holding cards."""
+        if sorted(seats) != sorted(self._unplaced(state)):
+            raise IllegalActionError(
+                f"places are the seats still holding cards {self._unplaced(state)} in some "
+                f"order, not {list(seats)}",
+                rule="stalemate",
             )
-        self._flush(s, ev, "all passed")
-        lead = last if hands[last] else self._next_active(s, last)
-        s.turn = lead
-        ev.append(Event("lead", f"{s.players[lead]} leads", {"seat": lead}))
-        return s
-
-    def has_follow(self, state: State, seat: Seat) -> bool:
-        """Whether ``seat`` holds a group that beats the field top."""
-        top = state.top
-        if top is None:
-            return bool(state.hands[seat])
-        rules = state.rules
-        return F.can_beat(
-            state.hands[seat],
-            len(top.cards),
-            top.rank,
-            state.revolution,
-            top.returned,
-            rules.spade3_return,
-            rules.max_group,
+        s = state.copy()
+        s.finished = (*s.finished, *seats)
+        for x in seats:
+            s.discards = C.add(s.discards, s.hands[x])
+        s.hands = tuple(0 if x in seats else h for x, h in enumerate(s.hands))
+        ev.append(
+            Event(
+                "places",
+                "places drawn: " + ", ".join(s.players[x] for x in seats),
+                {"seats": list(seats)},
+            )
         )
+        return self._end_game(s, ev)
 
     # end of a game
     def _end_game(self, s: State, ev: list[Event]) -> State:
+        """Rules, Titles and points; the next game's order; the game's events."""
+        game_no = s.game_no
+        finish, last_hand, pts = self._close_game(s)
+        n = len(s.players)
+        titles = s.titles
+        summary = ", ".join(
+            f"{s.players[x]} {TITLE_KANJI[titles[x] or '']} {pts[x]:+d}" for x in range(n)
+        )
+        ev.append(
+            Event(
+                "game_end",
+                f"game {game_no} over: {summary}"
+                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
+                {
+                    "game": game_no,
+                    "finish": finish,
+                    "titles": list(titles),
+                    "points": list(pts),
+                    "cheaters": list(s.results[-1].cheaters),
+                    "last_hand": C.cards_str(last_hand),
+                },
+            )
+        )
+        if s.phase == "over":
+            ev.append(
+                Event(
+                    "set_end",
+                    "the set is over: "
+                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
+                    {"points": list(s.points)},
+                )
+            )
+        return s
+
+    def _close_game(self, s: State) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+        """The end of a game on ``s``: places, titles, points, the next order (no events).
+
+        Returns the finishing order, the last player's hand and the game's points.
+        """
         n = len(s.players)
         rules = s.rules
-        holders = [x for x in s.order if s.hands[x]]
-        last_hand: tuple[int, ...] = ()
         finish = list(s.finished)
-        for x in holders:
-            finish.append(x)
-            last_hand = s.hands[x]
-        field = [c for p in s.plays for c in p.cards]
-        s.discards = _merge(s.discards, [*field, *last_hand])
-        s.plays = ()
+        last_hand: tuple[int, ...] = ()
+        for x in s.order:
+            if s.active(x):
+                finish.append(x)
+                last_hand = s.hand(x)
+                s.discards = C.add(s.discards, s.hands[x])
+        if s.fallen >= 0:
+            finish.append(s.fallen)
+        for p in s.field:
+            s.discards = C.add(s.discards, p.combo.cards)
+        s.field = ()
         s.passed = frozenset()
+        s.lock, s.back, s.follow_up = 0, False, None
         titles: list[str] = ["daihinmin"] * n
         names = titles_for(len(finish) + 1)[: len(finish)] if s.cheaters else titles_for(n)
         for x, t in zip(finish, names, strict=True):
@@ -741,50 +957,26 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
         )
         s.points = tuple(a + b for a, b in zip(s.points, pts, strict=True))
         s.titles = tuple(titles)
-        summary = ", ".join(
-            f"{s.players[x]} {TITLE_KANJI[titles[x]]} {pts[x]:+d}" for x in range(n)
-        )
-        ev.append(
-            Event(
-                "game_end",
-                f"game {s.game_no} over: {summary}"
-                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
-                {
-                    "game": s.game_no,
-                    "finish": finish,
-                    "titles": titles,
-                    "points": list(pts),
-                    "cheaters": list(s.cheaters),
-                    "last_hand": C.cards_str(last_hand),
-                },
-            )
-        )
-        cheaters = sorted(s.cheaters, key=lambda x: s.players[x])
-        s.order = (*cheaters, *reversed(finish))
-        s.hands = ((),) * n
-        s.turn = -1
+        if rules.turn_order == "seats":
+            dealer = finish[0] if finish else 0  # UECda deals from the 大富豪
+            s.order = tuple((dealer + i) % n for i in range(n))
+        else:
+            cheaters = sorted(s.cheaters, key=lambda x: s.players[x])
+            s.order = (*cheaters, *reversed(finish))
+        s.hands = (0,) * n
+        s.turn = s.last = -1
         s.steps = ()
         s.game_no += 1
-        if s.game_no > rules.games:
-            s.phase = "over"
-            ev.append(
-                Event(
-                    "set_end",
-                    "the set is over: "
-                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
-                    {"points": list(s.points)},
-                )
-            )
-        else:
-            s.phase = "deal"
-        return s
+        s.phase = "over" if s.game_no > rules.games else "deal"
+        return finish, last_hand, pts
 
     # --- defaults ---------------------------------------------------------------------------
     def apply_default(self, state: DaifugoState, seat: Seat) -> tuple[DaifugoState, list[Event]]:
-        """The host's choice on a timeout or absence (rules: Time and absence).
+        """The host's choice on a timeout, an absence or an illegal play (rules: Time and absence).
 
-        Play: pass; the leader (who may not pass) plays its weakest single card. Exchange: the
-        strongest cards for a tribute, the weakest for a gift (never cheating).
+        Play: pass; a leader who may not pass plays its weakest single card. A 7 pass or 10
+        discard: the weakest cards. Exchange: the strongest cards for a tribute, the weakest for
+        a gift (never cheating).
         """
         self._check_turn(state, seat)
         if seat == CHANCE:
@@ -796,32 +988,26 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
                 {"seat": seat, "phase": state.phase},
             )
         ]
+        due = state.follow_up
         if state.phase == "exchange":
             step = state.exchange_step()
             assert step is not None
-            hand = state.hands[seat]
+            hand = state.hand(seat)
             pick = C.strongest if step.kind == "tribute" else C.weakest
-            new = self._transfer(state, step, pick(hand, step.count), ev, timeout=True)
-        elif state.plays:
-            new = self._pass(state, seat, ev)
+            how = "the host chose, timeout"
+            new = self._transfer(state, step, pick(hand, step.count), ev, how=how)
+        elif due is not None:
+            weakest = tuple(C.cards_str(C.weakest(state.hand(seat), due.count)))
+            new = self._follow_up(state, seat, weakest, ev)
+        elif self.may_pass(state):
+            new = self._pass(state, seat, ev, auto=False)
         else:
-            new = self._play(state, seat, Play((C.card_str(state.hands[seat][0]),)), ev)
-        new.log_chain = (new.log_chain, tuple(ev))
+            weakest_single = Play((C.card_str(state.hand(seat)[0]),))
+            new = self._play(state, seat, weakest_single, ev)
+        new.log_chain = (new.log_chain, list(ev))
         return new, ev
 
-    # --- views and outcome ------------------------------------------------------------------
-    def view(self, state: DaifugoState, seat: Seat | None) -> JSON:
-        """What ``seat`` knows: see ``views.view``."""
-        from dennou.games.daifugo.views import view
-
-        return view(self, state, seat)
-
-    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoState:
-        """A state consistent with ``view``: see ``views.determinize``."""
-        from dennou.games.daifugo.views import determinize
-
-        return determinize(view, seat, rng)
-
+    # --- outcome and tests ------------------------------------------------------------------
     def outcome(self, state: DaifugoState) -> Outcome:
         """Points over the set (higher is better), with every game's titles in ``detail``."""
         if state.phase != "over":
@@ -842,74 +1028,119 @@ class Daifugo(Game[DaifugoState, DaifugoRules]):
             },
         )
 
-    # --- presentation -----------------------------------------------------------------------
-    def render(self, view: JSON) -> str:
-        """The view as text: field, hands as ``♠3 ♥8 JOKER``, players and points."""
-        from dennou.games.daifugo.views import render
-
-        return render(view)
-
-    def describe_legal(self, legal: Sequence[Action]) -> str:
-        """The legal plays with cards as symbols, numbered."""
-        from dennou.games.daifugo.views import describe_legal
-
-        return describe_legal(legal)
-
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """``random``, ``greedy`` and ``montecarlo``."""
-        from dennou.games.daifugo.bots import BOTS
-
-        return BOTS
-
     def conformance_rules(self) -> list[DaifugoRules]:
-        """Short sets (2-3 games) with and without options, and one full-length set."""
+        """Short sets with the source's rules, the UECda rules, and every local rule."""
         return [
             DaifugoRules(games=3),
             DaifugoRules(games=2, revolution=False, eight_cut=False, spade3_return=False),
             DaifugoRules(games=2, cheating="reject", daifugo_exchange=1, max_group=4),
+            self.make_rules({"preset": "uecda", "games": 3}),
+            DaifugoRules(
+                games=3,
+                sequences=True,
+                suit_lock=True,
+                eleven_back=True,
+                five_skip=True,
+                seven_pass=True,
+                ten_discard=True,
+                miyako_ochi=True,
+                lead_pass=True,
+                stalemate_passes=6,
+            ),
             DaifugoRules(),
         ]
 
     def conformance_action(
         self, state: DaifugoState, seat: Seat, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        """Uniform, except that an exchange is sometimes a cheating one (to exercise cheating)."""
-        if state.phase == "exchange" and state.rules.cheating == "penalty" and rng.random() < 0.15:
-            hand = state.hands[seat]
-            bad = Give(tuple(C.cards_str(hand[:1])))
+        """Uniform, except that an exchange is sometimes a broken one (to exercise cheating)."""
+        if state.phase == "exchange" and state.rules.cheating != "reject" and rng.random() < 0.15:
+            bad = Give(tuple(C.cards_str(state.hand(seat)[:1])))
             if bad in legal:
                 return bad
         return legal[rng.randrange(len(legal))]
+
+
+def _subset_actions(
+    hand: tuple[int, ...], count: int, kind: type[Give] | type[Discard]
+) -> Sequence[Action]:
+    """Every distinct choice of ``count`` cards of ``hand`` as ``kind`` actions, listed lazily."""
+    distinct = sorted(set(hand))
+    jokers = hand.count(C.JOKER)
+    naturals = [c for c in distinct if c != C.JOKER]
+    # Choices = naturals chosen (combinations) x jokers chosen (0..jokers), counted exactly.
+    sizes = [(j, comb(len(naturals), count - j)) for j in range(min(jokers, count) + 1)]
+    total = sum(k for _, k in sizes)
+
+    def item(i: int) -> Action:
+        for j, k in sizes:
+            if i < k:
+                chosen = _nth_combination(naturals, count - j, i)
+                return kind(tuple(C.cards_str((*chosen, *(C.JOKER,) * j))))
+            i -= k
+        raise IndexError(i)
+
+    def contains(action: object) -> bool:
+        if type(action) is not kind:
+            return False
+        cards = C.parse_cards(action.cards)
+        return cards is not None and len(cards) == count and C.contains(hand, cards)
+
+    return LazyActions(total, item, contains, {"kind": kind.__name__.lower(), "count": count})
+
+
+def _nth_combination(pool: Sequence[int], k: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th ``k``-combination of ``pool`` in lexicographic order."""
+    out = []
+    start = 0
+    for left in range(k, 0, -1):
+        for i in range(start, len(pool)):
+            count = comb(len(pool) - i - 1, left - 1)
+            if index < count:
+                out.append(pool[i])
+                start = i + 1
+                break
+            index -= count
+    return tuple(out)
+
+
+def _nth_permutation(items: Sequence[int], index: int) -> tuple[int, ...]:
+    """The ``index``-th permutation of ``items`` (in the order of ``itertools.permutations``)."""
+    pool = list(items)
+    out = []
+    for left in range(len(pool), 0, -1):
+        i, index = divmod(index, factorial(left - 1))
+        out.append(pool.pop(i))
+    return tuple(out)
 
 
 def forced_deal(state: DaifugoState, hands: Mapping[int, Sequence[str]]) -> Deal:
     """A deal giving each listed seat the listed cards first (the rest in deck order).
 
     For tests and puzzles: ``forced_deal(state, {0: ["3s", "JK"]})`` deals seat 0 both cards
-    plus fillers up to its deal size (rules: Deal, one card at a time from the leader).
+    plus fillers up to its deal size (rules: Deal, one card at a time from the first seat).
 
     Raises:
         ValueError: A card is unknown, listed twice, or a seat gets more than its deal size.
     """
     n = len(state.players)
     order = state.order
-    sizes = {order[i]: len(range(i, len(C.DECK), n)) for i in range(n)}
-    pool = list(C.DECK)
+    deck = C.deck(state.rules.jokers)
+    sizes = {order[i]: len(range(i, len(deck), n)) for i in range(n)}
+    pool = list(deck)
     want: dict[int, list[int]] = {}
     for seat, texts in hands.items():
         got = C.parse_cards(texts)
         if got is None or len(got) > sizes[seat]:
             raise ValueError(f"seat {seat}: bad or too many cards {list(texts)}")
         for c in got:
+            if c not in pool:
+                raise ValueError(f"seat {seat}: {C.card_str(c)} is not in the deck or dealt twice")
             pool.remove(c)
         want[seat] = list(got)
     for seat in order:
         mine = want.setdefault(seat, [])
         while len(mine) < sizes[seat]:
             mine.append(pool.pop(0))
-    deck = [want[order[i % n]][i // n] for i in range(len(C.DECK))]
-    return Deal(tuple(C.cards_str(deck)))
-
-
-GAME = Daifugo()
-"""The Daifugo game, as listed in the registry."""
+    dealt = [want[order[i % n]][i // n] for i in range(len(deck))]
+    return Deal(tuple(C.cards_str(dealt)))

@@ -1,294 +1,815 @@
-"""A fast Daifugo simulator: hands as 54-bit masks, move generation and playouts in Numba.
+"""A fast Daifugo simulator: the play phase of one game in Numba, every rules option.
 
-Only the play phase of one game is simulated (what a search bot needs between its decision and
-the end of the game). The readable engine (:mod:`.engine`) is the oracle: the tests check, from
-many random positions, that both list the same legal plays and reach the same results.
+What a search bot needs between its decision and the end of the game: move generation, the
+play step (passes, flushes, 8-cuts, revolutions, 11-back, the suit lock, 5 skip, 7 pass, 10
+discard, 都落ち, 千日手 drawn at random, finishing) and batched playouts. The readable engine
+(:mod:`.engine`) is the oracle: the tests check, from many random positions of every option,
+that both list the same legal moves and reach the same states and results.
 
-Encoding: bit ``c`` (0..51) is the natural card of code ``c`` (``rank * 4 + suit``); jokers are
-counted in bits 52 and 53 (one joker: bit 52; two: bits 52 and 53). A move is the mask of the
-cards played; 0 is a pass. Rules: ``../shared/rules/daifugo.md`` (Plays).
+Encoding (rules: ``docs/games/daifugo.md``):
 
-The plain Python API: :class:`Sim` (built from an engine state), :meth:`Sim.legal_masks`,
-:meth:`Sim.step`, :meth:`Sim.playout`, and :func:`playouts` (a batch of playouts from one
-position with sampled hidden hands).
+- a **hand** is a card set (:mod:`.cards`): bit ``c`` is the natural card ``c``, the jokers are
+  counted in bits 52-53;
+- a **move** is a ``uint64``: its cards in bits 0-53; bit 58 marks a sequence, whose lowest rank
+  plus one is in bits 54-57 (the joker may stand below 3: rank -1); in a group, bits 59-62 are
+  the suits its jokers stand for (when the suit lock is played). 0 is a pass; during a 7 pass or
+  10 discard a move is just the cards given or discarded.
+
+The plain Python API: :class:`Sim` (built from an engine state), :meth:`Sim.legal_moves`,
+:meth:`Sim.step`, :meth:`Sim.playout`, :func:`move_of` / :func:`combo_of` (engine combinations
+and moves), and :func:`playouts` (a batch of playouts from one position with sampled hidden
+hands).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.state import DaifugoState
 
-JBIT1 = np.uint64(1 << 52)
-JBITS = np.uint64(3 << 52)
-MAXMOVES = 512
+MAXMOVES = 32768
+"""Room for every move of any hand: :func:`gen_moves` writes without a bounds check.
 
-# State vector layout (int64): the per-seat arrays follow these scalars.
-TURN, TOP_SIZE, TOP_RANK, RETURNED, REVOLUTION, PASSED, LAST, NFIN, N = range(9)
-# Rule flags: revolution, revolution_size, eight_cut, spade3_return, max_group.
+A hand holds at most 27 cards (two players): at most two nearly full suits with two jokers,
+under 20,000 groups and sequences in all (a full suit has under 8,400 sequences).
+"""
+
+NAT = np.uint64((1 << 52) - 1)
+_CARDS = np.uint64((1 << 54) - 1)
+SEQ = np.uint64(1 << 58)
+_LOW_SHIFT = np.uint64(54)
+_JSUIT_SHIFT = np.uint64(59)
+
+# State vector (int64): these scalars, then order[n], position[n], finish[n], hands[n].
+(
+    TURN,
+    LAST,
+    NFIN,
+    N,
+    PASSED,
+    REVOLUTION,
+    BACK,
+    LOCK,
+    PASS_RUN,
+    FALLEN,
+    TOP,
+    RETURNED,
+    FU_KIND,
+    FU_COUNT,
+    FU_TO,
+    DAIFUGO,
+    OVER,
+    TKIND,
+    TLOW,
+    TSIZE,
+    TSUITS,
+    DISCARDS,
+    FCOUNT,
+    ENGINE,
+    STALE,
+) = range(25)
+HEAD = 25
+"""The scalars end here.
+
+``TKIND``.. ``TSUITS``: the top move decoded (:func:`move_info`); ``DISCARDS``: the card set of
+every card out of play this game; ``FCOUNT``: plays on the field; ``ENGINE``: 1 when the engine
+drives the kernel (a 千日手 then stops, ``STALE``, for the engine's chance step, instead of being
+drawn here).
+"""
+
+FMAX = 56
+"""Plays the field can hold (each play takes at least one card)."""
+
+MREG = 64
+"""Legal moves of the seat to play that :func:`engine_step` keeps in the vector (its last
+``MREG`` entries); more are only in the buffer."""
 
 
+def size_of(n: int) -> int:
+    """The length of the state vector of ``n`` players.
+
+    The scalars, then order, position, finish and hands (``n`` each), then the field: its moves,
+    then each one's ``seat | returned << 3`` (``FMAX`` each), then the legal moves the engine
+    keeps (``MREG``).
+    """
+    return HEAD + 4 * n + 2 * FMAX + MREG
+
+
+# Rule flags (int64), in this order.
+FLAG_NAMES = (
+    "revolution",
+    "revolution_size",
+    "sequence_revolution_size",
+    "eight_cut",
+    "spade3_return",
+    "spade3_flush",
+    "max_group",
+    "sequences",
+    "suit_lock",
+    "eleven_back",
+    "five_skip",
+    "seven_pass",
+    "ten_discard",
+    "miyako_ochi",
+    "lead_pass",
+    "flush_on",
+    "auto_pass",
+    "stalemate_passes",
+)
+(
+    F_REV,
+    F_REVSIZE,
+    F_SEQREV,
+    F_CUT,
+    F_S3,
+    F_S3FLUSH,
+    F_MAXG,
+    F_SEQS,
+    F_LOCK,
+    F_BACK,
+    F_SKIP,
+    F_SEVEN,
+    F_TEN,
+    F_MIYAKO,
+    F_LEADPASS,
+    F_FLUSHALL,
+    F_AUTO,
+    F_STALE,
+) = range(18)
+
+FIVE, SEVEN, EIGHT, TEN, JACK = C.FIVE, C.SEVEN, C.EIGHT, C.TEN, C.JACK
+
+
+# --- moves -------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> int:
-    n = 0
+def _popcount(x: np.uint64) -> np.int64:
+    """Set bits, one loop per bit: the values here are small (moves, nibbles, hands)."""
+    n = np.int64(0)
     while x:
         x &= x - np.uint64(1)
         n += 1
     return n
 
 
-@njit(cache=True)
-def _jokers(hand: np.uint64) -> int:
-    return int((hand >> np.uint64(52)) & np.uint64(1)) + int((hand >> np.uint64(53)) & np.uint64(1))
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
 
 
-@njit(cache=True)
-def _jmask(j: int) -> np.uint64:
-    if j == 0:
+def _lex_tables() -> tuple[np.ndarray, np.ndarray]:
+    subsets = np.zeros((16, 5, 6), dtype=np.int64)
+    counts = np.zeros((16, 5), dtype=np.int64)
+    for nib in range(16):
+        present = [s for s in range(4) if nib >> s & 1]
+        for k in range(5):
+            for i, chosen in enumerate(combinations(present, k)):
+                subsets[nib, k, i] = sum(1 << s for s in chosen)
+                counts[nib, k] = i + 1
+    return subsets, counts
+
+
+_LEX, _LEX_COUNT = _lex_tables()
+"""``_LEX[suits, k, :_LEX_COUNT[suits, k]]``: the ``k``-suit subsets of a suit set in the order
+of ``itertools.combinations`` (the readable generators' order)."""
+
+
+@njit(cache=True, inline="always")
+def _jbits(j: Any) -> np.uint64:
+    if j <= 0:
         return np.uint64(0)
     if j == 1:
         return np.uint64(1 << 52)
     return np.uint64(3 << 52)
 
 
+@njit(cache=True, inline="always")
+def _jokers(m: np.uint64) -> np.int64:
+    return _popcount((m >> np.uint64(52)) & np.uint64(3))
+
+
+@njit(cache=True, inline="always")
+def _lowest(x: np.uint64) -> Any:
+    """The index of the lowest set bit of ``x`` (not 0), by a de Bruijn multiplication."""
+    return _BIT_INDEX[((x & (~x + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def move_info(m: np.uint64) -> Any:
+    """``(kind, low rank, size, suits)`` of a play move (kind 0 group, 1 sequence)."""
+    nat = m & NAT
+    size = _popcount(nat) + _jokers(m)
+    if m & SEQ:
+        low = np.int64((m >> _LOW_SHIFT) & np.uint64(15)) - 1
+        return np.int64(1), low, size, np.int64(1) << (_lowest(nat) & 3)
+    if nat == 0:
+        return np.int64(0), np.int64(13), size, np.int64(0)
+    low = np.int64(_lowest(nat) >> 2)
+    suits = np.int64((nat >> np.uint64(4 * low)) & np.uint64(15)) | np.int64(
+        (m >> _JSUIT_SHIFT) & np.uint64(15)
+    )
+    return np.int64(0), low, size, suits
+
+
+@njit(cache=True, inline="always")
+def _count_of(kind: int, low: int, size: int, rank: int) -> Any:
+    """How many cards of ``rank`` a decoded move holds (jokers standing in count)."""
+    if kind == 1:
+        return 1 if low <= rank <= low + size - 1 else 0
+    return size if low == rank else 0
+
+
+@njit(cache=True)
+def _count(m: np.uint64, rank: int) -> Any:
+    """How many cards of ``rank`` the move holds (jokers standing in count)."""
+    kind, low, size, _ = move_info(m)
+    return _count_of(kind, low, size, rank)
+
+
+@njit(cache=True)
+def _beats_top(
+    m: np.uint64, tkind: int, tlow: int, tsize: int, reverse: int, lock: int, s3: int
+) -> bool:
+    """:func:`.cards.beats` of a move on a decoded top (not returned)."""
+    kind, low, size, suits = move_info(m)
+    if kind != tkind or size != tsize:
+        return False
+    if tkind == 0 and tlow == 13:
+        return s3 != 0 and size == 1 and m == np.uint64(1)
+    if kind == 0 and low == 13:
+        return True
+    if lock and suits != lock:
+        return False
+    if kind == 0:
+        return bool(low < tlow if reverse else low > tlow)
+    return bool(low + size - 1 < tlow if reverse else low > tlow + tsize - 1)
+
+
+@njit(cache=True)
+def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int, s3: int) -> bool:
+    """:func:`.cards.beats` on moves."""
+    if returned:
+        return False
+    tkind, tlow, tsize, _ = move_info(top)
+    return _beats_top(m, tkind, tlow, tsize, reverse, lock, s3)
+
+
+@njit(cache=True, inline="always")
+def _keep(
+    out: np.ndarray,
+    k: int,
+    m: np.uint64,
+    tkind: int,
+    tlow: int,
+    tsize: int,
+    rev: int,
+    lock: int,
+) -> int:
+    """Append ``m`` if it beats the decoded top (``tkind`` -1: an empty field).
+
+    ``out`` holds :data:`MAXMOVES`, more than any hand has moves, so the store needs no guard
+    (several times faster here than a guarded one).
+    """
+    out[k] = m  # stored always, counted if it beats: conditional stores cost a lot here
+    return k + (1 if tkind < 0 or _beats_top(m, tkind, tlow, tsize, rev, lock, 0) else 0)
+
+
 @njit(cache=True)
 def gen_moves(
-    hand: np.uint64,
-    top_size: int,
-    top_rank: int,
-    returned: int,
-    revolution: int,
-    spade3_return: int,
-    max_group: int,
-    out: np.ndarray,
+    hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray, limit: int = 0
 ) -> int:
-    """Fill ``out`` with the legal play masks of ``hand`` on the field; return their count.
+    """Fill ``out`` with the legal plays of ``hand`` on the state's field; return their count.
 
-    ``top_size`` 0 means an empty field. Passing is not included.
+    Passing is not included. On a field with cards, only moves beating the top are kept.
+    ``limit``: stop once that many are found (0: all). ``out`` must hold :data:`MAXMOVES`.
     """
-    count = 0
-    if top_size > 0 and returned:
+    top = np.uint64(st[TOP])
+    if top != 0 and st[RETURNED]:
         return 0
-    jk = _jokers(hand)
-    if top_size > 0 and top_rank == 13:
-        if spade3_return and top_size == 1 and (hand & np.uint64(1)):
-            out[0] = np.uint64(1)
-            return 1
-        return 0
-    for r in range(13):
-        if top_size > 0:
-            if revolution:
-                if r >= top_rank:
-                    continue
-            elif r <= top_rank:
+    tkind, tlow, tsize = -1, -1, 0
+    rev = 1 if st[REVOLUTION] != st[BACK] else 0
+    lock = st[LOCK]
+    if top != 0:
+        tkind, tlow, tsize = st[TKIND], st[TLOW], st[TSIZE]
+        if tkind == 0 and tlow == 13:  # a joker alone: only the 3 of spades
+            if fl[F_S3] and tsize == 1 and hand & np.uint64(1):
+                out[0] = np.uint64(1)
+                return 1
+            return 0
+    jk: Any = _jokers(hand)
+    maxg = fl[F_MAXG]
+    k = 0
+    if tkind != 1:
+        # Groups. On a top group the ranks and sizes are pruned here, so a kept group beats it
+        # once it has the locked suits (when locked).
+        for r in range(13):
+            if limit and k >= limit:
+                return k
+            nib = np.int64((hand >> np.uint64(4 * r)) & np.uint64(15))
+            if nib == 0:
                 continue
-        nat = int((hand >> np.uint64(4 * r)) & np.uint64(15))
-        nn = _popcount(np.uint64(nat))
-        if nn == 0:
-            continue
-        lo = 1
-        hi = min(max_group, nn + jk)
-        if top_size > 0:
-            if top_size > hi:
+            if tkind == 0 and ((r >= tlow) if rev else (r <= tlow)):
+                continue  # this rank cannot beat the top group
+            if tkind == 0 and _popcount(np.uint64(nib)) + jk < tsize:
                 continue
-            lo = top_size
-            hi = top_size
-        for size in range(lo, hi + 1):
-            jlo = max(0, size - nn)
-            jhi = min(jk, size - 1)
-            for j in range(jlo, jhi + 1):
-                want = size - j
-                for sub in range(1, 16):
-                    if (sub & nat) != sub or _popcount(np.uint64(sub)) != want:
+            nn: Any = _popcount(np.uint64(nib))
+            lo: Any = tsize if tkind == 0 else 1
+            hi: Any = min(maxg, tsize if tkind == 0 else nn + jk)
+            for size in range(lo, hi + 1):  # the order of cards.groups
+                for j in range(max(0, size - nn), min(jk, size - 1) + 1):
+                    kn = size - j
+                    for i in range(_LEX_COUNT[nib, kn]):
+                        cur = _LEX[nib, kn, i]
+                        nat = np.uint64(cur) << np.uint64(4 * r)
+                        if j == 0 or not fl[F_LOCK]:
+                            out[k] = nat | _jbits(j)  # stored always, counted if playable
+                            k += 1 if not lock or cur == lock else 0
+                            continue
+                        free = 15 & ~cur
+                        need: Any = min(j, _popcount(np.uint64(free)))
+                        for t in range(_LEX_COUNT[free, need]):
+                            js = _LEX[free, need, t]
+                            out[k] = nat | _jbits(j) | (np.uint64(js) << _JSUIT_SHIFT)
+                            k += 1 if not lock or cur | js == lock else 0
+        for j in range(1, min(jk, maxg) + 1):  # jokers only: exempt from the lock
+            out[k] = _jbits(j)
+            k += 1 if tkind != 0 or j == tsize else 0
+    if fl[F_SEQS] and tkind != 0 and not (limit and k >= limit):
+        for s in range(4):
+            for low in range(-1, 12):
+                for high in range(low + 2, 14):
+                    run_size = high - low + 1
+                    held = np.uint64(0)
+                    missing = 0
+                    for r in range(low, high + 1):
+                        if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
+                            held |= np.uint64(1) << np.uint64(4 * r + s)
+                        else:
+                            missing += 1
+                    if missing > jk:
+                        break
+                    if tkind == 1 and run_size != tsize:
                         continue
-                    out[count] = (np.uint64(sub) << np.uint64(4 * r)) | _jmask(j)
-                    count += 1
-    if top_size == 0:
-        for j in range(1, min(jk, max_group) + 1):
-            out[count] = _jmask(j)
-            count += 1
-    elif top_size <= jk:
-        out[count] = _jmask(top_size)
-        count += 1
-    return count
+                    base = _jbits(missing) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    if held == 0:
+                        continue
+                    k = _keep(out, k, held | base, tkind, tlow, tsize, rev, lock)
+                    if missing + 1 > jk:
+                        continue
+                    # a joker may also replace one held card, then (two jokers) two of them
+                    one = _jbits(missing + 1) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    rest = held
+                    while rest:
+                        b = rest & (~rest + np.uint64(1))
+                        rest ^= b
+                        if held ^ b:
+                            k = _keep(out, k, (held ^ b) | one, tkind, tlow, tsize, rev, lock)
+                    if missing + 2 > jk:
+                        continue
+                    two = _jbits(missing + 2) | SEQ | (np.uint64(low + 1) << _LOW_SHIFT)
+                    rest = held
+                    while rest:
+                        b = rest & (~rest + np.uint64(1))
+                        rest ^= b
+                        later = rest
+                        while later:
+                            c = later & (~later + np.uint64(1))
+                            later ^= c
+                            if held ^ b ^ c:
+                                m = (held ^ b ^ c) | two
+                                k = _keep(out, k, m, tkind, tlow, tsize, rev, lock)
+    return k
+
+
+# --- the play step --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _hand(st: np.ndarray, x: int) -> np.uint64:
+    return np.uint64(st[HEAD + 3 * st[N] + x])
+
+
+@njit(cache=True, inline="always")
+def _set_hand(st: np.ndarray, x: int, h: np.uint64) -> None:
+    st[HEAD + 3 * st[N] + x] = np.int64(h)
 
 
 @njit(cache=True)
-def _move_rank(move: np.uint64) -> int:
-    nat = move & np.uint64((1 << 52) - 1)
-    if nat == 0:
-        return 13
-    r = 0
-    while not (nat & np.uint64(15)):
-        nat >>= np.uint64(4)
-        r += 1
-    return r
+def _remove(h: np.uint64, m: np.uint64) -> np.uint64:
+    return (h & ~m & NAT) | _jbits(_jokers(h) - _jokers(m))
+
+
+@njit(cache=True)
+def _add_cards(h: np.uint64, m: np.uint64) -> np.uint64:
+    return ((h | m) & NAT) | _jbits(_jokers(h) + _jokers(m))
 
 
 @njit(cache=True)
 def _next_active(st: np.ndarray, seat: int) -> int:
     n = st[N]
-    order = st[9 : 9 + n]
-    pos = st[9 + n : 9 + 2 * n]
-    hands_base = 9 + 3 * n
-    i = pos[seat]
+    i = st[HEAD + n + seat]
     for k in range(1, n + 1):
-        nxt = order[(i + k) % n]
-        if st[hands_base + nxt] != 0:
-            return int(nxt)
+        x = st[HEAD + (i + k) % n]
+        if _hand(st, x) != 0:
+            return int(x)
     return -1
 
 
 @njit(cache=True)
-def _has_follow(st: np.ndarray, hand: np.uint64, flags: np.ndarray, buf: np.ndarray) -> bool:
-    return (
-        gen_moves(
-            hand, st[TOP_SIZE], st[TOP_RANK], st[RETURNED], st[REVOLUTION], flags[3], flags[4], buf
-        )
-        > 0
-    )
+def _active(st: np.ndarray) -> int:
+    c = 0
+    for x in range(st[N]):
+        if _hand(st, x) != 0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _finish(st: np.ndarray, x: int) -> None:
+    st[HEAD + 2 * st[N] + st[NFIN]] = x
+    st[NFIN] += 1
+
+
+@njit(cache=True)
+def _end(st: np.ndarray) -> None:
+    """The game is over: the holders (in turn order), then the fallen 大富豪, are placed.
+
+    In engine mode the placing is left to the engine's rules (``st`` keeps the last position).
+    """
+    st[OVER] = 1
+    if st[ENGINE]:
+        return
+    n = st[N]
+    for i in range(n):
+        x = st[HEAD + i]
+        if _hand(st, x) != 0:
+            _finish(st, x)
+            _set_hand(st, x, np.uint64(0))
+    if st[FALLEN] >= 0:
+        _finish(st, st[FALLEN])
+    st[TURN] = -1
+    st[OVER] = 1
+
+
+@njit(cache=True)
+def _stalemate(st: np.ndarray) -> None:
+    """千日手: the seats still holding cards are placed in a random order."""
+    n = st[N]
+    left = np.empty(n, dtype=np.int64)
+    c = 0
+    for i in range(n):
+        x = st[HEAD + i]
+        if _hand(st, x) != 0:
+            left[c] = x
+            c += 1
+    for i in range(c - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        left[i], left[j] = left[j], left[i]
+    for i in range(c):
+        _finish(st, left[i])
+        _set_hand(st, left[i], np.uint64(0))
+    _end(st)
+
+
+@njit(cache=True)
+def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
+    """``seat`` is out (and 都落ち); whether the game is over."""
+    _finish(st, seat)
+    d = st[DAIFUGO]
+    if fl[F_MIYAKO] and st[NFIN] == 1 and d >= 0 and d != seat and _hand(st, d) != 0:
+        st[DISCARDS] = np.int64(_add_cards(np.uint64(st[DISCARDS]), _hand(st, d)))
+        _set_hand(st, d, np.uint64(0))
+        st[FALLEN] = d
+    return _active(st) <= 1
 
 
 @njit(cache=True)
 def _flush(st: np.ndarray) -> None:
-    st[TOP_SIZE] = 0
-    st[TOP_RANK] = -1
+    base = HEAD + 4 * st[N]
+    discards = np.uint64(st[DISCARDS])
+    for i in range(st[FCOUNT]):
+        discards = _add_cards(discards, np.uint64(st[base + i]) & _CARDS)
+    st[DISCARDS] = np.int64(discards)
+    st[FCOUNT] = 0
+    st[TOP] = 0
     st[RETURNED] = 0
     st[PASSED] = 0
+    st[LOCK] = 0
+    st[BACK] = 0
 
 
 @njit(cache=True)
-def _advance(st: np.ndarray, seat: int, flags: np.ndarray, buf: np.ndarray) -> None:
-    n = st[N]
-    order = st[9 : 9 + n]
-    pos = st[9 + n : 9 + 2 * n]
-    hb = 9 + 3 * n
-    last = st[LAST]
-    while True:
-        nxt = -1
-        i = pos[seat]
-        for k in range(1, n + 1):
-            x = order[(i + k) % n]
-            if st[hb + x] != 0 and not (st[PASSED] >> x) & 1 and x != last:
-                nxt = x
-                break
-        if nxt < 0:
-            _flush(st)
-            if st[hb + last] != 0:
-                st[TURN] = last
-            else:
-                st[TURN] = _next_active(st, last)
-            return
-        if _has_follow(st, np.uint64(st[hb + nxt]), flags, buf):
-            st[TURN] = nxt
-            return
-        st[PASSED] |= 1 << nxt
-        seat = nxt
+def _lead(st: np.ndarray, seat: int) -> None:
+    x = seat if _hand(st, seat) != 0 else _next_active(st, seat)
+    st[TURN] = x
+    st[LAST] = x
+
+
+_M5 = np.uint64(0x5555555555555)
+_M3 = np.uint64(0x3333333333333)
+_M8 = np.uint64(0x8888888888888)
+_ADD = np.array([0, 0x7777777777777, 0x6666666666666, 0x5555555555555, 0x4444444444444])
+_LOCKED = np.array([sum(nib << (4 * r) for r in range(13)) for nib in range(16)], dtype=np.uint64)
 
 
 @njit(cache=True)
-def step(st: np.ndarray, move: np.uint64, flags: np.ndarray, buf: np.ndarray) -> bool:
-    """Apply ``move`` (0: pass) for the seat to act, unchecked; return whether the game ended."""
-    n = st[N]
-    hb = 9 + 3 * n
-    seat = st[TURN]
-    if move == 0:
-        st[PASSED] |= 1 << seat
-        _advance(st, seat, flags, buf)
+def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
+    """Whether seat ``x`` holds a play on the field (:func:`.fast.can_follow` on vectors)."""
+    hand = _hand(st, x)
+    if st[TOP] == 0:
+        return bool(hand != 0)
+    if st[RETURNED]:
         return False
-    size = _popcount(move)
-    rank = _move_rank(move)
-    returned = 1 if (st[TOP_SIZE] == 1 and st[TOP_RANK] == 13) else 0
-    hand = np.uint64(st[hb + seat])
-    nat = move & np.uint64((1 << 52) - 1)
-    hand = hand & ~nat
-    j = _popcount(move >> np.uint64(52))
-    hj = _jokers(hand) - j
-    hand = (hand & np.uint64((1 << 52) - 1)) | _jmask(hj)
-    st[hb + seat] = np.int64(hand)
-    st[TOP_SIZE] = size
-    st[TOP_RANK] = rank
-    st[RETURNED] = returned
-    st[LAST] = seat
-    if flags[0] and size >= flags[1] and rank != 13 and not returned:
-        st[REVOLUTION] = 1 - st[REVOLUTION]
-    if hand == 0:
-        st[9 + 2 * n + st[NFIN]] = seat
-        st[NFIN] += 1
-    active = 0
-    for x in range(n):
-        if st[hb + x] != 0:
-            active += 1
-    if active <= 1:
-        for x in range(n):
-            if st[hb + x] != 0:
-                st[9 + 2 * n + st[NFIN]] = x
-                st[NFIN] += 1
-        st[TURN] = -1
-        return True
-    if flags[2] and rank == 5:
-        _flush(st)
-        if st[hb + seat] != 0:
-            st[TURN] = seat
+    if st[TKIND] != 0:
+        return gen_moves(hand, st, fl, buf, 1) > 0  # a sequence on the field
+    size = st[TSIZE]
+    if st[TLOW] == 13:  # jokers only: the 3 of spades, alone
+        return bool(fl[F_S3] and size == 1 and hand & np.uint64(1))
+    if size > fl[F_MAXG]:
+        return False
+    jokers = _jokers(hand)
+    if jokers >= size:
+        return True  # the jokers alone (exempt from any lock)
+    need = size - jokers
+    if need > 4:
+        return False
+    # the ranks that beat the top, of the locked suits: any with ``need`` natural cards?
+    low = (np.uint64(1) << np.uint64(4 * st[TLOW])) - np.uint64(1)
+    beat = low if st[REVOLUTION] != st[BACK] else NAT & ~((low << np.uint64(4)) | np.uint64(15))
+    mask = hand & beat
+    if st[LOCK]:
+        mask &= _LOCKED[st[LOCK]]
+    c = mask - ((mask >> np.uint64(1)) & _M5)
+    c = (c & _M3) + ((c >> np.uint64(2)) & _M3)
+    return bool((c + np.uint64(_ADD[need])) & _M8 & beat)
+
+
+@njit(cache=True)
+def _passes(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
+    """``seat`` passes; whether that made a 千日手 (which ends the game, or stops the engine)."""
+    st[PASSED] |= 1 << seat
+    st[PASS_RUN] += 1
+    if fl[F_STALE] and st[PASS_RUN] >= fl[F_STALE]:
+        if st[ENGINE]:
+            st[STALE] = 1
         else:
-            st[TURN] = _next_active(st, seat)
+            _stalemate(st)
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _in_round(st: np.ndarray, fl: np.ndarray, x: int, last: int, passed: int) -> bool:
+    return bool(_hand(st, x) != 0 and not (passed >> x) & 1 and (x != last or fl[F_FLUSHALL] != 0))
+
+
+@njit(cache=True)
+def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndarray) -> None:
+    """The engine's turn step after ``seat`` played or passed.
+
+    The seats in the round after ``seat`` (then ``seat``), ``skips`` of them skipped first,
+    forced passes; nobody left: flush, the last player leads.
+    """
+    n = st[N]
+    last = st[LAST]
+    passed = st[PASSED]  # the round as it was: forced passes below only mark visited seats
+    i = st[HEAD + n + seat]
+    c = 0
+    for k in range(1, n + 1):
+        if _in_round(st, fl, st[HEAD + (i + k) % n], last, passed):
+            c += 1
+    if c:
+        start = skips % c
+        for sweep in range(2):  # the ring from its start-th seat, then the skipped ones
+            j = 0
+            for k in range(1, n + 1):
+                x = st[HEAD + (i + k) % n]
+                if not _in_round(st, fl, x, last, passed):
+                    continue
+                j += 1
+                if (j <= start) if sweep == 0 else (j > start):
+                    continue
+                if not fl[F_AUTO] or _can_play(st, fl, x, buf):
+                    st[TURN] = x
+                    return
+                if _passes(st, fl, x):
+                    return
+    _flush(st)
+    _lead(st, last)
+
+
+@njit(cache=True)
+def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> None:
+    kind, low, size = st[TKIND], st[TLOW], st[TSIZE]
+    if fl[F_CUT] and _count_of(kind, low, size, EIGHT):
+        _flush(st)
+        _lead(st, seat)
+        return
+    if st[RETURNED] and fl[F_S3FLUSH]:
+        _flush(st)
+        _lead(st, seat)
+        return
+    skips = _count_of(kind, low, size, FIVE) if fl[F_SKIP] else 0
+    _advance(st, fl, seat, skips, buf)
+
+
+@njit(cache=True)
+def _follow_up_due(st: np.ndarray, fl: np.ndarray, seat: int, given: bool) -> bool:
+    if not fl[F_SEVEN] and not fl[F_TEN]:
         return False
-    _advance(st, seat, flags, buf)
+    kind, low, size = st[TKIND], st[TLOW], st[TSIZE]
+    held = _popcount(_hand(st, seat))
+    sevens = _count_of(kind, low, size, SEVEN) if fl[F_SEVEN] and not given else 0
+    if sevens:
+        st[FU_KIND], st[FU_COUNT], st[FU_TO] = 1, min(sevens, held), _next_active(st, seat)
+        return True
+    tens = _count_of(kind, low, size, TEN) if fl[F_TEN] else 0
+    if tens:
+        st[FU_KIND], st[FU_COUNT], st[FU_TO] = 2, min(tens, held), -1
+        return True
     return False
 
 
 @njit(cache=True)
-def _choose(
-    st: np.ndarray, flags: np.ndarray, buf: np.ndarray, policy: int, eps: float
-) -> np.uint64:
-    n = st[N]
-    hb = 9 + 3 * n
+def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bool:
+    """Apply ``move`` for the seat to act, unchecked; return whether the game ended."""
     seat = st[TURN]
-    hand = np.uint64(st[hb + seat])
-    k = gen_moves(
-        hand, st[TOP_SIZE], st[TOP_RANK], st[RETURNED], st[REVOLUTION], flags[3], flags[4], buf
-    )
-    can_pass = st[TOP_SIZE] > 0
+    if st[FU_KIND]:
+        kind, to = st[FU_KIND], st[FU_TO]
+        st[FU_KIND] = 0
+        _set_hand(st, seat, _remove(_hand(st, seat), move))
+        if kind == 1:
+            _set_hand(st, to, _add_cards(_hand(st, to), move))
+        else:
+            st[DISCARDS] = np.int64(_add_cards(np.uint64(st[DISCARDS]), move))
+        if _hand(st, seat) == 0:
+            if _go_out(st, fl, seat):
+                _end(st)
+                return True
+        elif kind == 1 and _follow_up_due(st, fl, seat, True):
+            return False
+        _after_play(st, fl, seat, buf)
+        return bool(st[OVER] == 1)
+    if move == 0:
+        if _passes(st, fl, seat):
+            return True
+        _advance(st, fl, seat, 0, buf)
+        return bool(st[OVER] == 1)
+    kind, low, size, suits = move_info(move)
+    returned = 0
+    if st[TOP] != 0:
+        if st[TKIND] == 0 and st[TLOW] == 13 and st[TSIZE] == 1 and move == np.uint64(1):
+            returned = 1
+        if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == st[TSUITS]:
+            st[LOCK] = suits
+    _set_hand(st, seat, _remove(_hand(st, seat), move))
+    base = HEAD + 4 * st[N]
+    st[base + st[FCOUNT]] = np.int64(move)
+    st[base + FMAX + st[FCOUNT]] = seat | returned << 3
+    st[FCOUNT] += 1
+    st[TOP] = np.int64(move)
+    st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = kind, low, size, suits
+    st[RETURNED] = returned
+    st[LAST] = seat
+    st[PASS_RUN] = 0
+    if fl[F_REV] and not returned:
+        if kind == 1:
+            if 0 < fl[F_SEQREV] <= size:
+                st[REVOLUTION] = 1 - st[REVOLUTION]
+        elif size >= fl[F_REVSIZE] and low != 13:
+            st[REVOLUTION] = 1 - st[REVOLUTION]
+    if fl[F_BACK] and _count_of(kind, low, size, JACK):
+        st[BACK] = 1 - st[BACK]
+    if _hand(st, seat) == 0:
+        if _go_out(st, fl, seat):
+            _end(st)
+            return True
+    elif _follow_up_due(st, fl, seat, False):
+        return False
+    _after_play(st, fl, seat, buf)
+    return bool(st[OVER] == 1)
+
+
+ILLEGAL, HANDED_BACK, GAME_OVER = -1, -2, -3
+"""What :func:`engine_step` answers instead of the next position."""
+
+
+@njit(cache=True)
+def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> int:
+    """The engine's play or pass ``move`` (0) of the seat to play, checked, on ``st`` in place.
+
+    Returns ``moves << 8 | turn << 1 | top``: how many legal plays the seat to play next has
+    (listed in ``buf`` in the readable rules' order), that seat, and whether the field has a
+    top. Or :data:`ILLEGAL` (not legal now); :data:`GAME_OVER` (the game ended: ``st`` holds its
+    finishing order); :data:`HANDED_BACK` when the move makes a 千日手 or owes a 7 pass or 10
+    discard: the engine's readable rules take those from the state before.
+    """
+    if st[FU_KIND] or st[OVER]:
+        return HANDED_BACK
+    if move == 0:
+        if st[TOP] == 0 and not fl[F_LEADPASS]:
+            return ILLEGAL
+    else:
+        hand = _hand(st, st[TURN])
+        if move & _CARDS & ~hand:
+            return ILLEGAL
+        if st[TOP] != 0:
+            if st[RETURNED]:
+                return ILLEGAL
+            rev = 1 if st[REVOLUTION] != st[BACK] else 0
+            if not _beats_top(move, st[TKIND], st[TLOW], st[TSIZE], rev, st[LOCK], fl[F_S3]):
+                return ILLEGAL
+    over = step(st, move, fl, buf)
+    if st[STALE] or st[FU_KIND]:
+        return HANDED_BACK
+    if over:
+        return GAME_OVER
+    k: Any = legal_moves(st, fl, buf)
+    return int(k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
+
+
+@njit(cache=True)
+def legal_moves(st: np.ndarray, fl: np.ndarray, buf: np.ndarray) -> int:
+    """The legal plays of the seat to play (passing aside), in ``buf``; their count.
+
+    The first :data:`MREG` are also kept in the vector's last entries.
+    """
+    k = gen_moves(_hand(st, st[TURN]), st, fl, buf)
+    end = st.shape[0] - MREG
+    for i in range(min(k, MREG)):
+        st[end + i] = np.int64(buf[i])
+    return k
+
+
+# --- playouts ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _weakest(hand: np.uint64, count: int, reverse: int) -> np.uint64:
+    """The ``count`` weakest cards of ``hand`` in the current order (jokers last)."""
+    out = np.uint64(0)
+    got = 0
+    for i in range(13):
+        r = 12 - i if reverse else i
+        for s in range(4):
+            bit = np.uint64(1) << np.uint64(4 * r + s)
+            if got < count and hand & bit:
+                out |= bit
+                got += 1
+    return out | _jbits(min(count - got, _jokers(hand)))
+
+
+@njit(cache=True)
+def _choose(st: np.ndarray, fl: np.ndarray, buf: np.ndarray, policy: int, eps: float) -> np.uint64:
+    seat = st[TURN]
+    hand = _hand(st, seat)
+    reverse = 1 if st[REVOLUTION] != st[BACK] else 0
+    if st[FU_KIND]:
+        return _weakest(hand, st[FU_COUNT], reverse)
+    k = gen_moves(hand, st, fl, buf)
+    can_pass = st[TOP] != 0 or fl[F_LEADPASS]
     if policy == 0 or np.random.random() < eps:
         total = k + (1 if can_pass else 0)
         i = np.random.randint(total)
         return buf[i] if i < k else np.uint64(0)
-    # Greedy default policy: the weakest group, most cards first on a lead; keep jokers, 2s and
-    # 8s unless they are all that can be played.
+    # Greedy default policy: the weakest play, most cards first on a lead; keep jokers, the top
+    # rank and 8s unless they are all that can be played.
     best = np.uint64(0)
-    best_key = 1 << 30
+    best_key: Any = 1 << 30
+    lead = st[TOP] == 0
     for i in range(k):
         m = buf[i]
-        r = _move_rank(m)
-        strength = r if not st[REVOLUTION] else 12 - r
-        if r == 13:
-            strength = 40
-        elif r == 12 or r == 5:
+        kind, low, size, _ = move_info(m)
+        r = low + size - 1 if (kind == 1 and reverse) else low
+        strength = (12 - r if reverse else r) if r != 13 else 40
+        top_rank = 0 if reverse else 12
+        if (
+            r == 13
+            or _jokers(m)
+            or _count_of(kind, low, size, top_rank)
+            or _count_of(kind, low, size, EIGHT)
+        ):
             strength += 20
-        js = _popcount(m >> np.uint64(52))
-        key = strength * 16 + js * 4 - (_popcount(m) if st[TOP_SIZE] == 0 else 0)
+        key = strength * 16 + _jokers(m) * 4 - (size if lead else 0)
         if key < best_key:
             best_key = key
             best = m
-    if can_pass and best_key >= 20 * 16 and _popcount(hand) > 4:
+    if k == 0 or (can_pass and not lead and best_key >= 20 * 16 and _popcount(hand) > 4):
         return np.uint64(0)
     return best
 
 
 @njit(cache=True)
-def run(st: np.ndarray, flags: np.ndarray, policy: int, eps: float) -> None:
+def run(st: np.ndarray, fl: np.ndarray, policy: int, eps: float) -> None:
     """Play the game in ``st`` to its end with the default policy (0: random, 1: greedy)."""
     buf = np.zeros(MAXMOVES, dtype=np.uint64)
-    if st[TURN] < 0:
+    if st[OVER] or st[TURN] < 0:
         return
-    while True:
-        m = _choose(st, flags, buf, policy, eps)
-        if step(st, m, flags, buf):
+    for _ in range(100_000):
+        if step(st, _choose(st, fl, buf, policy, eps), fl, buf):
             return
 
 
@@ -313,7 +834,6 @@ def batch(
     """
     np.random.seed(seed)
     n = base[N]
-    hb = 9 + 3 * n
     rows = hands.shape[0]
     moves = first_moves.shape[0]
     out = np.zeros((rows, moves, n), dtype=np.int64)
@@ -322,43 +842,107 @@ def batch(
         for mv in range(moves):
             st = base.copy()
             for x in range(n):
-                st[hb + x] = hands[i, x]
+                st[HEAD + 3 * n + x] = hands[i, x]
             if not step(st, first_moves[mv], flags, buf):
-                while True:
-                    m = _choose(st, flags, buf, policy, eps)
-                    if step(st, m, flags, buf):
+                for _ in range(100_000):
+                    if step(st, _choose(st, flags, buf, policy, eps), flags, buf):
                         break
             for p in range(n):
-                out[i, mv, st[9 + 2 * n + p]] = p
+                out[i, mv, st[HEAD + 2 * n + p]] = p
     return out
 
 
-def mask_of(cards: Sequence[int]) -> int:
-    """The mask of cards given as codes (jokers as code 52, repeated)."""
-    m = 0
-    j = 0
-    for c in cards:
-        if c == C.JOKER:
-            j += 1
-        else:
-            m |= 1 << c
-    return m | ((1 << 52) if j >= 1 else 0) | ((1 << 53) if j >= 2 else 0)
+# --- the Python side ----------------------------------------------------------------------------
+mask_of = C.card_set
+"""The mask of cards given as codes: :func:`.cards.card_set`."""
+
+cards_of = C.cards_in
+"""The codes of a mask: :func:`.cards.cards_in`."""
 
 
-def cards_of(mask: int) -> tuple[int, ...]:
-    """The codes of a mask (sorted; jokers as 52)."""
-    out = [c for c in range(52) if mask >> c & 1]
-    out += [C.JOKER] * (((mask >> 52) & 1) + ((mask >> 53) & 1))
-    return tuple(out)
+def move_of(combo: C.Combo) -> int:
+    """The move of an engine combination."""
+    if combo.kind == C.SEQUENCE:
+        return combo.cards | 1 << 58 | (combo.rank + 1) << 54
+    named = 0
+    for sq in combo.squares:
+        named |= 1 << (sq & 3)
+    return combo.cards | named << 59
+
+
+def combo_of(move: int) -> C.Combo:
+    """The engine combination of a (play) move."""
+    cards = move & ((1 << 54) - 1)
+    naturals = C.cards_in(cards & C.NATURALS)
+    jokers = C.jokers_in(cards)
+    if move & 1 << 58:
+        low = (move >> 54 & 15) - 1
+        suit = naturals[0] & 3
+        run = [(low + i) * 4 + suit for i in range(len(naturals) + jokers)]
+        combo = C.sequence_of(naturals, [sq for sq in run if sq not in naturals])
+    else:
+        rank = naturals[0] >> 2 if naturals else 0
+        squares = [rank * 4 + s for s in range(4) if move >> (59 + s) & 1]
+        combo = C.group_of(naturals, jokers, squares)
+    assert combo is not None, move
+    return combo
 
 
 def flags_of(state: DaifugoState) -> np.ndarray:
     """The rule flags array of a state's rules."""
-    r = state.rules
-    return np.array(
-        [int(r.revolution), r.revolution_size, int(r.eight_cut), int(r.spade3_return), r.max_group],
-        dtype=np.int64,
-    )
+    return flags_of_rules(state.rules)
+
+
+def flags_of_rules(rules: DaifugoRules) -> np.ndarray:
+    """The rule flags array (:data:`FLAG_NAMES`) of rules."""
+    values = [getattr(rules, name) for name in FLAG_NAMES]
+    values[FLAG_NAMES.index("flush_on")] = rules.flush_on == "all_passed"
+    return np.array([int(v) for v in values], dtype=np.int64)
+
+
+def pack(state: DaifugoState, hands: Sequence[int] | None = None, *, engine: bool = False) -> Any:
+    """The state vector of a play-phase state (``hands``: other hands, e.g. sampled ones).
+
+    ``engine``: the engine drives it (:func:`engine_step`: a 千日手 stops rather than draws).
+    """
+    n = len(state.players)
+    hs = state.hands if hands is None else hands
+    st = np.zeros(size_of(n), dtype=np.int64)
+    due = state.follow_up
+    st[TURN] = state.turn
+    st[LAST] = state.last
+    st[NFIN] = len(state.finished)
+    st[N] = n
+    st[PASSED] = sum(1 << s for s in state.passed)
+    st[REVOLUTION] = int(state.revolution)
+    st[BACK] = int(state.back)
+    st[LOCK] = state.lock
+    st[PASS_RUN] = state.pass_run
+    st[FALLEN] = state.fallen
+    st[DISCARDS] = state.discards
+    st[ENGINE] = int(engine)
+    top = state.top
+    if top:
+        st[TOP] = move_of(top.combo)
+        st[TKIND], st[TLOW], st[TSIZE], st[TSUITS] = (int(v) for v in move_info(np.uint64(st[TOP])))
+        st[RETURNED] = int(top.returned)
+    if due is not None:
+        st[FU_KIND] = 1 if due.kind == "give" else 2
+        st[FU_COUNT], st[FU_TO] = due.count, due.to
+    st[DAIFUGO] = next((x for x, t in enumerate(state.titles) if t == "daifugo"), -1)
+    for i, x in enumerate(state.order):
+        st[HEAD + i] = x
+        st[HEAD + n + x] = i
+    for i, x in enumerate(state.finished):
+        st[HEAD + 2 * n + i] = x
+    for x in range(n):
+        st[HEAD + 3 * n + x] = hs[x]
+    base = HEAD + 4 * n
+    st[FCOUNT] = len(state.field)
+    for i, p in enumerate(state.field):
+        st[base + i] = move_of(p.combo)
+        st[base + FMAX + i] = p.seat | int(p.returned) << 3
+    return st
 
 
 class Sim:
@@ -366,34 +950,14 @@ class Sim:
 
     Args:
         state: An engine state in the play phase.
-        hands: Hands to use instead of the state's (e.g. sampled hidden hands).
+        hands: Hands (card sets) to use instead of the state's (e.g. sampled hidden hands).
     """
 
-    def __init__(self, state: DaifugoState, hands: Sequence[Sequence[int]] | None = None) -> None:
+    def __init__(self, state: DaifugoState, hands: Sequence[int] | None = None) -> None:
         if state.phase != "play":
             raise ValueError("the simulator covers the play phase only")
-        n = len(state.players)
-        hs = state.hands if hands is None else hands
-        st = np.zeros(9 + 4 * n, dtype=np.int64)
-        top = state.top
-        st[TURN] = state.turn
-        st[TOP_SIZE] = len(top.cards) if top else 0
-        st[TOP_RANK] = top.rank if top else -1
-        st[RETURNED] = int(top.returned) if top else 0
-        st[REVOLUTION] = int(state.revolution)
-        st[PASSED] = sum(1 << s for s in state.passed)
-        st[LAST] = top.seat if top else -1
-        st[NFIN] = len(state.finished)
-        st[N] = n
-        for i, s in enumerate(state.order):
-            st[9 + i] = s
-            st[9 + n + s] = i
-        for i, s in enumerate(state.finished):
-            st[9 + 2 * n + i] = s
-        for s in range(n):
-            st[9 + 3 * n + s] = mask_of(hs[s])
-        self.n = n
-        self.st = st
+        self.n = len(state.players)
+        self.st = pack(state, hands)
         self.flags = flags_of(state)
         self._buf = np.zeros(MAXMOVES, dtype=np.uint64)
 
@@ -403,31 +967,32 @@ class Sim:
         return int(self.st[TURN])
 
     def hand(self, seat: int) -> int:
-        """The mask of a seat's hand."""
-        return int(np.uint64(self.st[9 + 3 * self.n + seat]))
+        """The card set of a seat's hand."""
+        return int(self.st[HEAD + 3 * self.n + seat])
 
     def finish(self) -> list[int]:
         """Seats in finishing order so far."""
         n = self.n
-        return [int(x) for x in self.st[9 + 2 * n : 9 + 2 * n + self.st[NFIN]]]
+        return [int(x) for x in self.st[HEAD + 2 * n : HEAD + 2 * n + self.st[NFIN]]]
 
-    def legal_masks(self) -> list[int]:
-        """The legal moves of the seat to act (0 = pass, listed last when allowed)."""
+    def legal_moves(self) -> list[int]:
+        """The legal plays of the seat to play (0 = pass, listed last when allowed).
+
+        Not for a 7 pass or 10 discard (any ``count`` cards of the hand, see :meth:`follow_up`).
+        """
         st = self.st
-        k = gen_moves(
-            np.uint64(self.hand(self.turn)),
-            int(st[TOP_SIZE]),
-            int(st[TOP_RANK]),
-            int(st[RETURNED]),
-            int(st[REVOLUTION]),
-            int(self.flags[3]),
-            int(self.flags[4]),
-            self._buf,
-        )
+        k = gen_moves(np.uint64(self.hand(self.turn)), st, self.flags, self._buf)
         out = [int(m) for m in self._buf[:k]]
-        if st[TOP_SIZE] > 0:
+        if st[TOP] != 0 or self.flags[F_LEADPASS]:
             out.append(0)
         return out
+
+    def follow_up(self) -> tuple[str, int, int] | None:
+        """The 7 pass or 10 discard owed: ``(kind, count, to)``, or ``None``."""
+        kind = int(self.st[FU_KIND])
+        if not kind:
+            return None
+        return ("give" if kind == 1 else "discard", int(self.st[FU_COUNT]), int(self.st[FU_TO]))
 
     def step(self, move: int) -> bool:
         """Apply a move (unchecked); return whether the game ended."""
@@ -460,7 +1025,7 @@ def playouts(
 
     Args:
         sim: The position (its hands are replaced by each row of ``hands``).
-        hands: ``[samples, seats]`` hand masks (int64).
+        hands: ``[samples, seats]`` hand card sets (int64).
         moves: Candidate first moves of the seat to act (0 = pass).
         policy: 0 random, 1 greedy with ``eps`` random moves.
         eps: Random move rate of the greedy policy.

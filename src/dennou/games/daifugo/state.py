@@ -1,35 +1,50 @@
-"""Daifugo state: a plain dataclass of immutable fields; the engine copies it before changing it.
+"""Daifugo state: one whole set of games, as a slotted object of immutable values.
 
-One state is a whole set of games. Cards are integer codes (see :mod:`.cards`); hands are sorted
-tuples.
+Hands and discards are card sets (int masks, see :mod:`.cards`); plays on the field are
+:class:`Played` entries holding a :class:`~.cards.Combo`. The engine copies a state
+(:meth:`DaifugoState.copy`) and edits the copy; it never edits a state it was given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any, Literal, NamedTuple
 
 from dennou.core.game import Event
+from dennou.games.daifugo.cards import Combo, cards_in
 from dennou.games.daifugo.rules import DaifugoRules
 
-Phase = Literal["deal", "exchange", "play", "over"]
+Phase = Literal["deal", "exchange", "play", "stalemate", "over"]
 
 
 class Played(NamedTuple):
-    """One play on the field (a named tuple: the engine makes one per play, so it is cheap).
+    """One play on the field.
 
     Attributes:
         seat: Who played it.
-        cards: The cards (sorted codes).
-        rank: Its rank index, ``JOKER_RANK`` for jokers only.
+        combo: What was played.
         returned: It is a spade-3 return (nothing beats it).
     """
 
     seat: int
-    cards: tuple[int, ...]
-    rank: int
+    combo: Combo
     returned: bool = False
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A decision owed by the player who just played (7渡し or 10捨て) before the turn goes on.
+
+    Attributes:
+        kind: ``give`` (7 pass: to ``to``) or ``discard`` (10 discard).
+        count: How many cards (one per 7 or 10 played, at most the cards held).
+        to: Who receives (``give``), ``-1`` for a discard.
+    """
+
+    kind: Literal["give", "discard"]
+    count: int
+    to: int = -1
 
 
 @dataclass(frozen=True)
@@ -41,7 +56,7 @@ class ExchangeStep:
         receiver: Who receives.
         count: How many cards.
         kind: ``tribute`` (the strongest cards) or ``gift`` (any cards).
-        cards: What was given, once done (empty if the giver cheated).
+        cards: What was given, once done (codes; empty if the giver cheated).
         cheated: The giver's submission broke the rules.
         done: The step has been made.
     """
@@ -65,7 +80,7 @@ class GameResult:
         cheaters: Seats that cheated in the exchange.
         titles: Each seat's title.
         points: Each seat's points in this game.
-        last_hand: The cards the last player still held (shown at the end).
+        last_hand: The cards the last player still held (codes, shown at the end).
     """
 
     number: int
@@ -76,30 +91,37 @@ class GameResult:
     last_hand: tuple[int, ...] = ()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class DaifugoState:
     """Everything about a Daifugo set; views decide who sees what.
-
-    Fields are immutable values; :meth:`copy` is a cheap shallow copy the engine then edits.
 
     Attributes:
         rules: The rules options.
         players: Player ids by seat.
-        phase: ``deal`` (chance deals), ``exchange``, ``play`` or ``over``.
+        phase: ``deal`` (chance deals), ``exchange``, ``play``, ``stalemate`` (千日手: chance
+            draws the remaining places) or ``over``.
         game_no: 1-based number of the game being played (counted games so far + 1).
         deals: Deals made so far, void games included.
-        order: Turn order of this game (seats; the first leads).
-        hands: Each seat's hand (sorted codes).
+        order: Turn order of this game (seats; the first is dealt first and, unless the ♦3
+            leads, leads).
+        hands: Each seat's hand (a card set).
         titles: Each seat's title from the last counted game (``None`` before game 1 ends).
         points: Each seat's points so far.
         steps: This game's exchange steps.
         cheaters: Seats that cheated in this game's exchange, in order.
         turn: The seat to play (``-1`` outside the play phase).
-        plays: The plays on the field since the last flush (first = lead, last = top).
-        discards: Every card that left play this game (flushed plays, cheaters' hands), sorted.
+        field: The plays on the field since the last flush (first = lead, last = top).
+        discards: Every card that left play this game (flushed plays, cheaters' hands).
         passed: Seats that passed since the last flush.
-        revolution: Whether the order is reversed.
+        last: The seat of the top play, or on an empty field the seat given the lead: who leads
+            when everybody has passed (``-1`` outside the play phase).
+        revolution: Whether a revolution reversed the order.
+        back: Whether 11-back reverses the order (until the field flushes).
+        lock: The suits locked by 縛り (a 4-bit suit set; 0: none).
+        pass_run: Passes in a row since the last play (千日手 counts them).
+        follow_up: The 7渡し or 10捨て decision the seat to play owes, if any.
         finished: Seats that went out this game, in order.
+        fallen: The 大富豪 who fell to 大貧民 this game (都落ち), or ``-1``.
         results: Every counted game so far.
         void_games: Games voided because everybody cheated.
         log_chain: This game's events (each with its audience) as a chain of batches,
@@ -113,20 +135,70 @@ class DaifugoState:
     game_no: int = 1
     deals: int = 0
     order: tuple[int, ...] = ()
-    hands: tuple[tuple[int, ...], ...] = ()
+    hands: tuple[int, ...] = ()
     titles: tuple[str | None, ...] = ()
     points: tuple[int, ...] = ()
     steps: tuple[ExchangeStep, ...] = ()
     cheaters: tuple[int, ...] = ()
     turn: int = -1
-    plays: tuple[Played, ...] = ()
-    discards: tuple[int, ...] = ()
+    field: tuple[Played, ...] = ()
+    discards: int = 0
     passed: frozenset[int] = frozenset()
+    last: int = -1
     revolution: bool = False
+    back: bool = False
+    lock: int = 0
+    pass_run: int = 0
+    follow_up: FollowUp | None = None
     finished: tuple[int, ...] = ()
+    fallen: int = -1
     results: tuple[GameResult, ...] = ()
     void_games: int = 0
     log_chain: tuple[Any, ...] = ()
+
+    def copy(self) -> DaifugoState:
+        """A copy to edit: every field holds an immutable value, so field by field is enough."""
+        new = object.__new__(DaifugoState)
+        new.rules = self.rules
+        new.players = self.players
+        new.phase = self.phase
+        new.game_no = self.game_no
+        new.deals = self.deals
+        new.order = self.order
+        new.hands = self.hands
+        new.titles = self.titles
+        new.points = self.points
+        new.steps = self.steps
+        new.cheaters = self.cheaters
+        new.turn = self.turn
+        new.field = self.field
+        new.discards = self.discards
+        new.passed = self.passed
+        new.last = self.last
+        new.revolution = self.revolution
+        new.back = self.back
+        new.lock = self.lock
+        new.pass_run = self.pass_run
+        new.follow_up = self.follow_up
+        new.finished = self.finished
+        new.fallen = self.fallen
+        new.results = self.results
+        new.void_games = self.void_games
+        new.log_chain = self.log_chain
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        # Field by field, whatever holds them (the fast layer's kernel-held states included).
+        if not isinstance(other, DaifugoState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in STATE_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
+        # Every field holds immutable values (tuples, frozen structs, events never edited), so a
+        # shallow copy is already a deep one; this keeps snapshots in tests and search cheap.
+        return self.copy()
 
     @property
     def log(self) -> tuple[Event, ...]:
@@ -145,23 +217,23 @@ class DaifugoState:
             chain, batch = chain
             yield from reversed(batch)
 
-    def copy(self) -> DaifugoState:
-        """A shallow copy (every field is immutable, so edits never reach the original)."""
-        return _copy(self)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> DaifugoState:
-        # Every field holds immutable values (tuples, frozen structs, events never edited), so a
-        # shallow copy is already a deep one; this keeps snapshots in tests and search cheap.
-        return self.copy()
+    @property
+    def reverse(self) -> bool:
+        """Whether the strength order is reversed now (a revolution, or 11-back, not both)."""
+        return self.revolution != self.back
 
     @property
     def top(self) -> Played | None:
-        """The top play of the field (``layout`` in the seed's host), if any."""
-        return self.plays[-1] if self.plays else None
+        """The top play of the field (``layout`` in the source's host), if any."""
+        return self.field[-1] if self.field else None
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still holds cards in this game (neither out nor a cheater)."""
-        return bool(self.hands[seat])
+        return self.hands[seat] != 0
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """A seat's hand as card codes, weakest first."""
+        return cards_in(self.hands[seat])
 
     def exchange_step(self) -> ExchangeStep | None:
         """The exchange step due now, if any."""
@@ -171,15 +243,5 @@ class DaifugoState:
         return None
 
 
-def _make_copy() -> Callable[[DaifugoState], DaifugoState]:
-    # Slot by slot, generated once: the engine copies the state on every move.
-    names = [f.name for f in fields(DaifugoState)]
-    body = "\n".join(f"    new.{n} = old.{n}" for n in names)
-    code = f"def copy(old):\n    new = new_state(DaifugoState)\n{body}\n    return new\n"
-    scope: dict[str, Any] = {"new_state": object.__new__, "DaifugoState": DaifugoState}
-    exec(code, scope)
-    copy: Callable[[DaifugoState], DaifugoState] = scope["copy"]
-    return copy
-
-
-_copy = _make_copy()
+STATE_FIELDS = tuple(f.name for f in fields(DaifugoState))
+"""Every field of the state (a test checks that :meth:`DaifugoState.copy` copies them all)."""

@@ -4,7 +4,7 @@ A player sees its own hand; every player's card count, title, points and status;
 play = ``layout``, the ``lead`` since the last flush, every play since it); every discarded card;
 the revolution; whose turn it is; and the cards of the exchanges it took part in (others see only
 that an exchange happened). Spectators see the same without any hand. Rules:
-``../shared/rules/daifugo.md`` (What each player sees).
+``docs/games/daifugo.md`` (What each player sees).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -21,15 +20,24 @@ from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Give, Play
+from dennou.games.daifugo.engine import DaifugoEngine
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules
-from dennou.games.daifugo.state import DaifugoState, ExchangeStep, GameResult, Played
-
-if TYPE_CHECKING:
-    from dennou.games.daifugo.engine import Daifugo
+from dennou.games.daifugo.state import (
+    DaifugoState,
+    ExchangeStep,
+    FollowUp,
+    GameResult,
+    Played,
+)
 
 
 def _play_json(p: Played) -> JSON:
-    return {"seat": p.seat, "cards": C.cards_str(p.cards), "returned": p.returned}
+    kind = "sequence" if p.combo.kind == C.SEQUENCE else "group"
+    return {"seat": p.seat, "cards": list(p.combo.strs()), "kind": kind, "returned": p.returned}
+
+
+def _suits(suits: int) -> list[str]:
+    return [C.SUIT_NAMES[s] for s in range(4) if suits >> s & 1]
 
 
 def _status(state: DaifugoState, seat: int, due: frozenset[int]) -> str:
@@ -44,11 +52,11 @@ def _status(state: DaifugoState, seat: int, due: frozenset[int]) -> str:
     return "waiting"
 
 
-def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
+def view(game: DaifugoEngine, state: DaifugoState, seat: Seat | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator)."""
     due = game.to_act(state)
     n = len(state.players)
-    plays = state.plays
+    plays = state.field
     out: JSON = {
         "game": "daifugo",
         "rules": to_json(state.rules),
@@ -62,7 +70,10 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "turn": state.turn if state.phase == "play" else None,
         "order": list(state.order),
         "revolution": state.revolution,
-        "counts": [len(h) for h in state.hands],
+        "back": state.back,
+        "reverse": state.reverse,
+        "lock": _suits(state.lock),
+        "counts": [C.size(h) for h in state.hands],
         "titles": list(state.titles),
         "points": list(state.points),
         "status": [_status(state, s, due) for s in range(n)],
@@ -72,21 +83,32 @@ def view(game: Daifugo, state: DaifugoState, seat: Seat | None) -> JSON:
         "lead": _play_json(plays[0]) if plays else None,
         "field": [_play_json(p) for p in plays],
         "passed": sorted(state.passed),
-        "discards": C.cards_str(state.discards),
+        "last": state.last if state.last >= 0 else None,
+        "passes": state.pass_run,
+        "follow_up": _follow_up_json(state),
+        "fallen": state.fallen if state.fallen >= 0 else None,
+        "discards": C.cards_str(C.cards_in(state.discards)),
         "exchange": [_step_json(st, seat) for st in state.steps],
         "results": [_result_json(r) for r in state.results],
         "log": _log(state, seat),
     }
     if seat is not None:
-        out["hand"] = C.cards_str(state.hands[seat])
+        out["hand"] = C.cards_str(state.hand(seat))
         out["me"] = {
             "seat": seat,
             "title": state.titles[seat],
             "points": state.points[seat],
-            "count": len(state.hands[seat]),
+            "count": C.size(state.hands[seat]),
             "status": out["status"][seat],
         }
     return out
+
+
+def _follow_up_json(state: DaifugoState) -> JSON | None:
+    due = state.follow_up
+    if due is None:
+        return None
+    return {"seat": state.turn, "kind": due.kind, "count": due.count, "to": due.to}
 
 
 LOG_TAIL = 24
@@ -144,11 +166,11 @@ def _cards(texts: Sequence[str]) -> tuple[int, ...]:
     return got
 
 
-def _played(d: JSON) -> Played:
-    cards = _cards(d["cards"])
-    rank = C.group_rank(cards)
-    assert rank is not None
-    return Played(d["seat"], cards, rank, d["returned"])
+def _played(d: JSON, rules: DaifugoRules) -> Played:
+    readings = C.combo_from(d["cards"], suit_jokers=rules.suit_lock, sequences=rules.sequences)
+    kind = C.SEQUENCE if d["kind"] == "sequence" else C.GROUP
+    combo = next(c for c in readings or () if c.kind == kind)
+    return Played(d["seat"], combo, d["returned"])
 
 
 def known_holdings(view: JSON) -> dict[int, list[int]]:
@@ -160,7 +182,7 @@ def known_holdings(view: JSON) -> dict[int, list[int]]:
     seat = view["seat"]
     if seat is None:
         return {}
-    unseen = Counter(C.DECK)
+    unseen = Counter(_deck(view))
     for c in _seen(view):
         unseen[c] -= 1
     out: dict[int, list[int]] = {}
@@ -174,6 +196,10 @@ def known_holdings(view: JSON) -> dict[int, list[int]]:
                 unseen[c] -= 1
                 out.setdefault(st["receiver"], []).append(c)
     return out
+
+
+def _deck(view: JSON) -> tuple[int, ...]:
+    return C.deck(view["rules"]["jokers"])
 
 
 def _seen(view: JSON) -> list[int]:
@@ -207,7 +233,7 @@ def sample_hands(view: JSON, rng: random.Random) -> list[tuple[int, ...]]:
     seat = view["seat"]
     counts: list[int] = view["counts"]
     n = len(counts)
-    pool = Counter(C.DECK)
+    pool = Counter(_deck(view))
     for c in _seen(view):
         pool[c] -= 1
     known = known_holdings(view)
@@ -278,26 +304,45 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoSta
         game_no=view["game_no"],
         deals=view["deals"],
         order=tuple(view["order"]),
-        hands=tuple(hands),
+        hands=tuple(C.card_set(h) for h in hands),
         titles=tuple(view["titles"]),
         points=tuple(view["points"]),
         steps=steps,
         cheaters=tuple(view["cheaters"]),
         turn=view["turn"] if view["turn"] is not None else -1,
-        plays=tuple(_played(p) for p in view["field"]),
-        discards=_cards(view["discards"]),
+        field=tuple(_played(p, rules) for p in view["field"]),
+        discards=C.card_set(_cards(view["discards"])),
         passed=frozenset(view["passed"]),
+        last=view["last"] if view["last"] is not None else -1,
         revolution=view["revolution"],
+        back=view["back"],
+        lock=C.suit_set(view["lock"]),
+        pass_run=view["passes"],
+        follow_up=_follow_up_of(view["follow_up"]),
         finished=tuple(view["finished"]),
+        fallen=view["fallen"] if view["fallen"] is not None else -1,
         results=results,
         void_games=view["void_games"],
         log_chain=((), tuple(msgspec.convert(e, Event) for e in view["log"])),
     )
 
 
+def _follow_up_of(d: JSON | None) -> FollowUp | None:
+    return None if d is None else FollowUp(d["kind"], d["count"], d["to"])
+
+
 # --- terminal -------------------------------------------------------------------------------
 def _sym(texts: Sequence[str]) -> str:
-    return C.cards_symbols(_cards(texts)) if texts else "-"
+    """Cards as symbols; a joker with its square as ``JOKER(♠6)``."""
+    out = []
+    for text in texts:
+        card = C.parse_card(text)
+        _, named, square = text.partition("=")
+        if card == C.JOKER and named:
+            out.append(f"JOKER({C.SUIT_SYMBOLS['shdc'.index(square[-1].lower())]}{square[:-1]})")
+        else:
+            out.append(C.cards_symbols([card]) if card is not None else text)
+    return " ".join(out) or "-"
 
 
 def render(view: JSON) -> str:
@@ -307,7 +352,13 @@ def render(view: JSON) -> str:
     lines: list[str] = [f"  {e['text']}" for e in view["log"][-10:]]
     head = f"大富豪 game {view['game_no']}/{rules['games']} — {view['phase']}"
     if view["revolution"]:
-        head += " — 革命 REVOLUTION (order reversed)"
+        head += " — 革命 REVOLUTION"
+    if view["back"]:
+        head += " — 11-back"
+    if view["reverse"]:
+        head += " (order reversed)"
+    if view["lock"]:
+        head += " — 縛り locked: " + "".join(C.SUIT_SYMBOLS["shdc".index(x)] for x in view["lock"])
     lines.append(head)
     for s in view["order"]:
         title = view["titles"][s]
@@ -335,6 +386,12 @@ def render(view: JSON) -> str:
                 f"{players[st['receiver']]} ({'strongest' if st['kind'] == 'tribute' else 'any'})"
             )
             break
+    due = view["follow_up"]
+    if due is not None:
+        what = f"give {due['count']} card(s) to {players[due['to']]} (7 pass)"
+        if due["kind"] == "discard":
+            what = f"discard {due['count']} card(s) (10 discard)"
+        lines.append(f"{players[due['seat']]} must {what}")
     if view["seat"] is not None:
         lines.append(f"your hand: {_sym(view['hand'])}")
     if view["phase"] == "over":

@@ -1,6 +1,6 @@
 """When the ``race`` and ``optimal`` bots use Numeron's seven items, valued in win probability.
 
-Rules: ``../shared/rules/numeron.md`` (Items). Everything is judged with one model, the race
+Rules: ``docs/games/numeron.md`` (Items). Everything is judged with one model, the race
 model of :mod:`dennou.games.numeron.race`: with ``S`` the numbers the opponent may hold (this
 seat's knowledge) and ``S'`` the numbers the opponent may think this seat holds, the chance to win
 when this seat calls next is ``sum_j p_S(j) Q(j)``, with ``p_S`` the distribution of the calls

@@ -1,6 +1,6 @@
 """Exact expected-calls search for Numeron without items, and the shipped optimal strategy trees.
 
-Rules: ``../shared/rules/numeron.md`` (Judging). The quantity is ``T(S)``: over the secrets of a
+Rules: ``docs/games/numeron.md`` (Judging). The quantity is ``T(S)``: over the secrets of a
 set ``S`` that the past judgments leave, the least total of calls (the final all-EAT call
 included) of any calling strategy, calls being any numbers of distinct digits::
 

@@ -1,6 +1,6 @@
 """Numeron bots that play the optimal calling strategy and race the opponent: ``optimal``, ``race``.
 
-Rules: ``../shared/rules/numeron.md``. Both bots act on the view alone. Each decision rebuilds
+Rules: ``docs/games/numeron.md``. Both bots act on the view alone. Each decision rebuilds
 the two candidate sets with :func:`~dennou.games.numeron.knowledge.knowledge`: ``S``, the numbers
 the opponent may hold (what this seat has learnt), and ``S'``, the numbers the opponent may think
 this seat holds (what the opponent has learnt: the same public log read from the other side).

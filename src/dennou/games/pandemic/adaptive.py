@@ -1,6 +1,6 @@
 """The Pandemic ``adaptive`` bot: ``belief``'s filter, with a model of the others learnt from play.
 
-Rules: ``../shared/rules/pandemic.md``. A contact needs both players to ask for each other in
+Rules: ``docs/games/pandemic.md``. A contact needs both players to ask for each other in
 the same tick, so the value of asking ``j`` is mostly the chance that ``j`` asks back. The
 ``belief`` bot fixes that chance (0.95 when ``j`` offered in their pair channel, 0.6 for a player
 who said it answers offers, ``1/(n+2)`` otherwise). This bot learns it, per player and per

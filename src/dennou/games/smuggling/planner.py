@@ -1,6 +1,6 @@
 """A whole-game plan for the Smuggling Game: the equilibrium of an abstraction, solved backwards.
 
-Rules: ``../shared/rules/smuggling.md``. The team result is decided by ``D``, the difference of
+Rules: ``docs/games/smuggling.md``. The team result is decided by ``D``, the difference of
 the two teams' third-country totals at the end (the leftover transfer comes after and does not
 count). Each small game moves ``D`` by what the settlement moves (``settle.py``), and every
 result is public, so between small games both teams know ``D`` and the number of small games

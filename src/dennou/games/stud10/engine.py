@@ -58,6 +58,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         max_players=PLAYERS,
         chance=True,
         hidden_information=True,
+        decisions=False,
     )
     rules_type = Stud10Rules
     codec = CODEC

@@ -1,4 +1,4 @@
-"""The command line end to end: games, match, replay, play (driven through its input)."""
+"""The command line end to end: games, match, replay, play (through typer's runner)."""
 
 from __future__ import annotations
 
@@ -77,8 +77,8 @@ def test_play_drives_a_game_through_its_input(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     out_text = result.output
-    assert "distinct digits" in out_text or "not legal" in out_text
-    assert "unknown action 'flip'" in out_text
+    assert "3 distinct digits 0-9" in out_text
+    assert "unknown word 'flip'" in out_text
     assert "malformed JSON" in out_text
     assert "(said in public)" in out_text
     assert "Traceback" not in out_text

@@ -1,0 +1,249 @@
+"""Daifugo games in batches: N games stepped together, NumPy in and NumPy out.
+
+For vectorised reinforcement learning and Monte Carlo search. One :class:`Batch` holds ``N``
+games of ``players`` seats (one game each: a fresh deal, no exchange), all under one rules
+object, as rows of the Numba kernel's state vectors (:mod:`.sim`). Every call works on all
+unfinished games at once in compiled code::
+
+    from dennou.games.daifugo.batch import Batch
+
+    games = Batch(1024, {"preset": "uecda"}, seed=7)   # dealt
+    while not games.done.all():
+        flat, offsets = games.legal()                  # every game's legal moves
+        pick = offsets[:-1] + (rng.random(1024) * np.diff(offsets)).astype(np.int64)
+        games.step(flat[pick])                         # one move per game (finished: ignored)
+    games.places                                       # (N, players): each seat's place, 0 first
+
+**Moves** are the kernel's ``uint64`` encoding (:mod:`.sim`): the card set in bits 0-53 (card
+``c`` at bit ``c``, jokers counted in bits 52-53), bit 58 for a sequence with its lowest rank
++ 1 in bits 54-57, the suits a group's jokers name in bits 59-62; ``0`` is a pass.
+:func:`.sim.move_of` and :func:`.sim.combo_of` convert to and from the engine's
+:class:`~.cards.Combo` (whose ``strs()`` is the wire form).
+
+**Arrays** (views, updated in place by :meth:`Batch.step`): ``states`` ``(N, S)`` int64, the raw
+vectors (layout: the constants of :mod:`.sim`); ``turn`` ``(N,)`` the seat to act (-1: over);
+``done`` ``(N,)`` bool; ``hands`` ``(N, players)`` card sets; ``places`` ``(N, players)`` each
+seat's finishing place once done (0 = 大富豪).
+
+A 7 pass or 10 discard (local rules, off by default) is made by the kernel for the player
+(its weakest cards, the host's default), so every listed move is a play or a pass. A 千日手 is
+drawn from the kernel's random stream. The engine's readable rules stay the oracle:
+``tests/games/daifugo/test_daifugo_batch.py`` replays batch games through the public API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.rules import DaifugoRules, from_options
+
+
+@njit(cache=True)
+def _deal(states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, seed: int) -> None:
+    """A fresh game in every row: shuffled deck dealt by seat from seat 0, the leader set."""
+    if seed >= 0:
+        np.random.seed(seed)
+    rows = states.shape[0]
+    n = states[0, S.N]
+    deck = np.arange(52 + jokers)
+    for g in range(rows):
+        st = states[g]
+        np.random.shuffle(deck)
+        hb = S.HEAD + 3 * n
+        for x in range(n):
+            st[hb + x] = 0
+        for i in range(deck.shape[0]):
+            x = i % n
+            c = deck[i]
+            h = np.uint64(st[hb + x])
+            if c >= 52:
+                h = S._add_cards(h, np.uint64(1 << 52))
+            else:
+                h |= np.uint64(1) << np.uint64(c)
+            st[hb + x] = np.int64(h)
+        for k in range(S.HEAD):
+            if k != S.N:
+                st[k] = 0
+        st[S.FALLEN] = -1
+        st[S.DAIFUGO] = -1
+        leader = 0
+        if diamond3:
+            for x in range(n):
+                if st[hb + x] >> C.DIAMOND3 & 1:
+                    leader = x
+        st[S.TURN] = leader
+        st[S.LAST] = leader
+
+
+@njit(cache=True)
+def _legal(states: np.ndarray, flags: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
+    """Every unfinished game's legal moves into ``flat`` (CSR by ``offsets``); the total."""
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    total = 0
+    for g in range(states.shape[0]):
+        offsets[g] = total
+        st = states[g]
+        if st[S.OVER] or st[S.TURN] < 0:
+            continue
+        k = S.gen_moves(S._hand(st, st[S.TURN]), st, flags, buf)
+        if total + k + 1 > flat.shape[0]:
+            return -1  # the caller grows ``flat`` and asks again
+        for i in range(k):
+            flat[total + i] = buf[i]
+        total += k
+        if st[S.TOP] != 0 or flags[S.F_LEADPASS]:
+            flat[total] = np.uint64(0)
+            total += 1
+    offsets[states.shape[0]] = total
+    return total
+
+
+@njit(cache=True)
+def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
+    """The first unfinished game whose move is not legal (-1: none)."""
+    for g in range(states.shape[0]):
+        st = states[g]
+        if st[S.OVER] or st[S.TURN] < 0:
+            continue
+        move = moves[g]
+        if move == 0:
+            if st[S.TOP] == 0 and not flags[S.F_LEADPASS]:
+                return g
+            continue
+        if move & S._CARDS & ~S._hand(st, st[S.TURN]):
+            return g
+        if st[S.TOP] != 0:
+            if st[S.RETURNED]:
+                return g
+            rev = 1 if st[S.REVOLUTION] != st[S.BACK] else 0
+            if not S._beats_top(
+                move, st[S.TKIND], st[S.TLOW], st[S.TSIZE], rev, st[S.LOCK], flags[S.F_S3]
+            ):
+                return g
+    return -1
+
+
+@njit(cache=True)
+def _step(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
+    """Every unfinished game plays its (checked) move; a 7 pass or 10 discard follows."""
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    for g in range(states.shape[0]):
+        st = states[g]
+        if st[S.OVER] or st[S.TURN] < 0:
+            continue
+        if S.step(st, moves[g], flags, buf):
+            continue
+        while st[S.FU_KIND] and not st[S.OVER]:  # the host's default: the weakest cards
+            reverse = 1 if st[S.REVOLUTION] != st[S.BACK] else 0
+            cards = S._weakest(S._hand(st, st[S.TURN]), st[S.FU_COUNT], reverse)
+            S.step(st, cards, flags, buf)
+
+
+@njit(cache=True)
+def _places(states: np.ndarray, out: np.ndarray) -> None:
+    n = states[0, S.N]
+    for g in range(states.shape[0]):
+        st = states[g]
+        for x in range(n):
+            out[g, x] = -1
+        for p in range(st[S.NFIN]):
+            out[g, st[S.HEAD + 2 * n + p]] = p
+
+
+class Batch:
+    """``n_games`` games of Daifugo stepped together (see the module's documentation).
+
+    Args:
+        n_games: How many games.
+        rules: A :class:`DaifugoRules` or options for ``make_rules`` (``{"preset": "uecda"}``).
+        players: Seats per game (2-8).
+        seed: Seed of the kernel's random stream (deals, 千日手).
+
+    Raises:
+        ValueError: A player count out of 2-8 or no games.
+    """
+
+    def __init__(
+        self,
+        n_games: int,
+        rules: DaifugoRules | Mapping[str, Any] | None = None,
+        players: int = 5,
+        seed: int = 0,
+    ) -> None:
+        if not 2 <= players <= 8 or n_games < 1:
+            raise ValueError(f"a batch holds 1+ games of 2-8 players, not {n_games} x {players}")
+        if not isinstance(rules, DaifugoRules):
+            rules = from_options(rules or {})
+        self.rules = rules
+        self.players = players
+        self.flags = S.flags_of_rules(rules)
+        self.states = np.zeros((n_games, S.size_of(players)), dtype=np.int64)
+        self.states[:, S.N] = players
+        for i in range(players):
+            self.states[:, S.HEAD + i] = i  # seats in order; seat 0 is dealt first
+            self.states[:, S.HEAD + players + i] = i
+        self._flat = np.zeros(n_games * 64, dtype=np.uint64)
+        self._offsets = np.zeros(n_games + 1, dtype=np.int64)
+        self.reset(seed)
+
+    def reset(self, seed: int = -1) -> None:
+        """Deal a fresh game in every row (``seed`` >= 0 reseeds the kernel's stream)."""
+        rules = self.rules
+        _deal(self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", seed)
+
+    @property
+    def turn(self) -> Any:
+        """``(N,)`` the seat to act in each game (-1 once over)."""
+        return np.where(self.states[:, S.OVER] != 0, -1, self.states[:, S.TURN])
+
+    @property
+    def done(self) -> Any:
+        """``(N,)`` whether each game is over."""
+        return self.states[:, S.OVER] != 0
+
+    @property
+    def hands(self) -> Any:
+        """``(N, players)`` each seat's hand (card sets)."""
+        n = self.players
+        return self.states[:, S.HEAD + 3 * n : S.HEAD + 4 * n]
+
+    @property
+    def places(self) -> Any:
+        """``(N, players)`` each seat's finishing place (0 first; -1 while not placed)."""
+        out = np.zeros((self.states.shape[0], self.players), dtype=np.int64)
+        _places(self.states, out)
+        return out
+
+    def legal(self) -> tuple[Any, Any]:
+        """Every unfinished game's legal moves: ``(flat, offsets)``.
+
+        Game ``g``'s moves are ``flat[offsets[g]:offsets[g + 1]]`` (``uint64``; a pass is 0,
+        listed last when allowed); finished games list none. ``flat`` is reused by the next
+        call: copy what you keep.
+        """
+        while True:
+            total = _legal(self.states, self.flags, self._flat, self._offsets)
+            if total >= 0:
+                return self._flat[:total], self._offsets
+            self._flat = np.zeros(self._flat.shape[0] * 2, dtype=np.uint64)
+
+    def step(self, moves: Any) -> None:
+        """Every unfinished game plays its move (``moves``: ``(N,)`` uint64).
+
+        Raises:
+            ValueError: A move that is not legal in its game (the first such game is named;
+                no game has moved).
+        """
+        moves = np.asarray(moves, dtype=np.uint64)
+        if moves.shape != (self.states.shape[0],):
+            raise ValueError(f"one move per game: shape {(self.states.shape[0],)}")
+        bad = _illegal(self.states, moves, self.flags)
+        if bad >= 0:
+            raise ValueError(f"game {bad}: move {int(moves[bad])} is not legal now")
+        _step(self.states, moves, self.flags)

@@ -1,0 +1,863 @@
+"""Tournaments on the host, and the leaderboards.
+
+A tournament is created over HTTP by its owner (a registered account) and then started, paused,
+resumed or cancelled by that owner only. Its entrants are built-in bots (``greedy``,
+``montecarlo:playouts=200``) and registered accounts (``@alice``) whose programs connect
+remotely: each match gets an ordinary table, seated from the schedule, that the lobby lists and
+anyone may spectate; a remote entrant's seat is held for its account, its program finds it
+(``GET /api/tournaments/{id}/seats``, or ``dennou bot run ... --tournament ID``) and plays it
+over the WebSocket. An entrant that is absent (or too slow) gets the game's default for each
+decision, and the record says so (``default: absent``/``timeout``); standings count them.
+
+Nothing a client sends decides the games: the tournament's seed is drawn by the server (an
+operator may fix it with ``DENNOU_TOURNAMENT_SEED`` for reproducible runs) and published only
+when the tournament is over; every match's seed derives from it.
+
+Everything is in the store (:mod:`dennou.store.tournaments`): a match's table id is stored before
+the table exists, a table is stored before it starts, and a result is stored once its table has
+finished. Kill the server and start it again: the tables resume themselves, and each running
+tournament's driver picks up where the store says it was.
+
+Every finished tournament table, and every ordinary table created with the option
+``"rated": true``, moves the game's leaderboard once (per rules preset, see
+:func:`dennou.arena.leaderboard.rules_preset`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from dennou.arena.entrants import is_class_target, parse_entrants
+from dennou.arena.leaderboard import rules_preset
+from dennou.arena.ratings import Rating, Ratings
+from dennou.arena.runners import result_of
+from dennou.arena.schedule import (
+    Match,
+    MatchResult,
+    TournamentConfig,
+    byes,
+    scheduled,
+    total_matches,
+)
+from dennou.arena.standings import summary_json
+from dennou.arena.tournament import make_config, player_name
+from dennou.core.errors import ConfigError, DennouError
+from dennou.core.game import Game
+from dennou.core.jsondata import to_json
+from dennou.server.errors import Refused
+from dennou.server.http_api import account_of, error_response, read_json
+from dennou.server.table import TableActor
+from dennou.store import TableRow
+from dennou.store.tournaments import MatchRow, RatingRow, TournamentRow, TournamentStore
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
+
+T = TypeVar("T")
+
+SEED_ENV = "DENNOU_TOURNAMENT_SEED"
+"""An operator's fixed tournament seed (reproducible runs and tests); unset: a random one."""
+
+MAX_MATCHES = 100_000
+"""Most matches in one host tournament."""
+
+MAX_ENTRANTS = 256
+"""Most entrants in one host tournament."""
+
+POLL = 0.1
+"""Seconds between a driver's looks at its tables."""
+
+BOT_PREFIX = "bot:"
+"""Leaderboard names of built-in bots: ``bot:greedy``."""
+
+OVER = ("finished", "cancelled")
+
+
+class HostOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """How the host runs a tournament (not the rules of the game).
+
+    Attributes:
+        tables: Matches played at once.
+        time_limit: Seconds per decision when the rules have no time limit of their own.
+        absent_grace: Seconds a remote entrant may be away (or not yet connected) before its
+            decisions get the default.
+    """
+
+    tables: int = msgspec.field(default=2)
+    time_limit: float | None = None
+    absent_grace: float = 10.0
+
+
+class CreateTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/tournaments``.
+
+    Attributes:
+        game: The game.
+        entrants: Bot specs, ``name=spec``, and ``@account`` for remote programs.
+        rules: Rules options (default: the game's).
+        format: ``round-robin`` or ``swiss``.
+        seats: Players per match (default: the game's usual table, at most the entrants).
+        games: At least this many matches (whole rounds).
+        rounds: Rounds (instead of ``games``).
+        duplicate: Replay each deal with the seats rotated (games that support it).
+        options: Host options.
+        start: Start at once.
+    """
+
+    game: str
+    entrants: list[str]
+    rules: dict[str, Any] = {}
+    format: str = "round-robin"
+    seats: int | None = None
+    games: int | None = None
+    rounds: int | None = None
+    duplicate: bool = False
+    options: HostOptions = msgspec.field(default_factory=HostOptions)
+    start: bool = False
+
+
+@dataclass
+class _Run:
+    """A tournament the host is running: the store's row and what the driver knows."""
+
+    row: TournamentRow
+    config: TournamentConfig
+    game: Game[Any, Any]
+    results: dict[int, MatchResult] = field(default_factory=dict)
+    open: dict[int, str] = field(default_factory=dict)
+    """Match -> table id, for matches whose table has not finished."""
+    tables: dict[int, str] = field(default_factory=dict)
+    """Every match that has a table."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set (and replaced) at every change: a waiter keeps the event it saw before looking."""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    summary: dict[str, Any] | None = None
+    _plan: dict[int, Match] = field(default_factory=dict)
+    _plan_key: int = -1
+
+    def plan(self) -> dict[int, Match]:
+        """The matches scheduled so far, by id (a Swiss plan grows as rounds complete)."""
+        key = len(self.results) if self.config.format == "swiss" else 0
+        if key != self._plan_key:
+            matches = scheduled(self.config, list(self.results.values()))
+            self._plan, self._plan_key = {m.id: m for m in matches}, key
+        return self._plan
+
+    def notify(self) -> None:
+        """Wake everyone waiting for a change (long polls)."""
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+    @property
+    def total(self) -> int:
+        return total_matches(self.config)
+
+
+class TournamentHost:
+    """The host's tournaments: creation, control, the drivers, and the leaderboards.
+
+    Args:
+        hub: The hub whose tables the tournaments play at.
+    """
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.db = TournamentStore(hub.store.store)
+        self.runs: dict[str, _Run] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self._watcher: asyncio.Task[None] | None = None
+        self._rated_seen: set[str] = set()
+
+    async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self.hub.store.call(fn, *args, **kwargs)
+
+    # --- lifecycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every tournament that was running (or paused, or still finishing tables)."""
+        self.hub.record_gates.append(self.record_withheld)
+        for row in await self._call(self.db.all, ["running", "paused", "cancelled"], 10_000):
+            try:
+                run = await self._load(row)
+            except Exception as exc:  # one broken tournament must not keep the others down
+                self.hub.log(f"cannot resume tournament {row.id}: {exc!r}")
+                continue
+            if row.status == "cancelled" and not run.open:
+                continue
+            self._drive(run)
+        self._watcher = asyncio.create_task(self._watch_rated(), name="rated-tables")
+
+    async def stop(self) -> None:
+        """Stop the drivers (their state is in the store)."""
+        tasks = [*self.drivers.values(), *([self._watcher] if self._watcher else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _load(self, row: TournamentRow) -> _Run:
+        config = msgspec.convert(row.config, TournamentConfig)
+        game = self.hub.game(config.game)
+        run = _Run(row, config, game)
+        matches = await self._call(self.db.matches, row.id)
+        if row.id in self.runs:  # loaded by another request meanwhile: one run per tournament
+            return self.runs[row.id]
+        for m in matches:
+            run.tables[m.match] = m.table_id
+            if m.result is not None:
+                run.results[m.match] = msgspec.convert(m.result, MatchResult)
+            else:
+                run.open[m.match] = m.table_id
+        self.runs[row.id] = run
+        return run
+
+    async def run_of(self, tournament_id: str) -> _Run:
+        """A tournament by id (``not_found`` otherwise)."""
+        if tournament_id in self.runs:
+            return self.runs[tournament_id]
+        row = await self._call(self.db.get, tournament_id)
+        if row is None:
+            raise Refused("not_found", f"no tournament {tournament_id!r}")
+        if tournament_id in self.runs:  # loaded meanwhile
+            return self.runs[tournament_id]
+        return await self._load(row)
+
+    # --- creation and control ----------------------------------------------------------------
+    async def create(self, owner: str, msg: CreateTournament) -> _Run:
+        """Create a tournament (and start it if asked).
+
+        Raises:
+            ConfigError: Anything that cannot be played; nothing is stored then.
+            Refused: An unknown account among the entrants.
+        """
+        game = self.hub.game(msg.game)
+        if not 2 <= len(msg.entrants) <= MAX_ENTRANTS:
+            raise ConfigError(f"a tournament has 2-{MAX_ENTRANTS} entrants")
+        entrants = parse_entrants(msg.entrants)
+        for e in entrants:
+            if is_class_target(e.spec):
+                raise ConfigError(
+                    f"entrant {e.name!r}: the host plays built-in bots and remote accounts "
+                    f"(@name) only; run {e.spec} as a remote program (dennou bot run)"
+                )
+            if e.remote:
+                account = e.account or ""
+                if not await self._call(self.hub.store.store.account_exists, account):
+                    raise ConfigError(f"unknown entrant {e.spec!r}: no account {account!r}")
+        options = msg.options
+        if not 1 <= options.tables <= 64:
+            raise ConfigError("options.tables is 1-64 tables at once")
+        if options.absent_grace < 0 or (options.time_limit is not None and options.time_limit <= 0):
+            raise ConfigError("time_limit must be > 0 and absent_grace >= 0")
+        seed = _server_seed()
+        config = make_config(
+            game,
+            entrants,
+            fmt=msg.format,
+            seats=msg.seats,
+            games=msg.games,
+            rounds=msg.rounds,
+            duplicate=msg.duplicate,
+            seed=seed,
+            rules=game.make_rules(msg.rules),
+            remote_ok=True,
+        )
+        if total_matches(config) > MAX_MATCHES:
+            raise ConfigError(
+                f"{total_matches(config):,} matches; a host tournament has at most {MAX_MATCHES:,}"
+            )
+        row = TournamentRow(
+            id="u" + secrets.token_hex(5),
+            game=game.spec.name,
+            owner=owner,
+            status="created",
+            config=msgspec.to_builtins(config),
+            options=msgspec.to_builtins(options),
+            seed=seed,
+            created_at=time.time(),
+        )
+        await self._call(self.db.create, row)
+        run = _Run(row, config, game)
+        self.runs[row.id] = run
+        if msg.start:
+            await self.control(owner, row.id, "start")
+        return run
+
+    async def control(self, account: str, tournament_id: str, action: str) -> _Run:
+        """``start``, ``pause``, ``resume`` or ``cancel`` (the owner only).
+
+        Raises:
+            Refused: Not the owner, an unknown action, or one the status does not allow.
+        """
+        run = await self.run_of(tournament_id)
+        if account != run.row.owner:
+            raise Refused("forbidden", f"only the owner ({run.row.owner}) may change it")
+        allowed = {
+            "start": ("created",),
+            "pause": ("running",),
+            "resume": ("paused",),
+            "cancel": ("created", "running", "paused"),
+        }
+        if action not in allowed:
+            raise Refused("not_found", f"no action {action!r}; actions: {', '.join(allowed)}")
+        if run.row.status not in allowed[action]:
+            raise Refused(
+                "conflict", f"tournament {tournament_id} is {run.row.status}: no {action}"
+            )
+        status = {"start": "running", "pause": "paused", "resume": "running"}.get(
+            action, "cancelled"
+        )
+        fields: dict[str, Any] = {"status": status}
+        if action == "start":
+            fields["started_at"] = time.time()
+        if action == "cancel":
+            fields["finished_at"] = time.time()
+        await self._call(self.db.update, tournament_id, **fields)
+        run.row = msgspec.structs.replace(run.row, **fields)
+        run.wake.set()
+        run.notify()
+        if status == "running" and (
+            tournament_id not in self.drivers or self.drivers[tournament_id].done()
+        ):
+            self._drive(run)
+        return run
+
+    # --- the driver ---------------------------------------------------------------------------
+    def _drive(self, run: _Run) -> None:
+        self.drivers[run.row.id] = asyncio.create_task(
+            self._driver(run), name=f"tournament-{run.row.id}"
+        )
+
+    async def _driver(self, run: _Run) -> None:
+        while True:
+            try:
+                if await self._step(run):
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a store hiccup: log, wait, try again
+                self.hub.log(f"tournament {run.row.id}: {exc!r}")
+                await asyncio.sleep(1.0)
+                continue
+            run.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.wake.wait(), POLL)
+
+    async def _step(self, run: _Run) -> bool:
+        """Record finished tables, open new ones; ``True`` once the driver has nothing to do."""
+        for match_id, table_id in sorted(run.open.items()):
+            status = await self._table_status(run, match_id, table_id)
+            if status == "finished":
+                await self._record(run, match_id, table_id)
+        if len(run.results) == run.total and run.row.status not in OVER:
+            fields = {"status": "finished", "finished_at": time.time()}
+            await self._call(self.db.update, run.row.id, **fields)
+            run.row = msgspec.structs.replace(run.row, **fields)
+            run.notify()
+        if run.row.status in OVER:
+            return not run.open
+        if run.row.status != "running":
+            return False
+        limit = max(1, int(run.row.options.get("tables", 2)))
+        for match in sorted(run.plan().values(), key=lambda m: m.id):
+            if len(run.open) >= limit:
+                break
+            if match.id in run.tables:
+                continue
+            table_id = "t" + secrets.token_hex(5)
+            # the table's id is stored first: after a crash, the driver creates the missing
+            # table under this id rather than a second table for the match
+            await self._call(self.db.add_match, run.row.id, match.id, table_id)
+            run.tables[match.id] = run.open[match.id] = table_id
+            await self._open_table(run, match, table_id)
+            run.notify()
+        return False
+
+    def _match(self, run: _Run, match_id: int) -> Match:
+        match = run.plan().get(match_id)
+        if match is None:
+            raise ConfigError(f"match {match_id} is not scheduled in tournament {run.row.id}")
+        return match
+
+    async def _table_status(self, run: _Run, match_id: int, table_id: str) -> str:
+        actor = self.hub.tables.get(table_id)
+        if actor is None:
+            stored = await self._call(self.hub.store.store.get_table, table_id)
+            if stored is None:  # the server died between noting the table and creating it
+                await self._open_table(run, self._match(run, match_id), table_id)
+                return "playing"
+            if stored.status == "finished":
+                return "finished"
+            actor = await self.hub.actor(table_id)
+        if actor.status == "waiting":  # created, not started when the server died
+            await actor.call(actor._start)
+        return actor.status
+
+    async def _open_table(self, run: _Run, match: Match, table_id: str) -> None:
+        config, options = run.config, run.row.options
+        k = len(match.seats)
+        seats: list[dict[str, Any]] = []
+        for s, e in enumerate(match.seats):
+            entrant = config.entrants[e]
+            name = player_name(s, k, entrant.name)
+            if entrant.remote:
+                seats.append(
+                    {"kind": "player", "name": entrant.account, "player": name, "assigned": True}
+                )
+            else:
+                seats.append({"kind": "bot", "bot": entrant.spec, "player": name})
+        row = TableRow(
+            id=table_id,
+            game=config.game,
+            version=run.game.spec.version,
+            rules=config.rules,
+            seats=seats,
+            options={
+                "time_limit": options.get("time_limit"),
+                "absent_grace": float(options.get("absent_grace", 10.0)),
+                "tournament": run.row.id,
+                "match": match.id,
+            },
+            players=None,
+            status="waiting",
+            seed=match.seed & (2**63 - 1),  # the store keeps signed 64-bit seeds
+            created_by=run.row.owner,
+            created_at=time.time(),
+        )
+        await self._call(self.hub.store.store.create_table, row)
+        actor = TableActor(self.hub, row, run.game)
+        self.hub.tables[table_id] = actor
+        actor.start()
+        await actor.call(actor._start)
+
+    async def _record(self, run: _Run, match_id: int, table_id: str) -> None:
+        record = await self._call(self.hub.store.store.record, table_id)
+        if record is None or record.outcome is None:
+            return
+        result = result_of(self._match(run, match_id), record)
+        names = [_board_name(run.config.entrants[e].spec) for e in result.seats]
+        await self.rate(table_id, run.game, run.config.rules, names, result)
+        await self._call(self.db.finish_match, run.row.id, match_id, msgspec.to_builtins(result))
+        run.results[match_id] = result
+        run.open.pop(match_id, None)
+        run.summary = None
+        run.notify()
+
+    # --- ratings ------------------------------------------------------------------------------
+    async def rate(
+        self,
+        table_id: str,
+        game: Game[Any, Any],
+        rules: dict[str, Any],
+        players: list[str],
+        result: MatchResult,
+    ) -> bool:
+        """Move the leaderboard by one finished table, once (see ``TournamentStore.rate_table``).
+
+        A name at two seats (two copies of one bot) is rated at its first seat only.
+        """
+        preset = rules_preset(game, rules)
+        keep = [s for s, name in enumerate(players) if name not in players[:s]]
+        names = [players[s] for s in keep]
+        ranks = [result.ranks[s] for s in keep]
+        team_of = [result.team_of[s] for s in keep] if result.team_of else None
+
+        def update(current: dict[str, RatingRow]) -> dict[str, RatingRow]:
+            ratings = Ratings({p: Rating(*row) for p, row in current.items()})
+            ratings.rate_outcome(names, ranks, team_of=team_of, teams=result.teams)
+            return {
+                p: (ratings.get(p).mu, ratings.get(p).sigma, ratings.get(p).games) for p in names
+            }
+
+        if len(names) < 2:
+            return False
+        return await self._call(self.db.rate_table, table_id, game.spec.name, preset, names, update)
+
+    async def _rate_table_row(self, row: TableRow) -> None:
+        if row.outcome is None or row.players is None or row.game not in self.hub.games:
+            return
+        game = self.hub.games[row.game]
+        names = [
+            spec["name"] if spec["kind"] == "player" else _board_name(spec.get("bot", "?"))
+            for spec in row.seats
+        ]
+        match = Match(0, 0, tuple(range(len(names))), row.seed or 0, 0)  # the seed is not rated
+        record = await self._call(self.hub.store.store.record, row.id)
+        if record is None:
+            return
+        await self.rate(row.id, game, row.rules, names, result_of(match, record))
+
+    async def _watch_rated(self) -> None:
+        """Rate every finished table created with ``"rated": true`` (once each)."""
+        store = self.hub.store.store
+        with contextlib.suppress(Exception):
+            for row in await self._call(store.tables, ["finished"], 1000):
+                if row.options.get("rated") and not await self._call(self.db.is_rated, row.id):
+                    await self._rate_table_row(row)
+        while True:
+            for actor in list(self.hub.tables.values()):
+                if (
+                    actor.status == "finished"
+                    and actor.id not in self._rated_seen
+                    and actor.row.options.get("rated")
+                ):
+                    try:
+                        await self._rate_table_row(actor.row)
+                    except Exception as exc:
+                        self.hub.log(f"rating table {actor.id}: {exc!r}")
+                    self._rated_seen.add(actor.id)
+            await asyncio.sleep(0.5)
+
+    # --- what clients read ---------------------------------------------------------------------
+    def info(self, run: _Run) -> dict[str, Any]:
+        """A tournament as the API shows it (its seed only once it is over)."""
+        config, row = run.config, run.row
+        names = config.names
+        playing = []
+        for match_id, table_id in sorted(run.open.items()):
+            match = run.plan().get(match_id)
+            playing.append(
+                {
+                    "match": match_id,
+                    "table": table_id,
+                    "entrants": [names[e] for e in match.seats] if match else [],
+                }
+            )
+        return {
+            "id": row.id,
+            "game": row.game,
+            "owner": row.owner,
+            "status": row.status,
+            "format": config.format,
+            "seats": config.seats,
+            "rounds": config.rounds,
+            "duplicate": config.duplicate,
+            "rules": config.rules,
+            "preset": rules_preset(run.game, config.rules),
+            "entrants": [{"name": e.name, "spec": e.spec} for e in config.entrants],
+            "options": row.options,
+            "matches": run.total,
+            "finished": len(run.results),
+            "playing": playing,
+            "seed": row.seed if row.status in OVER else None,
+            "created_at": row.created_at,
+            "started_at": row.started_at,
+            "finished_at": row.finished_at,
+        }
+
+    def standings(self, run: _Run) -> dict[str, Any]:
+        """Standings, ratings (in match order) and the pairwise table, with progress."""
+        if run.summary is None:
+            results = list(run.results.values())
+            run.summary = summary_json(run.config, results, byes(run.config, results), run.total)
+            run.summary.pop("seed", None)
+        return {
+            **run.summary,
+            "id": run.row.id,
+            "status": run.row.status,
+            "seed": run.row.seed if run.row.status in OVER else None,
+        }
+
+    async def seats(self, run: _Run, account: str, wait: float) -> dict[str, Any]:
+        """The caller's seats at tables of this tournament not finished (long poll: ``wait``)."""
+        deadline = time.monotonic() + wait
+        while True:
+            changed = run.changed
+            mine = []
+            for match_id, table_id in sorted(run.open.items()):
+                match = run.plan().get(match_id)
+                if match is None:
+                    continue
+                for s, e in enumerate(match.seats):
+                    if run.config.entrants[e].account == account:
+                        mine.append({"table": table_id, "seat": s, "match": match_id})
+            left = deadline - time.monotonic()
+            if mine or run.row.status in OVER or left <= 0:
+                return {"tournament": run.row.id, "status": run.row.status, "seats": mine}
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), left)
+
+    async def leaderboard(self, game: str, preset: str | None) -> dict[str, Any]:
+        """The game's leaderboards (one per rules preset), best ordinal first."""
+        self.hub.game(game)
+        rows = await self._call(self.db.leaderboard, game, preset)
+        boards = []
+        for name, players in sorted(rows.items()):
+            players.sort(key=lambda r: (-(r[1] - 3 * r[2]), r[0]))
+            ratings = [
+                {"name": p, "mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "games": games}
+                for p, mu, sigma, games in players
+            ]
+            boards.append({"game": game, "preset": name, "ratings": ratings})
+        return {"game": game, "boards": boards}
+
+    async def record_withheld(self, row: TableRow) -> str | None:
+        """Why a tournament table's record is not published yet (``None``: it is).
+
+        In a duplicate tournament the rotations of a group share their deals: a record is
+        published once every table of its group has finished (or the tournament is over).
+        """
+        tid = row.options.get("tournament")
+        if not isinstance(tid, str):
+            return None
+        run = await self.run_of(tid)
+        if not run.config.duplicate or run.row.status in OVER:
+            return None
+        match = run.plan().get(int(row.options.get("match", -1)))
+        if match is None:
+            return None
+        group = [
+            m.id for m in run.plan().values() if m.round == match.round and m.group == match.group
+        ]
+        if all(m in run.results for m in group):
+            return None
+        return (
+            "this table's deals are replayed at other tables of its duplicate group: its record "
+            "is published when the group has finished"
+        )
+
+
+def _board_name(spec: str) -> str:
+    """A leaderboard name: accounts as they are, built-in bots as ``bot:<spec>``."""
+    if spec.startswith("@"):
+        return spec[1:]
+    return BOT_PREFIX + spec
+
+
+def _server_seed() -> int:
+    fixed = os.environ.get(SEED_ENV)
+    if fixed:
+        try:
+            return int(fixed) & (2**63 - 1)
+        except ValueError:
+            raise ConfigError(f"{SEED_ENV} must be an integer, got {fixed!r}") from None
+    return secrets.randbits(63)
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+def _host(request: Request) -> TournamentHost:
+    host: TournamentHost = request.app.state.tournaments
+    return host
+
+
+def _handler(
+    fn: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except DennouError as exc:
+            return error_response(exc)
+
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+def _json(value: Any, status: int = 200) -> Response:
+    return Response(
+        msgspec.json.encode(to_json(value)), status_code=status, media_type="application/json"
+    )
+
+
+async def api_tournaments(request: Request) -> Response:
+    """GET: tournaments, newest first (``?status=``). POST: create one (owner: the caller)."""
+    host = _host(request)
+    if request.method == "GET":
+        status = request.query_params.get("status")
+        rows = await host._call(host.db.all, [status] if status else None, 200)
+        out = []
+        for row in rows:
+            run = host.runs.get(row.id) or await host._load(row)
+            out.append(host.info(run))
+        return _json(out)
+    account = await account_of(request)
+    msg = await read_json(request, CreateTournament)
+    assert account is not None
+    run = await host.create(account, msg)
+    return _json(host.info(run), 201)
+
+
+async def api_tournament(request: Request) -> Response:
+    """One tournament."""
+    host = _host(request)
+    return _json(host.info(await host.run_of(request.path_params["tournament"])))
+
+
+async def api_control(request: Request) -> Response:
+    """``start``, ``pause``, ``resume``, ``cancel``: the owner only."""
+    host = _host(request)
+    account = await account_of(request)
+    assert account is not None
+    run = await host.control(
+        account, request.path_params["tournament"], request.path_params["action"]
+    )
+    return _json(host.info(run))
+
+
+async def api_standings(request: Request) -> Response:
+    """Standings, ratings and the pairwise table (public)."""
+    host = _host(request)
+    return _json(host.standings(await host.run_of(request.path_params["tournament"])))
+
+
+async def api_tables(request: Request) -> Response:
+    """Every match that has a table: match, table id, entrants, result once finished."""
+    host = _host(request)
+    run = await host.run_of(request.path_params["tournament"])
+    rows: list[MatchRow] = await host._call(host.db.matches, run.row.id)
+    names = run.config.names
+    return _json(
+        [
+            {
+                "match": m.match,
+                "table": m.table_id,
+                "entrants": [names[e] for e in m.result["seats"]] if m.result else None,
+                "result": m.result,
+            }
+            for m in rows
+        ]
+    )
+
+
+async def api_seats(request: Request) -> Response:
+    """The caller's seats at unfinished tables of the tournament (``?wait=`` up to 30 s)."""
+    host = _host(request)
+    account = await account_of(request)
+    assert account is not None
+    try:
+        wait = min(30.0, max(0.0, float(request.query_params.get("wait", "0"))))
+    except ValueError:
+        raise Refused("bad_message", "wait is a number of seconds") from None
+    run = await host.run_of(request.path_params["tournament"])
+    return _json(await host.seats(run, account, wait))
+
+
+async def api_leaderboard(request: Request) -> Response:
+    """The game's leaderboards (``?preset=`` for one)."""
+    host = _host(request)
+    return _json(
+        await host.leaderboard(request.path_params["game"], request.query_params.get("preset"))
+    )
+
+
+def routes() -> list[Route]:
+    """The HTTP routes of tournaments and leaderboards."""
+    return [
+        Route("/api/tournaments", _handler(api_tournaments), methods=["GET", "POST"]),
+        Route("/api/tournaments/{tournament}", _handler(api_tournament)),
+        Route("/api/tournaments/{tournament}/standings", _handler(api_standings)),
+        Route("/api/tournaments/{tournament}/tables", _handler(api_tables)),
+        Route("/api/tournaments/{tournament}/seats", _handler(api_seats)),
+        Route("/api/tournaments/{tournament}/{action}", _handler(api_control), methods=["POST"]),
+        Route("/api/leaderboard/{game}", _handler(api_leaderboard)),
+    ]
+
+
+def openapi_paths() -> dict[str, Any]:
+    """The OpenAPI paths of :func:`routes`."""
+    err = {"$ref": "#/components/schemas/Error"}
+    auth: list[dict[str, list[str]]] = [{"token": []}]
+    tid = [{"name": "tournament", "in": "path", "required": True, "schema": {"type": "string"}}]
+
+    def ok(description: str, status: str = "200") -> dict[str, Any]:
+        return {
+            status: {
+                "description": description,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            },
+            "default": {"description": "error", "content": {"application/json": {"schema": err}}},
+        }
+
+    create = msgspec.json.schema(CreateTournament)
+    return {
+        "/api/tournaments": {
+            "get": {
+                "summary": "Tournaments, newest first",
+                "parameters": [{"name": "status", "in": "query", "schema": {"type": "string"}}],
+                "responses": ok("a list of tournaments"),
+            },
+            "post": {
+                "summary": "Create a tournament (you own it); entrants: bot specs and @accounts",
+                "security": auth,
+                "requestBody": {"content": {"application/json": {"schema": create}}},
+                "responses": ok("the tournament", "201"),
+            },
+        },
+        "/api/tournaments/{tournament}": {
+            "get": {"summary": "One tournament", "parameters": tid, "responses": ok("it")}
+        },
+        "/api/tournaments/{tournament}/standings": {
+            "get": {
+                "summary": "Standings, ratings and the pairwise table",
+                "parameters": tid,
+                "responses": ok("the standings"),
+            }
+        },
+        "/api/tournaments/{tournament}/tables": {
+            "get": {
+                "summary": "Every match with a table, and its result once finished",
+                "parameters": tid,
+                "responses": ok("the matches"),
+            }
+        },
+        "/api/tournaments/{tournament}/seats": {
+            "get": {
+                "summary": "Your seats at its unfinished tables (long poll with ?wait=)",
+                "security": auth,
+                "parameters": [
+                    *tid,
+                    {"name": "wait", "in": "query", "schema": {"type": "number"}},
+                ],
+                "responses": ok("your seats"),
+            }
+        },
+        "/api/tournaments/{tournament}/{action}": {
+            "post": {
+                "summary": "start, pause, resume or cancel (the owner only)",
+                "security": auth,
+                "parameters": [
+                    *tid,
+                    {
+                        "name": "action",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": ["start", "pause", "resume", "cancel"]},
+                    },
+                ],
+                "responses": ok("the tournament"),
+            }
+        },
+        "/api/leaderboard/{game}": {
+            "get": {
+                "summary": "The game's leaderboards, one per rules preset",
+                "parameters": [
+                    {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "preset", "in": "query", "schema": {"type": "string"}},
+                ],
+                "responses": ok("the leaderboards"),
+            }
+        },
+    }
+
+
+__all__ = [
+    "SEED_ENV",
+    "CreateTournament",
+    "HostOptions",
+    "TournamentHost",
+    "openapi_paths",
+    "routes",
+]

@@ -1,0 +1,384 @@
+"""The web app's HTTP API: the browser session, replays, games that are over, results.
+
+Declared as :class:`~dennou.server.http_api.Endpoint` like the lobby's routes, so they are in
+``/api``, the OpenAPI document and ``/docs`` (``docs/protocol.md`` §6). Bodies are read with the
+host's bounded reader (:func:`~dennou.server.http_api.read_json`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from dennou.core.jsondata import to_json
+from dennou.core.record import Record
+from dennou.server.errors import Refused
+from dennou.server.http_api import (
+    BODY_ERRORS,
+    Endpoint,
+    Query,
+    account_of,
+    published,
+    read_json,
+)
+from dennou.server.hub import Hub
+from dennou.server.records import audience_label, readable
+from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache
+from dennou.web.security import clear_session, same_origin, session_token, set_session
+
+
+# --- bodies and replies ---------------------------------------------------------------------
+class Session(msgspec.Struct, kw_only=True):
+    """Who the browser's session is (``null``: nobody signed in)."""
+
+    name: str | None
+
+
+class NewSession(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Sign in: ``name`` registers a new account; ``token`` signs in to an existing one."""
+
+    name: str | None = None
+    token: str | None = None
+
+
+class FrameStep(msgspec.Struct, kw_only=True):
+    """The step that led to a frame."""
+
+    seat: int | None
+    kind: str
+    """``action``, ``chance``, ``default``, ``talk`` or ``end``."""
+    reason: str | None
+
+
+class Frame(msgspec.Struct, kw_only=True):
+    """The game after ``version`` steps, as the replay's seat saw it."""
+
+    version: int
+    step: FrameStep | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    to_act: list[int]
+    hidden: list[dict[str, Any]] | None
+    """With ``reveal``: per seat, what its view showed that a spectator's did not."""
+
+
+class ReplayWindow(msgspec.Struct, kw_only=True):
+    """Frames ``from``..``from+count-1`` of a record, as ``seat`` (null: a spectator) saw them."""
+
+    game: str
+    players: list[str]
+    rules: dict[str, Any]
+    outcome: dict[str, Any] | None
+    steps: int
+    """The record's steps (frames ``0..steps``)."""
+    seat: int | None
+    audience: str
+    """Whose copy of the record: ``all`` (an operator), ``seat N`` or ``spectators``; talk
+    that audience could not hear reads ``[private]``."""
+    frames: list[Frame]
+
+
+class FileReplay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A record file's text (the JSON lines ``dennou match --out`` writes) and the window."""
+
+    record: str
+    seat: int | None = None
+    start: int = msgspec.field(name="from", default=0)
+    count: int = MAX_FRAMES
+    reveal: bool = False
+
+
+class GameOver(msgspec.Struct, kw_only=True):
+    """A game that is over."""
+
+    id: str
+    game: str
+    status: str
+    """``finished`` or ``aborted``."""
+    players: list[str] | None
+    outcome: dict[str, Any] | None
+    finished_at: float | None
+
+
+class GamesOver(msgspec.Struct, kw_only=True):
+    """A page of games that are over, newest first (``next``: the next page's offset)."""
+
+    games: list[GameOver]
+    next: int | None
+
+
+class ResultRow(msgspec.Struct, kw_only=True):
+    """One account's results at a game."""
+
+    name: str
+    games: int
+    wins: int
+    draws: int
+    mean_score: float
+    mean_rank: float
+
+
+class Results(msgspec.Struct, kw_only=True):
+    """Every account's results at a game, most wins first."""
+
+    game: str
+    rows: list[ResultRow]
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _replays(request: Request) -> ReplayCache:
+    cache: ReplayCache | None = getattr(request.app.state, "web_replays", None)
+    if cache is None:
+        cache = request.app.state.web_replays = ReplayCache(_hub(request).games)
+    return cache
+
+
+def check_browser_write(request: Request) -> None:
+    """A change the session cookie authorises must come from our own pages, as JSON.
+
+    Raises:
+        Refused: ``forbidden`` (another origin), ``bad_message`` (not ``application/json``).
+    """
+    if not same_origin(request):
+        raise Refused("forbidden", "cross-site request refused (Origin is not this server)")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if request.method != "DELETE" and ctype != "application/json":
+        raise Refused("bad_message", "send the body as application/json")
+
+
+async def reader(request: Request) -> str | None:
+    """Who is asking: the bearer token's account, else the session cookie's, else nobody.
+
+    Raises:
+        Refused: ``unauthorized``: a bearer token that is unknown.
+    """
+    account = await account_of(request, required=False)
+    if account is not None:
+        return account
+    token = session_token(request)
+    return None if token is None else await _hub(request).authenticate(token)
+
+
+def _int(raw: Any, name: str, default: int | None) -> int | None:
+    if raw in (None, ""):
+        return default
+    if isinstance(raw, str) and raw.lstrip("-").isdigit():
+        return int(raw)
+    raise Refused("bad_message", f"{name} is an integer")
+
+
+def _window(raw_seat: Any, raw_start: Any, raw_count: Any) -> tuple[int | None, int, int]:
+    seat = None if raw_seat == "spectator" else _int(raw_seat, "seat", None)
+    start = _int(raw_start, "from", 0)
+    count = _int(raw_count, "count", MAX_FRAMES)
+    assert start is not None and count is not None
+    return seat, start, count
+
+
+def _flag(raw: str | None, name: str) -> bool:
+    if raw in (None, "", "0", "false"):
+        return False
+    if raw in ("1", "true"):
+        return True
+    raise Refused("bad_message", f"{name} is 1 or 0")
+
+
+# --- handlers -----------------------------------------------------------------------------
+async def api_session(request: Request) -> Any:
+    """Who the browser's session cookie signs in (``null``: nobody)."""
+    token = session_token(request)
+    name = None if token is None else await _hub(request).authenticate(token)
+    return Session(name=name)
+
+
+async def api_sign_in(request: Request) -> Any:
+    """Sign the browser in: ``{"name"}`` registers a new account, ``{"token"}`` uses one.
+
+    The token goes only into the ``HttpOnly`` session cookie: no answer shows it to page
+    scripts. Only the server's own pages may call this (``Origin``), with a JSON body.
+    """
+    check_browser_write(request)
+    hub = _hub(request)
+    body: NewSession = await read_json(request, NewSession)
+    if body.name is not None and body.token is None:
+        address = request.client.host if request.client is not None else ""
+        name, token = await hub.register(body.name, address)
+    elif body.token is not None and body.name is None:
+        token = body.token
+        found = await hub.authenticate(token)
+        if found is None:
+            raise Refused("unauthorized", "unknown token")
+        name = found
+    else:
+        raise Refused("bad_message", "send {'name': '<new name>'} or {'token': '<your token>'}")
+    response = Response(
+        msgspec.json.encode(Session(name=name)), status_code=201, media_type="application/json"
+    )
+    set_session(response, request, token)
+    return response
+
+
+async def api_sign_out(request: Request) -> Any:
+    """Sign the browser out (the session cookie is deleted)."""
+    check_browser_write(request)
+    response = Response(msgspec.json.encode(Session(name=None)), media_type="application/json")
+    clear_session(response, request)
+    return response
+
+
+async def api_table_replay(request: Request) -> Any:
+    """A game that is over, steps ``from``..``from+count-1``, as ``seat`` saw them.
+
+    The record is the copy the caller may read (as ``GET /api/tables/{table}/record`` gives
+    it): talk the caller could not hear reads ``[private]`` in every seat's frames. Nothing is
+    answered while the game is on.
+    """
+    hub = _hub(request)
+    table = request.path_params["table"]
+    q = request.query_params
+    seat, start, count = _window(q.get("seat"), q.get("from"), q.get("count"))
+    reveal = _flag(q.get("reveal"), "reveal")
+    row, audience = await published(hub, table, await reader(request))
+    game = hub.games[row.game]
+    label = audience_label(audience)
+
+    def load() -> Record:
+        record = hub.store.store.record(table)
+        assert record is not None
+        return readable(record, game, audience)
+
+    def build() -> dict[str, Any]:
+        replay = _replays(request).get(f"table:{table}:{label}", load)
+        return replay.window(seat, start, count, reveal)
+
+    return ReplayWindow(audience=label, **await asyncio.to_thread(build))
+
+
+async def api_file_replay(request: Request) -> Any:
+    """The same for a record file's text (a file the person has: nothing is stored)."""
+    body: FileReplay = await read_json(request, FileReplay, limit=MAX_RECORD_BYTES)
+
+    def build() -> dict[str, Any]:
+        replay = _replays(request).from_text(body.record)
+        return replay.window(body.seat, body.start, body.count, body.reveal)
+
+    return ReplayWindow(audience="file", **await asyncio.to_thread(build))
+
+
+async def api_games_over(request: Request) -> Any:
+    """Games that are over, newest first: their players and outcome."""
+    q = request.query_params
+    limit = _int(q.get("limit"), "limit", 30)
+    offset = _int(q.get("offset"), "offset", 0)
+    assert limit is not None and offset is not None
+    if not 1 <= limit <= 200 or offset < 0:
+        raise Refused("bad_message", "limit is 1..200 and offset at least 0")
+    hub = _hub(request)
+    rows = await hub.store.call(
+        hub.store.store.games_over, q.get("game") or None, limit + 1, offset
+    )
+    games = [msgspec.convert(to_json(r), GameOver) for r in rows[:limit]]
+    return GamesOver(games=games, next=offset + limit if len(rows) > limit else None)
+
+
+async def api_results(request: Request) -> Any:
+    """Per account, its games, wins, draws, mean score and mean rank at a game."""
+    hub = _hub(request)
+    game = request.path_params["game"]
+    hub.game(game)  # not_found for games this host does not have
+    rows = await hub.store.call(hub.store.store.results_by_account, game)
+    return Results(game=game, rows=[msgspec.convert(r, ResultRow) for r in rows])
+
+
+REPLAY_QUERY = (
+    Query(
+        "seat", "string", "the seat whose frames to show (a number); none or spectator: a spectator"
+    ),
+    Query("from", "integer", "the first frame (0: before the first step)"),
+    Query("count", "integer", f"frames to answer (at most {MAX_FRAMES})"),
+    Query("reveal", "integer", "1: every frame also lists what each seat saw (hands revealed)"),
+)
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        "/api/session",
+        api_session,
+        "Who the browser's session cookie signs in",
+        Session,
+        cookie=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/session",
+        api_sign_in,
+        "Sign the browser in (a new account, or a token); the token goes into the cookie only",
+        Session,
+        status=201,
+        body=NewSession,
+        errors=(*BODY_ERRORS, "forbidden", "unauthorized", "conflict", "limit_reached"),
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/session",
+        api_sign_out,
+        "Sign the browser out",
+        Session,
+        cookie=True,
+        errors=("forbidden",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/tables/{table}/replay",
+        api_table_replay,
+        "A game that is over, frame by frame, as a seat or a spectator saw it",
+        ReplayWindow,
+        auth="optional",
+        cookie=True,
+        errors=("bad_message", "unauthorized", "not_found", "conflict", "config"),
+        query=REPLAY_QUERY,
+    ),
+    Endpoint(
+        "POST",
+        "/api/replay",
+        api_file_replay,
+        "A record file, frame by frame, as a seat or a spectator saw it",
+        ReplayWindow,
+        body=FileReplay,
+        errors=(*BODY_ERRORS, "config"),
+    ),
+    Endpoint(
+        "GET",
+        "/api/games-over",
+        api_games_over,
+        "Games that are over (finished or aborted), newest first",
+        GamesOver,
+        errors=("bad_message",),
+        query=(
+            Query("game", "string", "only games of this game"),
+            Query("limit", "integer", "games in the page (default 30, at most 200)"),
+            Query("offset", "integer", "games to skip: the previous page's next"),
+        ),
+    ),
+    Endpoint(
+        "GET",
+        "/api/results/{game}",
+        api_results,
+        "Every account's results at a game (games, wins, draws, mean score and rank)",
+        Results,
+        errors=("not_found",),
+    ),
+)
+"""The web app's HTTP API routes."""
+
+
+__all__ = ["ENDPOINTS", "check_browser_write", "reader"]

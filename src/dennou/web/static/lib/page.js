@@ -1,0 +1,131 @@
+// What every page shares: the language, the header (navigation, who is signed in, the language
+// switch), the game list, and a status line that says when the connection is down.
+
+import { api } from './client.js';
+import { h, replace, byId } from './dom.js';
+import { LANGS, href, lang, langUrl, loadI18n, t, tOr } from './i18n.js';
+
+/**
+ * @typedef {{name: string, title: string, version: number, min_players: number,
+ *   max_players: number, rules: {name: string, type: string, default: any, description: string}[],
+ *   bots: string[], talk: boolean, hidden_information: boolean}} GameInfo
+ * @typedef {{seat: number, kind: 'open' | 'player' | 'bot', name: string | null,
+ *   connected: boolean}} SeatInfo
+ * @typedef {{id: string, game: string, status: 'waiting' | 'playing' | 'finished',
+ *   rules: Record<string, any>, seats: SeatInfo[], version: number, spectators: number,
+ *   time_limit: number, outcome: any}} TableInfo
+ */
+
+/** @type {Promise<GameInfo[]> | null} */
+let gamesPromise = null;
+
+/** @returns {Promise<GameInfo[]>} the hosted games (fetched once per page) */
+export function games() {
+  if (!gamesPromise) gamesPromise = api('/api/games');
+  return gamesPromise;
+}
+
+/**
+ * A game's name in the current language.
+ * @param {string} name
+ * @param {string} [title] the server's title, the fallback
+ * @returns {string}
+ */
+export function gameTitle(name, title) {
+  return tOr(`game.${name}`, title || name);
+}
+
+/** @returns {Promise<string | null>} the signed-in account (from the cookie, via the server) */
+export async function whoAmI() {
+  const session = await api('/api/session');
+  return session.name;
+}
+
+/**
+ * Start a page: strings, header. Returns the main element and the account.
+ * @param {string} titleKey
+ * @returns {Promise<{main: HTMLElement, account: string | null}>}
+ */
+export async function startPage(titleKey) {
+  await loadI18n();
+  const account = await whoAmI().catch(() => null);
+  document.title = `${t(titleKey)} — dennou 電脳`;
+  renderHeader(account);
+  const main = byId('main');
+  replace(main);
+  return { main, account };
+}
+
+/** @param {string | null} account */
+export function renderHeader(account) {
+  const header = byId('site-header');
+  const switcher = h(
+    'nav',
+    { class: 'lang', 'aria-label': t('nav.language') },
+    LANGS.map((l) =>
+      l === lang()
+        ? h('span', { 'aria-current': 'true', lang: l }, t(`lang.${l}`))
+        : h('a', { href: langUrl(l), lang: l, hreflang: l }, t(`lang.${l}`)),
+    ),
+  );
+  const signOut = async () => {
+    await api('/api/session', { method: 'DELETE' });
+    location.href = href('/');
+  };
+  replace(
+    header,
+    h('a', { class: 'brand', href: href('/') }, 'dennou ', h('span', { lang: 'ja' }, '電脳')),
+    h(
+      'nav',
+      { class: 'site', 'aria-label': t('nav.site') },
+      h('a', { href: href('/') }, t('nav.lobby')),
+      h('a', { href: href('/leaderboard') }, t('nav.leaderboard')),
+      h('a', { href: href('/replay') }, t('nav.replay')),
+    ),
+    account
+      ? h(
+          'span',
+          { class: 'who' },
+          h('a', { href: href(`/players/${encodeURIComponent(account)}`), 'data-testid': 'me' }, account),
+          ' ',
+          h('button', { type: 'button', class: 'link', onclick: signOut }, t('nav.signout')),
+        )
+      : h('span', { class: 'who' }, t('nav.guest')),
+    switcher,
+    h('p', { id: 'conn-status', class: 'conn', role: 'status', 'aria-live': 'polite' }),
+  );
+}
+
+/**
+ * Show the connection's state in the header.
+ * @param {'connecting' | 'online' | 'offline'} status
+ */
+export function showConnection(status) {
+  const el = document.getElementById('conn-status');
+  if (!el) return;
+  el.dataset.state = status;
+  el.textContent = status === 'online' ? '' : t(`conn.${status}`);
+}
+
+/**
+ * A player's name with a link to their page (bots: just the name).
+ * @param {SeatInfo | {kind: string, name: string | null}} seat
+ * @returns {HTMLElement}
+ */
+export function seatLabel(seat) {
+  if (seat.kind === 'player' && seat.name) {
+    return h('a', { href: href(`/players/${encodeURIComponent(seat.name)}`) }, seat.name);
+  }
+  if (seat.kind === 'bot') return h('span', { class: 'bot' }, t('seat.bot', { name: seat.name || '?' }));
+  return h('span', { class: 'open' }, t('seat.open'));
+}
+
+/**
+ * Format a Unix time.
+ * @param {number | null | undefined} seconds
+ * @returns {string}
+ */
+export function when(seconds) {
+  if (!seconds) return '';
+  return new Date(seconds * 1000).toLocaleString(lang() === 'ja' ? 'ja-JP' : 'en-GB');
+}

@@ -1,0 +1,177 @@
+// Pieces the table and replay pages share: the decision clock, the event log, the talk panel
+// and the results table.
+
+import { h, replace } from './dom.js';
+import { t } from './i18n.js';
+
+/** The decision clock: counts down to a deadline (local time, so clocks need not agree). */
+export class Clock {
+  constructor() {
+    this.el = h('p', { class: 'clock', role: 'timer', 'aria-live': 'off', 'data-testid': 'clock' });
+    /** @type {number | null} */
+    this.until = null;
+    setInterval(() => this.tick(), 250);
+  }
+
+  /** @param {number | null} secondsLeft */
+  set(secondsLeft) {
+    this.until = secondsLeft === null ? null : performance.now() + secondsLeft * 1000;
+    this.tick();
+  }
+
+  tick() {
+    if (this.until === null) {
+      this.el.hidden = true;
+      return;
+    }
+    const left = Math.max(0, (this.until - performance.now()) / 1000);
+    this.el.hidden = false;
+    this.el.classList.toggle('low', left < 10);
+    this.el.textContent = t('table.clock', { s: left < 10 ? left.toFixed(1) : Math.ceil(left) });
+  }
+}
+
+/** The event log in words (newest last). */
+export class EventLog {
+  constructor() {
+    this.list = h('ol', { class: 'log', 'data-testid': 'event-log' });
+    this.el = h('section', { class: 'log-wrap', 'aria-labelledby': 'h-log' }, h('h2', { id: 'h-log' }, t('table.log')), h('div', { class: 'scroll', role: 'log', 'aria-live': 'polite', tabindex: 0 }, this.list));
+  }
+
+  clear() {
+    replace(this.list);
+  }
+
+  /**
+   * @param {string} text
+   * @param {number} [version]
+   * @param {string} [cls]
+   */
+  add(text, version, cls = '') {
+    const item = h('li', { class: cls, 'data-version': version ?? '' }, text);
+    this.list.append(item);
+    while (this.list.childElementCount > 600) this.list.firstElementChild?.remove();
+    const box = this.list.parentElement;
+    if (box) box.scrollTop = box.scrollHeight;
+  }
+}
+
+/**
+ * A channel's name in words.
+ * @param {string} channel
+ * @param {string[]} players
+ * @returns {string}
+ */
+export function channelName(channel, players) {
+  if (channel === 'public') return t('talk.public');
+  if (channel === 'room') return t('talk.room');
+  if (channel === 'spectators') return t('talk.spectators');
+  const team = channel.match(/^team:(.+)$/);
+  if (team) return t('talk.team', { team: t(`talk.team.${team[1]}`) });
+  const pair = channel.match(/^pair:(\d+)-(\d+)$/);
+  if (pair) return t('talk.pair', { a: players[Number(pair[1])] ?? pair[1], b: players[Number(pair[2])] ?? pair[2] });
+  return channel;
+}
+
+/** Talk: every line with its channel and speaker, and a form for the channels open now. */
+export class TalkPanel {
+  /** @param {(channel: string, text: string) => Promise<void>} send */
+  constructor(send) {
+    this.lines = h('ol', { class: 'talk', 'data-testid': 'talk-lines' });
+    this.channel = h('select', { id: 'talk-channel', name: 'channel' });
+    this.input = h('input', { id: 'talk-text', name: 'text', maxlength: 500, autocomplete: 'off' });
+    this.error = h('p', { class: 'error', role: 'alert', id: 'talk-error' });
+    this.button = h('button', { type: 'submit', id: 'talk-send' }, t('talk.send'));
+    /** @type {string[]} */
+    this.players = [];
+    this.form = h(
+      'form',
+      {
+        class: 'talk-form',
+        onsubmit: async (/** @type {Event} */ ev) => {
+          ev.preventDefault();
+          const text = this.input.value.trim();
+          if (!text) return;
+          this.error.textContent = '';
+          try {
+            await send(this.channel.value, text);
+            this.input.value = '';
+          } catch (err) {
+            this.error.textContent = err instanceof Error ? err.message : String(err);
+          }
+        },
+      },
+      h('label', { for: 'talk-channel' }, t('talk.channel')),
+      this.channel,
+      h('label', { for: 'talk-text', class: 'sr-only' }, t('talk.line')),
+      this.input,
+      this.button,
+    );
+    this.el = h(
+      'section',
+      { class: 'talk-wrap', 'aria-labelledby': 'h-talk' },
+      h('h2', { id: 'h-talk' }, t('talk.title')),
+      h('div', { class: 'scroll', role: 'log', 'aria-live': 'polite', tabindex: 0 }, this.lines),
+      this.form,
+      this.error,
+    );
+    this.open([]);
+  }
+
+  /** @param {string[]} channels the channels open now */
+  open(channels) {
+    const before = this.channel.value;
+    replace(this.channel, channels.map((c) => h('option', { value: c }, channelName(c, this.players))));
+    if (channels.includes(before)) this.channel.value = before;
+    const closed = channels.length === 0;
+    this.input.disabled = closed;
+    this.button.disabled = closed;
+    this.channel.disabled = closed;
+    this.input.placeholder = closed ? t('talk.closed') : '';
+  }
+
+  /** @param {{speaker: number | null, name: string, channel: string, text: string}} line */
+  add(line) {
+    this.lines.append(
+      h(
+        'li',
+        { 'data-channel': line.channel },
+        h('span', { class: 'chan' }, `[${channelName(line.channel, this.players)}]`),
+        ' ',
+        h('strong', { class: line.speaker === null ? 'spectator' : '' }, line.name),
+        line.speaker === null ? h('span', { class: 'small' }, ` (${t('talk.spectator')})`) : null,
+        ': ',
+        h('span', { class: 'text' }, line.text),
+      ),
+    );
+    const box = this.lines.parentElement;
+    if (box) box.scrollTop = box.scrollHeight;
+  }
+
+  clear() {
+    replace(this.lines);
+  }
+}
+
+/**
+ * The results of a finished game: rank, player, score.
+ * @param {{scores: number[], ranks: number[], teams?: any}} outcome
+ * @param {string[]} players
+ * @returns {HTMLElement}
+ */
+export function resultsTable(outcome, players) {
+  const order = players.map((_, i) => i).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
+  const fmt = (/** @type {number} */ x) => (Number.isInteger(x) ? x.toLocaleString() : x.toFixed(3));
+  return h(
+    'section',
+    { class: 'results', 'aria-labelledby': 'h-results', 'data-testid': 'results' },
+    h('h2', { id: 'h-results' }, t('table.results')),
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.rank')), h('th', { scope: 'col' }, t('board.player')), h('th', { scope: 'col' }, t('table.score')))),
+      h('tbody', {}, order.map((p) => h('tr', { class: outcome.ranks[p] === 1 ? 'winner' : '' }, h('td', {}, String(outcome.ranks[p])), h('th', { scope: 'row' }, players[p] ?? String(p)), h('td', {}, fmt(outcome.scores[p]))))),
+    ),
+    outcome.teams ? h('p', {}, t('table.teams'), ' ', Object.entries(outcome.teams).map(([team, v]) => `${team} ${v}`).join(', ')) : null,
+  );
+}

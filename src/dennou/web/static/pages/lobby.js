@@ -1,0 +1,432 @@
+// The lobby (/): sign in, the seven games, live tables, finished games, and the form that
+// creates a table (every rules option with its default and description, and each seat: open,
+// me, or a built-in bot with options).
+
+import { Connection, ServerError, api } from '../lib/client.js';
+import { h, replace } from '../lib/dom.js';
+import { href, t, tOr } from '../lib/i18n.js';
+import { gameTitle, games, seatLabel, showConnection, startPage, when } from '../lib/page.js';
+
+/** @typedef {import('../lib/page.js').GameInfo} GameInfo */
+/** @typedef {import('../lib/page.js').TableInfo} TableInfo */
+
+const { main, account } = await startPage('lobby.title');
+const conn = new Connection();
+conn.onStatus(showConnection);
+const all = await games();
+
+const alert = h('p', { class: 'error', role: 'alert', id: 'lobby-error' });
+/** @param {unknown} err */
+const fail = (err) => {
+  alert.textContent = err instanceof Error ? err.message : String(err);
+};
+
+main.append(h('h1', {}, t('lobby.title')), alert);
+main.append(account ? h('p', { class: 'hello' }, t('lobby.hello', { name: account })) : signInForm());
+
+// --- games -----------------------------------------------------------------------------------
+const gameList = h('ul', { class: 'games' });
+for (const g of all) {
+  gameList.append(
+    h(
+      'li',
+      { 'data-game': g.name },
+      h('strong', {}, gameTitle(g.name, g.title)),
+      h('span', { class: 'players' }, t('lobby.players', { min: g.min_players, max: g.max_players })),
+      h('span', { class: 'desc' }, tOr(`game.${g.name}.desc`, '')),
+      account
+        ? h('button', { type: 'button', onclick: () => chooseGame(g.name) }, t('lobby.new_table'))
+        : null,
+      h('a', { href: href(`/leaderboard/${g.name}`) }, t('nav.leaderboard')),
+    ),
+  );
+}
+main.append(h('section', { 'aria-labelledby': 'h-games' }, h('h2', { id: 'h-games' }, t('lobby.games')), gameList));
+
+// --- create a table ----------------------------------------------------------------------------
+const createSection = h('section', { 'aria-labelledby': 'h-create', id: 'create' });
+/** @type {(name: string) => void} */
+let chooseGame = () => {};
+if (account) {
+  main.append(createSection);
+  chooseGame = buildCreateForm(createSection);
+}
+
+// --- tables ------------------------------------------------------------------------------------
+// Live tables come a page at a time (list_tables: newest first, `total`, `next`); "more" asks for
+// a bigger page. Games that are over come from the store (/api/games-over), also by pages.
+const PAGE = 20;
+let liveLimit = PAGE;
+let doneLimit = PAGE;
+const liveBody = h('tbody');
+const doneBody = h('tbody');
+const liveMore = h('button', { type: 'button', id: 'live-more', hidden: true, onclick: () => more('live') });
+const doneMore = h('button', { type: 'button', id: 'done-more', hidden: true, onclick: () => more('done') });
+main.append(
+  h(
+    'section',
+    { 'aria-labelledby': 'h-live' },
+    h('h2', { id: 'h-live' }, t('lobby.live')),
+    h(
+      'table',
+      { class: 'tables', id: 'live-tables' },
+      h('thead', {}, h('tr', {}, ['game', 'status', 'seats', 'spectators', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
+      liveBody,
+    ),
+    liveMore,
+  ),
+  h(
+    'section',
+    { 'aria-labelledby': 'h-done' },
+    h('h2', { id: 'h-done' }, t('lobby.finished')),
+    h(
+      'table',
+      { class: 'tables', id: 'finished-tables' },
+      h('thead', {}, h('tr', {}, ['game', 'players', 'result', 'finished', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
+      doneBody,
+    ),
+    doneMore,
+  ),
+);
+
+conn.onReady(refresh);
+conn.start();
+setInterval(() => {
+  if (conn.status === 'online' && document.visibilityState === 'visible') refresh().catch(() => {});
+}, 3000);
+
+/** @param {'live' | 'done'} which */
+function more(which) {
+  if (which === 'live') liveLimit += PAGE;
+  else doneLimit += PAGE;
+  refresh().catch(fail);
+}
+
+async function refresh() {
+  const [waiting, playing, over] = await Promise.all([
+    conn.request({ type: 'list_tables', status: 'waiting', limit: Math.min(liveLimit, 200) }),
+    conn.request({ type: 'list_tables', status: 'playing', limit: Math.min(liveLimit, 200) }),
+    api(`/api/games-over?limit=${Math.min(doneLimit, 200)}`),
+  ]);
+  /** @type {TableInfo[]} */
+  const live = [...waiting.tables, ...playing.tables];
+  replace(liveBody, live.length ? live.map(liveRow) : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))));
+  const liveTotal = waiting.total + playing.total;
+  liveMore.hidden = live.length >= liveTotal || liveLimit >= 200;
+  liveMore.textContent = t('lobby.more', { shown: live.length, total: liveTotal });
+  /** @type {{id: string, game: string, status: string, players: string[] | null, outcome: any, finished_at: number | null}[]} */
+  const games = over.games;
+  replace(
+    doneBody,
+    games.length
+      ? games.map((f) =>
+          h(
+            'tr',
+            { 'data-table': f.id },
+            h('td', {}, gameTitle(f.game)),
+            h('td', {}, (f.players || []).join(', ')),
+            h('td', {}, f.status === 'aborted' ? t('status.aborted') : winners(f.players || [], f.outcome)),
+            h('td', {}, when(f.finished_at)),
+            h('td', {}, h('a', { href: href(`/games/${f.id}`) }, t('lobby.replay'))),
+          ),
+        )
+      : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))),
+  );
+  doneMore.hidden = over.next === null || doneLimit >= 200;
+  doneMore.textContent = t('lobby.more_games');
+}
+
+/**
+ * Who came first, in words.
+ * @param {string[]} players
+ * @param {{ranks?: number[]} | null} outcome
+ * @returns {string}
+ */
+function winners(players, outcome) {
+  const ranks = outcome?.ranks || [];
+  const first = players.filter((_, i) => ranks[i] === 1);
+  return first.length ? t('lobby.won_by', { names: first.join(', ') }) : '';
+}
+
+/** @param {TableInfo} table */
+function liveRow(table) {
+  const mine = table.seats.find((s) => s.kind === 'player' && s.name === account);
+  const open = table.seats.filter((s) => s.kind === 'open');
+  /** @type {HTMLElement[]} */
+  const actions = [h('a', { href: href(`/tables/${table.id}`) }, mine ? t('lobby.open') : t('lobby.watch'))];
+  if (account && !mine && table.status === 'waiting' && open.length) {
+    actions.push(
+      h('button', { type: 'button', onclick: () => joinTable(table.id, open[0].seat) }, t('lobby.join_seat', { seat: open[0].seat })),
+    );
+  }
+  if (mine && table.status === 'waiting') {
+    actions.push(h('button', { type: 'button', onclick: () => leaveTable(table.id) }, t('lobby.leave')));
+  }
+  return h(
+    'tr',
+    { 'data-table': table.id },
+    h('td', {}, gameTitle(table.game)),
+    h('td', {}, t(`status.${table.status}`)),
+    h(
+      'td',
+      {},
+      h('ul', { class: 'seats' }, table.seats.map((s) => h('li', {}, `${s.seat}: `, seatLabel(s), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : ''))),
+    ),
+    h('td', {}, String(table.spectators)),
+    h('td', { class: 'actions' }, actions),
+  );
+}
+
+/**
+ * @param {string} table
+ * @param {number} seat
+ */
+async function joinTable(table, seat) {
+  try {
+    await conn.request({ type: 'join', table, seat });
+    location.href = href(`/tables/${table}`);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** @param {string} table */
+async function leaveTable(table) {
+  try {
+    await conn.request({ type: 'join', table });
+    await conn.request({ type: 'leave', table });
+    await refresh();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+// --- sign in -------------------------------------------------------------------------------------
+function signInForm() {
+  const name = h('input', { id: 'signin-name', name: 'name', autocomplete: 'username', required: true, maxlength: 32, pattern: '[A-Za-z0-9_.\\-]{1,32}' });
+  const token = h('input', { id: 'signin-token', name: 'token', type: 'password', autocomplete: 'current-password' });
+  const error = h('p', { class: 'error', role: 'alert', id: 'signin-error' });
+  /**
+   * @param {Event} ev
+   * @param {Record<string, string>} body
+   */
+  const submit = async (ev, body) => {
+    ev.preventDefault();
+    try {
+      await api('/api/session', { method: 'POST', body });
+      location.reload();
+    } catch (err) {
+      error.textContent = err instanceof ServerError ? err.message : String(err);
+    }
+  };
+  return h(
+    'section',
+    { 'aria-labelledby': 'h-signin', class: 'signin' },
+    h('h2', { id: 'h-signin' }, t('signin.title')),
+    h('p', {}, t('signin.intro')),
+    h(
+      'form',
+      { id: 'signin-form', onsubmit: (/** @type {Event} */ ev) => submit(ev, { name: name.value.trim() }) },
+      h('label', { for: 'signin-name' }, t('signin.name')),
+      name,
+      h('small', {}, t('signin.name_rule')),
+      h('button', { type: 'submit' }, t('signin.create')),
+    ),
+    h(
+      'details',
+      {},
+      h('summary', {}, t('signin.have_token')),
+      h(
+        'form',
+        { id: 'token-form', onsubmit: (/** @type {Event} */ ev) => submit(ev, { token: token.value.trim() }) },
+        h('label', { for: 'signin-token' }, t('signin.token')),
+        token,
+        h('button', { type: 'submit' }, t('signin.signin')),
+      ),
+    ),
+    error,
+  );
+}
+
+// --- the create-table form -------------------------------------------------------------------------
+/**
+ * @param {HTMLElement} section
+ * @returns {(name: string) => void} selects a game in the form
+ */
+function buildCreateForm(section) {
+  const gameSelect = h('select', { id: 'create-game', name: 'game' }, all.map((g) => h('option', { value: g.name }, gameTitle(g.name, g.title))));
+  const rulesBox = h('fieldset', { id: 'create-rules' });
+  const seatsBox = h('fieldset', { id: 'create-seats' });
+  const countSelect = h('select', { id: 'create-count', name: 'count' });
+  const timeLimit = h('input', { id: 'opt-time', type: 'number', min: 1, step: 'any', inputmode: 'decimal' });
+  const grace = h('input', { id: 'opt-grace', type: 'number', min: 0, step: 'any', placeholder: '5' });
+  const seed = h('input', { id: 'opt-seed', type: 'number', step: 1, min: 0 });
+  const error = h('p', { class: 'error', role: 'alert', id: 'create-error' });
+  /** @type {(() => [string, any] | null)[]} */
+  let ruleReaders = [];
+  /** @type {(() => string)[]} */
+  let seatReaders = [];
+
+  const current = () => /** @type {GameInfo} */ (all.find((g) => g.name === gameSelect.value));
+
+  const buildRules = () => {
+    const g = current();
+    ruleReaders = [];
+    replace(rulesBox, h('legend', {}, t('create.rules')));
+    for (const opt of g.rules) {
+      const id = `rule-${opt.name}`;
+      const desc = tOr(`rules.${g.name}.${opt.name}`, opt.description);
+      const { input, read } = ruleInput(opt, id);
+      ruleReaders.push(() => {
+        const value = read();
+        return value === undefined ? null : [opt.name, value];
+      });
+      rulesBox.append(
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: id }, h('code', {}, opt.name)),
+          input,
+          h('small', { id: `${id}-desc` }, desc, ' ', h('span', { class: 'default' }, t('create.default', { value: JSON.stringify(opt.default) }))),
+        ),
+      );
+      input.setAttribute('aria-describedby', `${id}-desc`);
+    }
+  };
+
+  const buildSeats = () => {
+    const g = current();
+    const n = Number(countSelect.value) || g.min_players;
+    seatReaders = [];
+    replace(seatsBox, h('legend', {}, t('create.seats')));
+    const preferred = g.bots.find((b) => b !== 'random' && b !== 'montecarlo') || g.bots[0] || 'random';
+    for (let i = 0; i < n; i++) {
+      const kind = h(
+        'select',
+        { id: `seat-${i}`, 'data-seat': i },
+        h('option', { value: 'me' }, t('create.seat_me')),
+        h('option', { value: 'open' }, t('create.seat_open')),
+        g.bots.map((b) => h('option', { value: `bot:${b}` }, t('create.seat_bot', { name: b }))),
+      );
+      kind.value = i === 0 ? 'me' : `bot:${preferred}`;
+      const opts = h('input', { id: `seat-${i}-opts`, placeholder: 'ms=500', 'aria-label': t('create.bot_options', { seat: i }) });
+      const sync = () => {
+        opts.hidden = !kind.value.startsWith('bot:');
+      };
+      kind.addEventListener('change', sync);
+      sync();
+      seatReaders.push(() => (kind.value.startsWith('bot:') && opts.value.trim() ? `${kind.value}:${opts.value.trim()}` : kind.value));
+      seatsBox.append(h('div', { class: 'seat-row' }, h('label', { for: `seat-${i}` }, t('create.seat', { seat: i })), kind, opts));
+    }
+  };
+
+  const buildCount = () => {
+    const g = current();
+    replace(countSelect);
+    for (let n = g.min_players; n <= g.max_players; n++) countSelect.append(h('option', { value: n }, String(n)));
+    countSelect.value = String(g.min_players);
+    buildSeats();
+  };
+
+  gameSelect.addEventListener('change', () => {
+    buildRules();
+    buildCount();
+  });
+  countSelect.addEventListener('change', buildSeats);
+
+  const submit = async (/** @type {Event} */ ev) => {
+    ev.preventDefault();
+    error.textContent = '';
+    try {
+      /** @type {Record<string, any>} */
+      const rules = {};
+      for (const read of ruleReaders) {
+        const pair = read();
+        if (pair) rules[pair[0]] = pair[1];
+      }
+      const seats = seatReaders.map((read) => read());
+      /** @type {Record<string, number>} */
+      const options = {};
+      if (timeLimit.value) options.time_limit = Number(timeLimit.value);
+      if (grace.value) options.absent_grace = Number(grace.value);
+      if (seed.value) options.seed = Number(seed.value);
+      const reply = await conn.request({ type: 'create_table', game: gameSelect.value, rules, seats, options });
+      location.href = href(`/tables/${reply.table.id}`);
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+    }
+  };
+
+  replace(
+    section,
+    h('h2', { id: 'h-create' }, t('create.title')),
+    h(
+      'form',
+      { id: 'create-form', onsubmit: submit },
+      h('div', { class: 'field' }, h('label', { for: 'create-game' }, t('create.game')), gameSelect),
+      rulesBox,
+      h('div', { class: 'field' }, h('label', { for: 'create-count' }, t('create.count')), countSelect),
+      seatsBox,
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('create.options')),
+        h('div', { class: 'field' }, h('label', { for: 'opt-time' }, t('create.time_limit')), timeLimit),
+        h('div', { class: 'field' }, h('label', { for: 'opt-grace' }, t('create.absent_grace')), grace),
+        h('div', { class: 'field' }, h('label', { for: 'opt-seed' }, t('create.seed')), seed),
+      ),
+      h('button', { type: 'submit', id: 'create-submit' }, t('create.submit')),
+      error,
+    ),
+  );
+  buildRules();
+  buildCount();
+  return (name) => {
+    gameSelect.value = name;
+    buildRules();
+    buildCount();
+    section.scrollIntoView();
+    gameSelect.focus();
+  };
+}
+
+/**
+ * An input for one rules option, and how to read it (undefined: keep the default).
+ * @param {{name: string, type: string, default: any}} opt
+ * @param {string} id
+ * @returns {{input: HTMLInputElement | HTMLSelectElement, read: () => any}}
+ */
+function ruleInput(opt, id) {
+  const type = opt.type;
+  if (type === 'bool') {
+    const input = h('input', { id, type: 'checkbox' });
+    input.checked = Boolean(opt.default);
+    return { input, read: () => (input.checked === Boolean(opt.default) ? undefined : input.checked) };
+  }
+  const literal = type.match(/^Literal\[(.*)\]$/);
+  if (literal) {
+    const values = [...literal[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
+    const input = h('select', { id }, values.map((v) => h('option', { value: v }, v)));
+    input.value = String(opt.default);
+    return { input, read: () => (input.value === opt.default ? undefined : input.value) };
+  }
+  const numeric = /^(int|float)$/.test(type) || /^Optional\[Annotated\[(int|float)/.test(type);
+  if (numeric) {
+    const input = h('input', { id, type: 'number', step: type.includes('float') ? 'any' : 1, placeholder: opt.default === null ? '—' : String(opt.default), inputmode: 'decimal' });
+    return { input, read: () => (input.value === '' ? undefined : Number(input.value)) };
+  }
+  // Lists and other structures: JSON, or a comma-separated list.
+  const input = h('input', { id, placeholder: opt.default === null ? '—' : JSON.stringify(opt.default) });
+  return {
+    input,
+    read: () => {
+      const text = input.value.trim();
+      if (!text) return undefined;
+      if (/^[[{"]|^-?\d+$|^null$/.test(text)) return JSON.parse(text);
+      return text.split(',').map((part) => {
+        const p = part.trim();
+        return /^-?\d+(\.\d+)?$/.test(p) ? Number(p) : p;
+      });
+    },
+  };
+}

@@ -1,0 +1,125 @@
+"""Backends: the same seed gives byte-identical standings with 1 worker, 2 workers and Ray."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dennou.arena.entrants import parse_entrants
+from dennou.arena.runners import InlineRunner, ProcessRunner, RayRunner, Runner, chunk_size
+from dennou.arena.schedule import TournamentConfig
+from dennou.arena.tournament import Tournament, make_config
+from dennou.core import record as records
+from dennou.games import get
+
+FILES = ("standings.json", "standings.csv", "ratings.json")
+
+
+def swiss_numeron() -> TournamentConfig:
+    game = get("numeron")
+    return make_config(
+        game,
+        parse_entrants("solver,random,s2=solver,r2=random,r3=random"),
+        fmt="swiss",
+        rounds=3,
+        seed=21,
+        rules=game.make_rules({"digits": 3}),
+    )
+
+
+def daifugo_round() -> TournamentConfig:
+    game = get("daifugo")
+    return make_config(
+        game,
+        parse_entrants("greedy,random,g2=greedy,r2=random"),
+        games=24,
+        seed=8,
+        duplicate=True,
+        rules=game.make_rules({"games": 2}),
+    )
+
+
+def play(config: TournamentConfig, runner: Runner, out: Path) -> dict[str, bytes]:
+    with runner, Tournament(config, out) as tour:
+        tour.run(runner)
+    recs = records.read(out / "records.jsonl")
+    assert sorted(r.meta["tournament"]["match"] for r in recs) == list(range(tour.total))
+    return {name: (out / name).read_bytes() for name in FILES}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    if os.environ.get("DENNOU_REQUIRE_RAY") == "1":  # CI: the Ray backend must be tested
+        import ray
+    else:
+        ray = pytest.importorskip("ray", reason="pip install 'dennou[ray]' (CI installs it)")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize("make", [daifugo_round, swiss_numeron], ids=["daifugo", "swiss"])
+def test_one_worker_two_workers_and_ray_give_byte_identical_standings(
+    tmp_path: Path, make: object, local_ray: None
+) -> None:
+    config = make()  # type: ignore[operator]
+    inline = play(config, InlineRunner(), tmp_path / "one")
+    two = play(config, ProcessRunner(2), tmp_path / "two")
+    on_ray = play(config, RayRunner(), tmp_path / "ray")
+    assert inline == two == on_ray
+
+
+def test_chunks_grow_with_fast_matches_and_stay_shared_out() -> None:
+    assert chunk_size(None, 1000, 2) == 1
+    assert chunk_size(0.001, 1000, 2) == 50  # 50 ms of work
+    assert chunk_size(0.001, 40, 2) == 5  # but every worker gets several chunks
+    assert chunk_size(1.0, 1000, 2) == 1
+    assert chunk_size(1e-7, 100_000, 2) == 64
+
+
+def test_pool_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """A worker of a killed host or tournament (SIGKILL) does not wait for ever on its queue."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import concurrent.futures as cf, multiprocessing, os, time\n"
+        "from dennou.arena.runners import exit_with_parent\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context('spawn')\n"
+        "    pool = cf.ProcessPoolExecutor(1, mp_context=ctx, initializer=exit_with_parent)\n"
+        "    print(pool.submit(os.getpid).result(), flush=True)\n"
+        "    time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _alive(worker):
+            time.sleep(0.1)
+        assert not _alive(worker), "the worker outlived its parent"
+    finally:
+        parent.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is gone for our purpose
+    with contextlib.suppress(FileNotFoundError), open(f"/proc/{pid}/stat", encoding="ascii") as st:
+        return st.read().split()[2] != "Z"
+    return True

@@ -1,0 +1,240 @@
+"""``dennou bot run`` against a real host (issue 12.14).
+
+It checks the bot against the game before it takes a seat, says what it is doing, fails in one
+line when there is no server, and gives the seat back when stopped before the game begins.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from dennou.server.testing import ServerProcess, free_port
+from tests.cli.run import BIN, dennou, environment
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    yield server
+    server.stop()
+
+
+def make_table(host: ServerProcess, token: str, game: str, seats: list[str]) -> str:
+    reply = httpx.post(
+        f"{host.http}/api/tables",
+        headers={"authorization": f"Bearer {token}"},
+        json={"game": game, "seats": seats},
+        timeout=10,
+    )
+    assert reply.status_code in (200, 201), reply.text
+    return str(reply.json()["id"])
+
+
+def table_info(host: ServerProcess, table: str) -> dict[str, Any]:
+    info: dict[str, Any] = httpx.get(f"{host.http}/api/tables/{table}", timeout=10).json()
+    return info
+
+
+def tables(host: ServerProcess) -> list[dict[str, Any]]:
+    page: dict[str, Any] = httpx.get(f"{host.http}/api/tables", timeout=10).json()
+    assert page["next"] is None, "one page is enough here"
+    found: list[dict[str, Any]] = page["tables"]
+    return found
+
+
+def history(host: ServerProcess, account: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = httpx.get(
+        f"{host.http}/api/accounts/{account}", timeout=10
+    ).json()["history"]
+    return found
+
+
+class BotProcess:
+    """``dennou bot run`` in the background; its output read by a thread, line by line."""
+
+    def __init__(self, host: ServerProcess, token: str, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [str(BIN / "dennou"), "bot", "run", *args, "--server", host.ws],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=environment({"DENNOU_TOKEN": token}),
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip())
+        self.lines.put(None)
+
+    def read_until(self, text: str, timeout: float = 60) -> list[str]:
+        """Lines printed up to one containing ``text``."""
+        seen: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no line with {text!r} in {timeout:g} s: {seen}") from None
+            if line is None:
+                raise AssertionError(f"exited without a line with {text!r}: {seen}")
+            seen.append(line)
+            if text in line:
+                return seen
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+
+
+def wait_for(check: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout:g} s: {what}")
+        time.sleep(0.2)
+
+
+def test_a_bot_that_cannot_play_the_game_takes_no_seat(host: ServerProcess) -> None:
+    token = host.register("ann")
+    table = make_table(host, token, "daifugo", ["open", "bot:greedy", "bot:random"])
+    for target in ("solver", "dennou.games.numeron.bots:SolverBot"):
+        done = dennou(
+            "bot",
+            "run",
+            target,
+            "--join",
+            "daifugo",
+            "--server",
+            host.ws,
+            env={"DENNOU_TOKEN": token},
+        )
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "Traceback" not in done.stderr and done.stderr.startswith("error: ")
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "daifugo" in done.stderr
+    info = table_info(host, table)
+    assert info["status"] == "waiting" and info["seats"][0]["kind"] == "open"
+    assert len(tables(host)) == 1  # nor did it open a table of its own
+    done = dennou(
+        "bot",
+        "run",
+        "random",
+        "--table",
+        "tnothing",
+        "--server",
+        host.ws,
+        env={"DENNOU_TOKEN": token},
+    )
+    assert done.returncode == 2 and done.stderr == f"error: no table 'tnothing' on {host.ws}\n"
+
+
+def test_it_says_where_it_waits_what_it_plays_and_the_result(host: ServerProcess) -> None:
+    tokens = [host.register("ann"), host.register("ben")]
+    table = make_table(host, tokens[0], "numeron", ["open", "open"])
+    first = BotProcess(host, tokens[0], "random", "--table", table, "--seed", "1")
+    try:
+        waiting = first.read_until("waiting at table")
+        assert f"waiting at table {table} (numeron): 1 of 2 seats taken, 1 open" in waiting[-1]
+        second = dennou(
+            "bot",
+            "run",
+            "solver",
+            "--table",
+            table,
+            "--server",
+            host.ws,
+            env={"DENNOU_TOKEN": tokens[1]},
+            timeout=300,
+        )
+        assert second.returncode == 0, second.stdout + second.stderr
+        out = second.stdout
+        assert f"playing numeron at table {table} as seat 1 (seats: 0 ann, 1 ben)" in out
+        assert "result: rank 1 of 2" in out and f"/api/tables/{table}/record" in out
+        rest = first.read_until("result:")
+        assert any("playing numeron" in line for line in rest)
+        assert first.proc.wait(30) == 0
+    finally:
+        first.stop()
+
+
+def test_no_server_is_one_line_not_a_traceback() -> None:
+    url = f"ws://127.0.0.1:{free_port()}/ws"
+    done = dennou("bot", "run", "random", "--join", "numeron", "--token", "x", "--server", url)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: cannot reach a dennou server at {url}")
+    assert "dennou serve" in line
+
+
+def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
+    token = host.register("ann")
+    table = make_table(host, token, "hilo", ["open", "open"])
+    bot = BotProcess(host, token, "random", "--table", table)
+    try:
+        bot.read_until("waiting at table")
+        assert table_info(host, table)["seats"][0]["name"] == "ann"
+        bot.proc.send_signal(signal.SIGINT)
+        assert bot.proc.wait(20) == 130
+        seats = table_info(host, table)["seats"]
+        assert [s["kind"] for s in seats] == ["open", "open"]
+    finally:
+        bot.stop()
+
+
+# --- issue 12.14: a seat abandoned before the start is given back --------------------------
+
+
+def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> None:
+    tokens = [host.register("ann"), host.register("ben")]
+    table = make_table(host, tokens[0], "numeron", ["open", "open"])
+    bot = BotProcess(host, tokens[0], "random", "--table", table)
+    bot.read_until("waiting at table")
+    bot.proc.send_signal(signal.SIGKILL)  # no chance to say goodbye
+    bot.proc.wait(10)
+    try:
+        wait_for(
+            lambda: table_info(host, table)["seats"][0]["kind"] == "open",
+            timeout=20,
+            what="the dead bot's seat is open again",
+        )
+    finally:
+        bot.stop()
+    ben = BotProcess(host, tokens[1], "random", "--table", table)
+    try:  # ben waits for a real opponent: he does not win against a seat nobody holds
+        ben.read_until("waiting at table")
+        assert table_info(host, table)["status"] == "waiting"
+    finally:
+        ben.stop()
+    assert history(host, "ann") == []
+
+
+def test_nobody_history_gets_a_game_nobody_played(host: ServerProcess) -> None:
+    """A seat taken over HTTP and never played: the table does not play itself to a result."""
+    token = host.register("ann")
+    table = make_table(host, token, "numeron", ["open", "bot:random"])
+    joined = httpx.post(
+        f"{host.http}/api/tables/{table}/join",
+        headers={"authorization": f"Bearer {token}"},
+        json={},
+        timeout=10,
+    )
+    assert joined.status_code == 200, joined.text
+    time.sleep(12)  # past the absent grace (5 s): a game with ann away would be over by now
+    assert history(host, "ann") == []
+    assert table_info(host, table)["status"] != "finished"
