@@ -139,6 +139,14 @@ def test_play_a_whole_game_by_clicking_while_a_spectator_watches(
         check_view(REGISTRY[game], playing[-1]["view"], None, seed=1)
     for secret in private_texts(record, mid_version, None):
         assert secret not in mid_text, f"the spectator's page shows {secret!r}"
+    # the finished game replays to its last step with the scrubber, to the record's result
+    page.goto(f"{server.http}/games/{table}#seat={me}")
+    page.click("#replay-last")
+    steps = len(record.steps)
+    position = page.locator("[data-testid=replay-step]")  # "step N of N" / "N 手中 N 手目"
+    wait_until(lambda: position.count() and position.inner_text().count(str(steps)) >= 2, 30)
+    replayed = page.locator("#results-box tbody tr", has_text=name).first
+    assert replayed.locator("td").first.inner_text() == str(outcome["ranks"][me])
     for tab in (player, watcher):
         assert tab.errors == [], tab.errors
         assert tab.missing_keys() == []
