@@ -21,8 +21,7 @@ from dennou.core.options import OptionInfo, option_info
 from dennou.core.views import Views
 from dennou.games import REGISTRY
 
-# Daifugo's package is restructured by its own issue (19.3); it joins this list then.
-GAMES = ["numeron", "stud10", "hilo", "smuggling", "pandemic", "chairs"]
+GAMES = ["numeron", "daifugo", "stud10", "hilo", "smuggling", "pandemic", "chairs"]
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from msgspec import Meta
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, RandomBot
@@ -138,7 +139,11 @@ class MonteCarloBot(Bot):
     name = "montecarlo"
 
     def __init__(
-        self, playouts: int = 2000, ms: float = 0.0, samples: int = 32, eps: float = 0.1
+        self,
+        playouts: Annotated[int, Meta(ge=1, le=1_000_000)] = 2000,
+        ms: Annotated[float, Meta(ge=0, le=60_000)] = 0.0,
+        samples: Annotated[int, Meta(ge=1, le=4096)] = 32,
+        eps: Annotated[float, Meta(ge=0, le=1)] = 0.1,
     ) -> None:
         self.playouts = playouts
         self.ms = ms

@@ -146,7 +146,7 @@ class DaifugoRules(Rules, frozen=True):
         Meta(description="added on top in the last game of the set, same order"),
     ] = (10, 5, 0, -5, -10)
     time_limit: Annotated[
-        float, Meta(gt=0, description="seconds per decision for remote clients (host)")
+        float, Meta(gt=0, le=3600, description="seconds per decision for remote clients (host)")
     ] = 10.0
 
     def __post_init__(self) -> None:

@@ -18,6 +18,7 @@ import msgspec
 from dennou.core.actions import Action, LazyActions
 from dennou.core.game import JSON, Event, Seat
 from dennou.core.jsondata import to_json
+from dennou.core.views import Views
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Give, Play
 from dennou.games.daifugo.engine import DaifugoEngine
@@ -419,3 +420,24 @@ def describe_legal(legal: Sequence[Action]) -> str:
     items = [f"[{i}] {_describe(a)}" for i, a in enumerate(legal) if i < 60]
     more = f"  ... {len(legal) - 60} more" if len(legal) > 60 else ""
     return "  ".join(items) + more + note
+
+
+class DaifugoViews(Views[DaifugoState]):
+    """Daifugo seen by one seat or the spectators (the module's functions, for the game)."""
+
+    def view(self, state: DaifugoState, seat: Seat | None) -> JSON:
+        """What ``seat`` knows: see :func:`view`."""
+        assert isinstance(self.game, DaifugoEngine)
+        return view(self.game, state, seat)
+
+    def determinize(self, view: JSON, seat: Seat | None, rng: random.Random) -> DaifugoState:
+        """A state consistent with ``view``: see :func:`determinize`."""
+        return determinize(view, seat, rng)
+
+    def render(self, view: JSON) -> str:
+        """The view as text: field, hands as ``♠3 ♥8 JOKER``, players and points."""
+        return render(view)
+
+    def describe_legal(self, legal: Sequence[Action]) -> str:
+        """The legal plays with cards as symbols, numbered."""
+        return describe_legal(legal)
