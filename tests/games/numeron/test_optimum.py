@@ -115,15 +115,6 @@ def test_shipped_three_digit_tree_is_the_exact_optimum_3575() -> None:
     assert checked >= 5
 
 
-def test_shipped_four_digit_tree_reaches_the_published_optimum() -> None:
-    tr = tree(4)
-    if tr is None:
-        pytest.skip("no 4-digit table shipped")  # the bench says so; the docs report it
-    calls = replay(tr)
-    assert len(calls) == 5040
-    assert sum(calls) == 26274
-
-
 # --- the race objective -------------------------------------------------------------------
 @pytest.mark.parametrize("seed", range(4))
 def test_race_with_linear_weights_is_the_expected_calls_optimum(seed: int) -> None:
