@@ -64,3 +64,20 @@ def check_turn(game: Game[Any, Any], turn: dict[str, Any], seed: int) -> None:
 def quick_rules(game_name: str) -> dict[str, Any]:
     """The game's first conformance config: rules chosen so that a whole game is short."""
     return to_json(REGISTRY[game_name].conformance_rules()[0])  # type: ignore[no-any-return]
+
+
+def texts_sent(value: object, key: str = "") -> list[str]:
+    """Every string a client was sent, but not the legal-move samples or numbers.
+
+    A digit run can turn up by chance in a timestamp (a deadline of 1795498798.3
+    holds "987") or among the sampled legal calls, none of which tells anything.
+    """
+    if key in ("legal", "legal_sample"):
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in texts_sent(v, str(k))]
+    if isinstance(value, list):
+        return [t for v in value for t in texts_sent(v)]
+    return []
