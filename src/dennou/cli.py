@@ -33,6 +33,7 @@ from dennou.core.game import Game
 from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
 from dennou.server.cli import bot_run, serve
+from dennou.uecda.cli import uecda_client, uecda_serve
 
 app = typer.Typer(
     help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
@@ -684,6 +685,8 @@ def leaderboard_command(
 
 
 app.command("serve")(serve)
+app.command("uecda-serve")(uecda_serve)
+app.command("uecda-client")(uecda_client)
 bot_app = typer.Typer(help="Run a bot against a dennou server.", no_args_is_help=True)
 bot_app.command("run")(bot_run)
 app.add_typer(bot_app, name="bot")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -25,6 +26,12 @@ from dennou.store import AsyncStore, Store, database_url
 from dennou.web import api as web_api
 from dennou.web import routes as web_routes
 from dennou.web.security import SecurityHeaders
+
+if TYPE_CHECKING:
+    from dennou.uecda.listener import UecdaOptions
+
+UecdaListenerConfig = tuple[str, int, "UecdaOptions"]
+"""Where the UECda listener listens (interface, port) and how it seats clients."""
 
 ENDPOINTS: tuple[http_api.Endpoint, ...] = (*http_api.ENDPOINTS, *web_api.ENDPOINTS)
 """Every HTTP API route of the host: the lobby's and the web app's."""
@@ -44,6 +51,7 @@ def create_app(
     rate: float | None = None,
     burst: float | None = None,
     check_messages: str | None = None,
+    uecda: UecdaListenerConfig | None = None,
 ) -> Starlette:
     """Build the app; the store opens (and migrates) when the app starts.
 
@@ -62,6 +70,8 @@ def create_app(
         burst: Shorthand for ``limits.burst``.
         check_messages: Test mode: a file where every sent message that does not validate
             against the protocol's schemas is noted (:mod:`dennou.server.checking`).
+        uecda: Also accept UECda protocol 20070 clients on a TCP port
+            (:mod:`dennou.uecda.listener`): ``(host, port, options)``.
     """
     limits = limits or Limits()
     if rate is not None or burst is not None:
@@ -81,11 +91,21 @@ def create_app(
         await hub.start()
         app.state.tournaments = tournaments = TournamentHost(hub)  # issue 14
         await tournaments.start()
+        listener = None
+        if uecda is not None:
+            from dennou.uecda.listener import UecdaListener
+
+            where, port, options = uecda
+            listener = UecdaListener(hub, host=where, port=port, options=options)
+            await listener.start()
+            hub.uecda = listener
         if on_start is not None:
             on_start(hub)
         try:
             yield
         finally:
+            if listener is not None:
+                await listener.stop()
             await tournaments.stop()
             await hub.stop()
             hub.log(

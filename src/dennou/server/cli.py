@@ -54,6 +54,21 @@ def serve(
         float | None, typer.Option(help="message burst per connection (= --limit burst=)")
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
+    uecda_port: Annotated[
+        int | None,
+        typer.Option(
+            min=0, max=65535, help="also accept UECda (protocol 20070) clients on this TCP port"
+        ),
+    ] = None,
+    uecda_games: Annotated[
+        int, typer.Option(min=1, max=10_000, help="games in each UECda table's set")
+    ] = 10,
+    uecda_bots: Annotated[
+        str, typer.Option(help="built-in bots for the seats no UECda client takes (a,b,...)")
+    ] = "",
+    uecda_fill_after: Annotated[
+        float, typer.Option(min=0.0, help="seconds before those bots sit down")
+    ] = 30.0,
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -67,6 +82,17 @@ def serve(
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--limit") from None
     operators = [o for item in operator or [] for o in item.split(",") if o.strip()]
+    uecda = None
+    if uecda_port is not None:
+        from dennou.uecda.cli import parse_bots
+        from dennou.uecda.listener import UecdaOptions
+
+        try:
+            bots = parse_bots(uecda_bots)
+        except ConfigError as exc:
+            raise typer.BadParameter(exc.message, param_hint="--uecda-bots") from None
+        options = UecdaOptions(games=uecda_games, bots=bots, fill_after=uecda_fill_after)
+        uecda = (host, uecda_port, options)
 
     def started(hub: Hub) -> None:
         shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -78,6 +104,8 @@ def serve(
             f"  WebSocket  ws://{shown}:{port}/ws",
             f"  data       {_where(db, data_dir)}",
         ]
+        if uecda is not None:
+            lines.append(f"  UECda      {shown}:{hub_uecda_port(hub)} (protocol 20070)")
         if operators:
             lines.append(f"  operators  {', '.join(operators)}")
         print("\n".join(lines), flush=True)
@@ -94,6 +122,7 @@ def serve(
         rate=rate,
         burst=burst,
         check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
+        uecda=uecda,
     )
     uvicorn.run(
         app,
@@ -106,6 +135,11 @@ def serve(
         ws_ping_timeout=20,
         lifespan="on",
     )
+
+
+def hub_uecda_port(hub: Any) -> int:
+    """The port the host's UECda listener took (``--uecda-port 0``: whichever was free)."""
+    return int(hub.uecda.port) if hub.uecda is not None else 0
 
 
 def _version() -> str:

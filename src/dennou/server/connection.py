@@ -55,6 +55,10 @@ class Connection:
         address: The client's address (for per-address limits).
     """
 
+    structured = False
+    """Whether it takes every message as an object (:meth:`send`), never encoded JSON: an
+    adapter of another protocol translates them (:mod:`dennou.uecda.seat`)."""
+
     def __init__(self, account: str | None = None, address: str = "") -> None:
         self.account = account
         self.address = address

@@ -106,6 +106,8 @@ class Hub:
             p.Abort: self._abort,
             p.Claim: self._claim,
         }
+        self.uecda: Any = None
+        """The UECda listener (:mod:`dennou.uecda.listener`) when the host runs one."""
         missing = set(p.CLIENT_MESSAGES) - set(self._handlers)
         assert not missing, f"no handler for {missing}"
 
@@ -274,6 +276,7 @@ class Hub:
         options: p.TableOptions,
         *,
         seed: int | None = None,
+        host_made: bool = False,
     ) -> tuple[TableActor, int | None]:
         """Create a table; returns it and the seat the creator takes (``me``), if any.
 
@@ -288,6 +291,8 @@ class Hub:
                 allows).
             seed: Server-side code only (tournaments' duplicate deals): the table's seed, never
                 taken from a client. The seed is published in the record after the game.
+            host_made: Server-side code only (the UECda listener): the host makes the table for
+                people who cannot ask for one, so no per-account limit applies.
         """
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
@@ -296,7 +301,7 @@ class Hub:
             for a in self.tables.values()
             if a.row.created_by == account and a.status in ("waiting", "playing")
         )
-        if mine_open >= self.limits.tables_per_account:
+        if mine_open >= self.limits.tables_per_account and not host_made:
             raise Refused(
                 "limit_reached",
                 f"you have {mine_open} tables waiting or playing; the limit is "

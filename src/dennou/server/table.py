@@ -547,6 +547,49 @@ class TableActor:
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
         await self._commit(step, new, events, ack=(conn, rid))
 
+    async def refuse(self, conn: Connection, version: int | None, note: str) -> None:
+        """A remote seat's answer was refused, and its protocol counts a refusal as the default.
+
+        For adapters of other protocols (UECda counts an illegal play as a pass): the rules'
+        default is applied now, recorded as ``default: illegal`` with ``note``.
+
+        Raises:
+            NotYourTurnError: The seat has no decision due.
+            Refused: ``stale_version``: the decision due is another one.
+        """
+        seat = self._seat_of(conn)
+        self._check_playing()
+        pending = self.pending.get(seat)
+        if pending is None or not pending.announced:
+            raise NotYourTurnError(f"seat {seat} is not to act now", seat=seat)
+        if version is not None and version != pending.version:
+            raise Refused("stale_version", f"the decision is now at version {pending.version}")
+        await self._default(seat, "illegal", note[:500])
+
+    async def seat_bots(self, bots: Sequence[str]) -> list[int]:
+        """Fill the open seats of a waiting table with built-in bots (in turn) and start it.
+
+        Returns the seats filled (none if the table is no longer waiting).
+
+        Raises:
+            ConfigError: An unknown bot or option (nothing changed).
+        """
+        if self.status != "waiting" or not bots:
+            return []
+        filled = self._open_seats()
+        seats = [dict(s) for s in self.row.seats]
+        for i, seat in enumerate(filled):
+            spec = bots[i % len(bots)]
+            resolve_bot(self.game, spec)
+            seats[seat] = {"kind": "bot", "bot": spec}
+        await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
+        self.row.seats = seats
+        if self._ready():
+            await self._start()
+        else:
+            self._broadcast_table()
+        return filled
+
     async def talk(self, conn: Connection, channel: str, text: str, rid: p.Id) -> None:
         """A line of talk from a seat or a signed-in spectator."""
         if conn not in self.conns:
@@ -855,9 +898,13 @@ class TableActor:
         self.pending.clear()
         for seat in self.bots:
             self.hub.bots.forget((self.id, seat))
-        end = p.encode(self._end_msg())
+        end_msg = self._end_msg()
+        end = p.encode(end_msg)
         for conn in list(self.conns):
-            conn.send_raw(end)
+            if conn.structured:
+                conn.send(end_msg)
+            else:
+                conn.send_raw(end)
         self.hub.finished(self)
 
     # --- messages ---------------------------------------------------------------------------
@@ -867,14 +914,21 @@ class TableActor:
             if ack is not None and conn is ack[0] and ack[1] is not None:
                 conn.send(self._event_msg(entry, role, ack[1]))
                 continue
+            if conn.structured:
+                conn.send(self._event_msg(entry, role))
+                continue
             if role not in cache:
                 cache[role] = p.encode(self._event_msg(entry, role))
             conn.send_raw(cache[role])
 
     def _broadcast_table(self) -> None:
-        msg = p.encode(p.TableMsg(table=self.info()))
+        info = p.TableMsg(table=self.info())
+        msg = p.encode(info)
         for conn in list(self.conns):
-            conn.send_raw(msg)
+            if conn.structured:
+                conn.send(info)
+            else:
+                conn.send_raw(msg)
 
     def _event_msg(self, entry: LogEntry, role: int | None, rid: p.Id = None) -> p.EventMsg:
         return p.EventMsg(

@@ -68,6 +68,7 @@ class ServerProcess:
         limits: Limits on top of :data:`TEST_LIMITS`.
         operators: Operator accounts.
         check_messages: Check every message sent against the schemas.
+        args: More ``dennou serve`` options (``--uecda-port``...).
     """
 
     def __init__(
@@ -78,7 +79,9 @@ class ServerProcess:
         limits: dict[str, object] | None = None,
         operators: tuple[str, ...] = (),
         check_messages: bool = True,
+        args: Sequence[str] = (),
     ) -> None:
+        self.args = list(args)
         self.data_dir = data_dir
         self.db = db
         self.limits = {**TEST_LIMITS, **(limits or {})}
@@ -109,6 +112,7 @@ class ServerProcess:
             cmd += ["--operator", name]
         if self.db:
             cmd += ["--db", self.db]
+        cmd += self.args
         env = {**os.environ, "PYTHONPATH": SRC}
         if self.violations_file is not None:
             env["DENNOU_CHECK_MESSAGES"] = str(self.violations_file)

@@ -1,0 +1,242 @@
+"""The host's UECda port: protocol 20070 clients sit at ordinary dennou tables.
+
+A client connects and sends its profile table (``[0][0] = 20070``, its name in row 1). The
+listener seats it at the table now forming: a Daifugo table with the ``uecda`` rules preset and
+five seats, created by the host (no account owns it) the first time a client comes. The client's
+player number is its seat. The table starts once its five seats are filled; with ``bots`` given,
+the seats no client took ``fill_after`` seconds after the first client came are given to those
+built-in bots. Then the next client starts a new table.
+
+Everything else is the table's: it is stored step by step, survives a restart (a UECda client
+cannot resume, so its seat is absent and passes), and is watched and replayed like any other.
+WebSocket clients may join the forming table too (it is listed in the lobby).
+
+What a client gets wrong is logged and answered as tndhms does: a malformed or wrong-protocol
+profile closes the connection; a bad play counts as a pass (8); a client that is silent too long
+or closes its socket is gone and its seat passes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from dennou.core.errors import DennouError
+from dennou.server import protocol as p
+from dennou.server.errors import Refused
+from dennou.uecda import wire
+from dennou.uecda.seat import UecdaSeat
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
+    from dennou.server.table import TableActor
+
+CREATOR = "uecda:host"
+"""Who creates the UECda tables: not an account anyone can hold (``:`` is not in names)."""
+
+ACCOUNT_PREFIX = "uecda:"
+"""A UECda client's seat is held as ``uecda:<name>``: never a registered account's name."""
+
+HANDSHAKE_SECONDS = 10.0
+"""A client must send its profile table within this time of connecting."""
+
+
+@dataclass
+class UecdaOptions:
+    """How the listener seats clients.
+
+    Attributes:
+        games: Games in each table's set (rules ``games``).
+        bots: Built-in bot specs for the seats no client takes (``[]``: wait for five clients).
+        fill_after: Seconds after a table's first client before the bots fill the other seats.
+        time_limit: Seconds per decision for the clients (the table's clock).
+        rules: More rules options on top of the ``uecda`` preset.
+    """
+
+    games: int = 10
+    bots: Sequence[str] = ()
+    fill_after: float = 5.0
+    time_limit: float = 10.0
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+class UecdaListener:
+    """Accepts UECda clients on a TCP port and seats them at the host's tables.
+
+    Args:
+        hub: The host's hub.
+        host: The interface to listen on.
+        port: The TCP port (0: any free port; :attr:`port` says which).
+        options: How tables are made and filled.
+        on_table: Called with each table once it starts (``dennou uecda-serve`` waits for them).
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        host: str = "127.0.0.1",
+        port: int = wire.DEFAULT_PORT,
+        options: UecdaOptions | None = None,
+        on_table: Callable[[TableActor], None] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self.options = options or UecdaOptions()
+        self.on_table = on_table
+        self.server: asyncio.Server | None = None
+        self.forming: TableActor | None = None
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._names: dict[str, set[str]] = {}
+        """Accounts seated at each table (a name taken twice gets a number)."""
+
+    async def start(self) -> None:
+        """Listen (the port is known once this returns)."""
+        self.server = await asyncio.start_server(self._client, self.host, self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+        self.hub.log(f"UECda protocol {wire.PROTOCOL} on {self.host}:{self.port}")
+
+    async def stop(self) -> None:
+        """Stop accepting and drop the clients (their tables go on without them)."""
+        if self.server is not None:
+            self.server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 2)
+
+    # --- one client ---------------------------------------------------------------------------
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else ""
+        seat: UecdaSeat | None = None
+        try:
+            seat = await self._handshake(reader, writer, address)
+            if seat is None:
+                return
+            await seat.run()
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self._tasks.discard(task)
+            if seat is not None:
+                with contextlib.suppress(Exception):
+                    await self.hub.disconnected(seat)
+                with contextlib.suppress(Exception):
+                    await seat.finish()
+            else:
+                writer.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer.wait_closed(), 2)
+
+    async def _handshake(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str
+    ) -> UecdaSeat | None:
+        try:
+            data = await wire.read_exact(reader, wire.TABLE_BYTES, HANDSHAKE_SECONDS)
+        except TimeoutError:
+            self.hub.log(f"UECda {address}: no profile within {HANDSHAKE_SECONDS:g} s: closed")
+            return None
+        except asyncio.IncompleteReadError as exc:
+            self.hub.log(f"UECda {address}: closed after {len(exc.partial)} bytes of its profile")
+            return None
+        protocol, name = wire.read_profile(wire.decode_table(data))
+        if protocol != wire.PROTOCOL:
+            self.hub.log(
+                f"UECda {address}: protocol {protocol}, this server speaks {wire.PROTOCOL}: closed"
+            )
+            return None
+        seat = UecdaSeat(
+            reader,
+            writer,
+            address=address,
+            max_bytes=self.hub.limits.send_queue_bytes,
+            log=self.hub.log,
+        )
+        seat.name = name or "uecda"
+        try:
+            self.hub.connect(seat)
+        except Refused as exc:
+            self.hub.log(f"UECda {address}: {exc.message}: closed")
+            await seat.close(1008, exc.message)
+            return None
+        seat.hello = False  # counted per address, not per account (there is no sign-in)
+        try:
+            await self._seat(seat)
+        except DennouError as exc:
+            self.hub.log(f"UECda {seat.name}: not seated: {exc.message}")
+            await self.hub.disconnected(seat)
+            await seat.close(1011, exc.message)
+            return None
+        seat.start_reading()
+        return seat
+
+    async def _seat(self, seat: UecdaSeat) -> None:
+        """Seat a client at the forming table (a new one if there is none)."""
+        async with self._lock:
+            actor = self.forming
+            if actor is None or actor.status != "waiting" or not actor._open_seats():
+                actor = await self._new_table()
+            taken = self._names.setdefault(actor.id, set())
+            account = ACCOUNT_PREFIX + seat.name
+            k = 1
+            while account in taken:
+                k += 1
+                account = f"{ACCOUNT_PREFIX}{seat.name}.{k}"
+            taken.add(account)
+            seat.account = account
+            await actor.call(actor.join, seat, None, None, None)
+            if actor.status != "waiting":
+                self._started(actor)
+            elif len(taken) == 1 and self.options.bots:
+                self._later(self._fill(actor))
+
+    async def _new_table(self) -> TableActor:
+        o = self.options
+        rules = {"preset": "uecda", "games": o.games, **o.rules}
+        actor, _ = await self.hub.create_table(
+            CREATOR,
+            "daifugo",
+            rules,
+            ["open"] * wire.PLAYERS,
+            p.TableOptions(time_limit=o.time_limit),
+            host_made=True,
+        )
+        self.forming = actor
+        return actor
+
+    async def _fill(self, actor: TableActor) -> None:
+        await asyncio.sleep(self.options.fill_after)
+        async with self._lock:
+            if actor.status != "waiting":
+                return
+            await actor.call(actor.seat_bots, list(self.options.bots))
+            if actor.status != "waiting":
+                self._started(actor)
+
+    def _started(self, actor: TableActor) -> None:
+        if self.forming is actor:
+            self.forming = None
+        self._names.pop(actor.id, None)
+        if self.on_table is not None:
+            self.on_table(actor)
+
+    def _later(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+__all__ = ["ACCOUNT_PREFIX", "CREATOR", "UecdaListener", "UecdaOptions"]
