@@ -83,21 +83,25 @@ async def _serve(
     host: str, port: int, options: Any, sets: int, db: str | None, data_dir: str
 ) -> None:
     from dennou.server.hub import Hub
+    from dennou.server.limits import Limits
     from dennou.server.table import TableActor
     from dennou.store import AsyncStore, Store, database_url
     from dennou.uecda.listener import UecdaListener
 
     store = AsyncStore(Store(database_url(db, data_dir)))
-    hub = Hub(store, None)
+    limits = Limits()
+    if options.time_limit < limits.time_limit_min:  # this server's operator sets the clock
+        limits = limits.with_options({"time_limit_min": options.time_limit})
+    hub = Hub(store, None, limits=limits)
     await hub.start()
     started: list[TableActor] = []
     listener = UecdaListener(hub, host=host, port=port, options=options, on_table=started.append)
     await listener.start()
+    fill = f"; bots {','.join(options.bots)} after {options.fill_after:g} s" if options.bots else ""
     print(
         f"dennou UECda server (protocol {wire.PROTOCOL}) on {host}:{listener.port}: "
-        f"{options.games} games a set, "
-        + (f"bots {','.join(options.bots)} after {options.fill_after:g} s" if options.bots else "")
-        + (f"{sets} set(s)" if sets else "until stopped"),
+        f"{options.games} games a set{fill}; "
+        + (f"{sets} set(s), then exits" if sets else "until stopped"),
         flush=True,
     )
     reported: set[str] = set()

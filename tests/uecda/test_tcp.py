@@ -1,0 +1,194 @@
+"""Protocol 20070 over real TCP on loopback (docs/games/daifugo.md, "UECda"; rules/uecda.md).
+
+The server is ``dennou uecda-serve`` (or ``dennou serve --uecda-port``) as a subprocess; the
+clients are :mod:`tests.uecda.raw_client` (written from the protocol description only) and
+``dennou uecda-client``.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+from dennou.core import record as rec
+from dennou.games import get
+from dennou.server.testing import ServerProcess, free_port
+from dennou.store import Store, database_url
+
+from . import raw_client
+from .conftest import StartServe, wait_until
+
+
+def _play(port: int, modes: list[str], timeout: float = 60.0) -> list[raw_client.Log]:
+    with ThreadPoolExecutor(len(modes)) as pool:
+        futures = [
+            pool.submit(raw_client.run, port, f"raw{i}", i, mode, timeout)
+            for i, mode in enumerate(modes)
+        ]
+        return [f.result(timeout=timeout + 30) for f in futures]
+
+
+def _stored_record(data_dir: Path) -> rec.Record:
+    store = Store(database_url(None, str(data_dir)))
+    try:
+        [row] = store.tables(["finished"], 10)
+        record = store.record(row.id)
+        assert record is not None
+        return record
+    finally:
+        store.close()
+
+
+def test_five_protocol_clients_play_a_whole_set(uecda_serve: StartServe, tmp_path: Path) -> None:
+    """Handshake, hands (10/11/11/11/10 of 53 cards), turns, 9/8, field tables, 0/1/2."""
+    server = uecda_serve("--games", "3")
+    logs = _play(server.port, [""] * 5)
+    assert sorted(log.player for log in logs) == [0, 1, 2, 3, 4]
+    for log in logs:
+        assert not log.error and log.games == 3, log
+        assert log.ends[-1] == 2 and log.ends.count(1) == 2 and set(log.ends) <= {0, 1, 2}
+    assert sorted(log.hands[0] for log in logs) == [10, 10, 11, 11, 11]
+    answers = {k for log in logs for k in log.answers}
+    assert answers == {8, 9}  # random singles: some accepted, some rejected (passes)
+    assert server.wait() == 0
+    points = server.standings()
+    assert len(points) == 5 and sum(points.values()) == 3 * 15  # 5+4+3+2+1 a game
+    record = _stored_record(tmp_path / "data")
+    assert record.game == "daifugo" and record.rules["sequences"] and record.rules["jokers"] == 1
+    game = get("daifugo")
+    final = list(rec.replay(record, game))[-1].state
+    assert game.is_over(final) and record.outcome is not None
+    assert list(game.outcome(final).scores) == [points[p] for p in record.players]
+    assert record.outcome["scores"] == [points[p] for p in record.players]
+    rejected = [s for s in record.steps if s.default == "illegal"]
+    assert len(rejected) == sum(log.answers.get(8, 0) for log in logs)
+
+
+def test_dennou_bots_play_through_uecda_client(uecda_serve: StartServe) -> None:
+    """``dennou uecda-client BOT`` against ``dennou uecda-serve``: five bots, a whole set."""
+    server = uecda_serve("--games", "4")
+    bots = ["random", "greedy", "montecarlo:playouts=20", "greedy", "random"]
+    clients = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "dennou",
+                "uecda-client",
+                bot,
+                "--port",
+                str(server.port),
+                "--name",
+                f"b{i}",
+                "--seed",
+                str(i),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i, bot in enumerate(bots)
+    ]
+    said = [c.communicate(timeout=120) for c in clients]
+    assert [c.returncode for c in clients] == [0] * 5, said
+    assert server.wait() == 0
+    standings = server.standings()
+    for i, (out, _) in enumerate(said):
+        assert "4 games" in out and "0 plays rejected" in out, out
+        points = int(out.split(" points")[0].rsplit(" ", 1)[1])
+        assert standings[f"uecda:b{i}"] == points  # the client's count is the server's
+
+
+def test_a_client_killed_mid_game_passes_and_the_set_goes_on(
+    uecda_serve: StartServe,
+) -> None:
+    server = uecda_serve("--games", "2", "--time-limit", "1")
+    logs = _play(server.port, ["", "", "die", "", ""])
+    alive = [log for i, log in enumerate(logs) if i != 2]
+    assert all(log.games == 2 and log.ends[-1] == 2 for log in alive), alive
+    assert server.wait() == 0
+    assert "closed its socket" in server.err
+
+
+def test_malformed_silent_and_garbage_clients_never_stop_the_server(
+    uecda_serve: StartServe,
+) -> None:
+    """Wrong protocol, short profiles, garbage tables and a silent client: all answered as
+    tndhms does (refused, rejected as a pass, dropped) while the table plays to its end."""
+    server = uecda_serve("--games", "2", "--time-limit", "0.3")
+    with socket.create_connection(("127.0.0.1", server.port)) as bad:  # wrong protocol
+        bad.sendall(struct.pack(">120i", 20069, *[0] * 119))
+        assert bad.recv(4) == b""  # closed, no player number
+    with socket.create_connection(("127.0.0.1", server.port)) as short:
+        short.sendall(b"\x00" * 100)  # a third of a profile, then gone
+    logs = _play(server.port, ["garbage", "garbage", "silent", "", "garbage"], timeout=90)
+    for i, log in enumerate(logs):
+        if i != 2:
+            assert log.games == 2 and log.ends[-1] == 2, log
+    assert sum(log.answers.get(8, 0) for log in logs) > 0
+    assert server.wait() == 0
+    assert "protocol 20069" in server.err and "closed after 100 bytes" in server.err
+    assert "malformed table" in server.err and "silent for" in server.err
+    assert len(server.standings()) == 5
+
+
+def test_the_host_seats_a_uecda_client_with_bots_at_a_table_people_watch(tmp_path: Path) -> None:
+    """``dennou serve --uecda-port``: the table is an ordinary one (listed, recorded, replayed)."""
+    port = free_port()
+    args = ["--uecda-port", str(port), "--uecda-games", "2"]
+    args += ["--uecda-bots", "greedy,random", "--uecda-fill-after", "0.3"]
+    server = ServerProcess(tmp_path, args=args)
+    server.start()
+    try:
+        [log] = _play(port, [""])
+        assert log.games == 2 and log.ends[-1] == 2 and log.player == 0
+        tables = httpx.get(server.http + "/api/tables", params={"game": "daifugo"}).json()
+        [info] = tables["tables"]
+        assert info["status"] == "finished"
+        assert [s.get("name") or s.get("bot") for s in info["seats"]][:2] == [
+            "uecda:raw0",
+            "greedy",
+        ]
+        [record] = rec.loads(httpx.get(f"{server.http}/api/tables/{info['id']}/record").text)
+        game = get("daifugo")
+        assert game.is_over(list(rec.replay(record, game))[-1].state)
+        assert record.rules["stalemate_passes"] == 20
+    finally:
+        server.stop()
+
+
+def test_a_uecda_table_survives_a_killed_host(tmp_path: Path) -> None:
+    """SIGKILL mid-set: every stored step is kept; after the restart the table resumes with its
+    UECda seats absent (a dead client passes) and plays to its end."""
+    port = free_port()
+    args = ["--uecda-port", str(port), "--uecda-games", "50"]
+    server = ServerProcess(tmp_path, limits={"absent_grace_default": 0.1}, args=args)
+    server.start()
+    try:
+        with ThreadPoolExecutor(5) as pool:
+            runs = [pool.submit(raw_client.run, port, f"k{i}", i, "", 60) for i in range(5)]
+
+            def some_steps() -> bool:
+                page = httpx.get(server.http + "/api/tables").json()["tables"]
+                return bool(page) and page[0]["version"] > 40
+
+            wait_until(some_steps)
+            table = httpx.get(server.http + "/api/tables").json()["tables"][0]["id"]
+            server.kill()
+            logs = [r.result(timeout=60) for r in runs]
+        assert all(log.error and log.games < 50 for log in logs)  # cut off, not finished
+        server.start()
+        info = httpx.get(f"{server.http}/api/tables/{table}").json()
+        assert info["status"] == "playing" and info["version"] > 40
+        before = info["version"]
+        wait_until(
+            lambda: httpx.get(f"{server.http}/api/tables/{table}").json()["version"] > before + 20
+        )
+    finally:
+        server.stop()
