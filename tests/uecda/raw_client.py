@@ -80,6 +80,8 @@ def run(port: int, name: str, seed: int, mode: str = "", timeout: float = 60.0) 
                 back = _zeros()
                 for r, c in sorted(_held(hand), key=lambda rc: rc[1])[: hand[5][1]]:
                     back[r][c] = 1
+                if mode == "garbage" and rng.random() < 0.5:
+                    back = [[rng.randrange(-(2**31), 2**31) for _ in range(15)] for _ in range(8)]
                 _send(sock, back)
             while True:
                 mine = _table(sock)

@@ -19,6 +19,7 @@ from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Play
+from dennou.games.daifugo.views import TABLE_KEYS, table_view
 from dennou.uecda import wire
 from dennou.uecda.client import Mirror
 
@@ -137,3 +138,12 @@ def test_the_clients_mirror_gives_exactly_the_engines_legal_plays(seed: int) -> 
         want = sorted(str(a) for a in GAME.legal_actions(state, seat))
         got = sorted(str(a) for a in GAME.legal_actions(mirror.state("play"), seat))
         assert got == want, (C.cards_str(C.cards_in(state.hands[seat])), view["layout"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_table_view_is_exactly_that_part_of_the_seats_view(seed: int) -> None:
+    for state, _ in play_decisions(seed):
+        for seat in range(5):
+            view = GAME.view(state, seat)
+            assert table_view(state, seat) == {k: view[k] for k in TABLE_KEYS}

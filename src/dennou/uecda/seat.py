@@ -22,8 +22,9 @@ for three clocks while it owes a table, or that closes its socket, is disconnect
 is absent: its decisions default (pass) from then on, as a dead client passes.
 
 The table's state after each step is read from its actor at the moment the step is broadcast
-(the actor stores a step, then sets its state, then broadcasts), as the seat's view: the
-translation uses only views and events, the engine's public face.
+(the actor stores a step, then sets its state, then broadcasts), as the part of the seat's view
+the tables need (``table_view``): the translation uses only views and events, the engine's
+public face.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dennou.core.errors import DennouError, GameError, GameOverError, NotYourTurnError
+from dennou.games.daifugo.views import table_view
 from dennou.server import protocol as p
 from dennou.server.connection import QueuedConnection
 from dennou.uecda import wire
@@ -210,8 +212,9 @@ class UecdaSeat(QueuedConnection):
         actor = self.actor
         if actor is None or actor.state is None or self.seat is None:
             return None
-        view: JSON = actor.game.view(actor.state, self.seat)
-        return view
+        # The part of the seat's view its tables are made of (the whole view costs 4x more,
+        # and every step needs one for each of the five seats).
+        return table_view(actor.state, self.seat)
 
     def _deal(self, msg: p.EventMsg, after: JSON) -> None:
         """A game starts: the hand table (the exchange's givers owe their cards back)."""

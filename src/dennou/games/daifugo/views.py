@@ -105,6 +105,42 @@ def view(game: DaifugoEngine, state: DaifugoState, seat: Seat | None) -> JSON:
     return out
 
 
+TABLE_KEYS = (
+    "phase",
+    "turn",
+    "revolution",
+    "back",
+    "lock",
+    "counts",
+    "titles",
+    "layout",
+    "exchange",
+    "hand",
+)
+"""The keys of :func:`table_view`: what a seat's UECda tables are made of."""
+
+
+def table_view(state: DaifugoState, seat: Seat) -> JSON:
+    """The part of ``seat``'s :func:`view` under :data:`TABLE_KEYS`, at a fraction of its cost.
+
+    A protocol adapter builds a seat's tables after every step (the UECda port does for five
+    seats); the whole view's log and history are not needed for that.
+    """
+    plays = state.field
+    return {
+        "phase": state.phase,
+        "turn": state.turn if state.phase == "play" else None,
+        "revolution": state.revolution,
+        "back": state.back,
+        "lock": _suits(state.lock),
+        "counts": [C.size(h) for h in state.hands],
+        "titles": list(state.titles),
+        "layout": _play_json(plays[-1]) if plays else None,
+        "exchange": [_step_json(st, seat) for st in state.steps],
+        "hand": C.cards_str(state.hand(seat)),
+    }
+
+
 def _follow_up_json(state: DaifugoState) -> JSON | None:
     due = state.follow_up
     if due is None:
