@@ -3,8 +3,9 @@
 It speaks raw bytes with :mod:`struct`, keeps its hand from the tables it is sent, and plays a
 single card it holds (or passes) at random: the server judges whether the play is legal, so a
 run of these clients also drives the server's rejections (8, counted as a pass). ``mode``
-makes it misbehave: ``garbage`` sends random values in some of its tables, ``silent`` stops
-answering, ``die`` closes its socket in the middle of a game.
+makes it misbehave: ``garbage`` sends random values in some of its tables (and cards it does
+not hold in others), ``silent`` stops answering, ``die`` closes its socket in the middle of a
+game.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ clients are :mod:`tests.uecda.raw_client` (written from the protocol description
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import struct
 import subprocess
@@ -16,8 +17,10 @@ from pathlib import Path
 
 import httpx
 
+from dennou.client import run_bot
 from dennou.core import record as rec
 from dennou.games import get
+from dennou.games.daifugo.bots import GreedyBot
 from dennou.server.testing import ServerProcess, free_port
 from dennou.store import Store, database_url
 
@@ -135,6 +138,7 @@ def test_malformed_silent_and_garbage_clients_never_stop_the_server(
     assert server.wait() == 0
     assert "protocol 20069" in server.err and "closed after 100 bytes" in server.err
     assert "malformed table" in server.err and "silent for" in server.err
+    assert "refused:" in server.err  # well-formed plays of cards not held
     assert len(server.standings()) == 5
 
 
@@ -190,5 +194,40 @@ def test_a_uecda_table_survives_a_killed_host(tmp_path: Path) -> None:
         wait_until(
             lambda: httpx.get(f"{server.http}/api/tables/{table}").json()["version"] > before + 20
         )
+    finally:
+        server.stop()
+
+
+def test_uecda_clients_and_a_websocket_player_share_one_table(tmp_path: Path) -> None:
+    """A person's (or a WebSocket bot's) seat and four UECda clients at one ordinary table."""
+    port = free_port()
+    server = ServerProcess(tmp_path, args=["--uecda-port", str(port), "--uecda-games", "2"])
+    server.start()
+    try:
+        token = httpx.post(server.http + "/api/accounts", json={"name": "wendy"}).json()["token"]
+        with ThreadPoolExecutor(5) as pool:
+            first = pool.submit(raw_client.run, port, "first", 0, "", 60)
+            wait_until(lambda: httpx.get(server.http + "/api/tables").json()["tables"])
+            table = httpx.get(server.http + "/api/tables").json()["tables"][0]["id"]
+            web = pool.submit(
+                asyncio.run, run_bot(GreedyBot(), server.ws, token, table=table, seed=1)
+            )
+            wait_until(
+                lambda: (
+                    sum(
+                        s["kind"] == "player"
+                        for s in httpx.get(f"{server.http}/api/tables/{table}").json()["seats"]
+                    )
+                    == 2
+                )
+            )
+            rest = [pool.submit(raw_client.run, port, f"r{i}", i, "", 60) for i in range(3)]
+            logs = [first.result(90), *(r.result(90) for r in rest)]
+            result = web.result(90)
+        assert all(log.games == 2 and log.ends[-1] == 2 for log in logs), logs
+        assert result.seat == 1 and result.outcome is not None
+        info = httpx.get(f"{server.http}/api/tables/{table}").json()
+        assert info["status"] == "finished"
+        assert [s["name"] for s in info["seats"]][:2] == ["uecda:first", "wendy"]
     finally:
         server.stop()
