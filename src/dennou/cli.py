@@ -685,6 +685,29 @@ def leaderboard_command(
 
 
 app.command("serve")(serve)
+
+
+@app.command("warm")
+def warm_command(
+    names: Annotated[list[str] | None, typer.Argument(help="games (default: every game)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print nothing")] = False,
+) -> None:
+    """Compile every game's and bot's native code now, so no first decision waits for it."""
+    from dennou.arena.warmup import warm
+
+    try:
+        games = [get(n) for n in names or sorted(REGISTRY)]
+    except ConfigError as exc:
+        raise typer.BadParameter(exc.message, param_hint="NAMES") from None
+
+    def report(name: str, taken: dict[str, float]) -> None:
+        if not quiet:
+            parts = ", ".join(f"{k} {v:.2f} s" for k, v in taken.items())
+            console.print(f"{name}: {parts}", highlight=False)
+
+    warm(games, report)
+
+
 app.command("uecda-serve")(uecda_serve)
 app.command("uecda-client")(uecda_client)
 bot_app = typer.Typer(help="Run a bot against a dennou server.", no_args_is_help=True)

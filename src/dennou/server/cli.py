@@ -69,6 +69,12 @@ def serve(
     uecda_fill_after: Annotated[
         float, typer.Option(min=0.0, help="seconds before those bots sit down")
     ] = 30.0,
+    warm: Annotated[
+        bool,
+        typer.Option(
+            help="compile the bots' native code in a background process at start (dennou warm)"
+        ),
+    ] = True,
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -110,6 +116,8 @@ def serve(
             lines.append(f"  operators  {', '.join(operators)}")
         print("\n".join(lines), flush=True)
 
+    if warm:
+        warm_in_background()
     # The store's writer thread and the event loop hand the GIL to each other for every step;
     # the default 5 ms switch interval would add up to that to each hand-off.
     sys.setswitchinterval(0.0005)
@@ -134,6 +142,26 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
+    )
+
+
+def warm_in_background() -> None:
+    """Start ``dennou warm`` in a low-priority process.
+
+    The first bot decisions on a fresh install then load compiled code instead of compiling it
+    within a table's clock.
+    """
+    import subprocess
+
+    def lower_priority() -> None:
+        os.nice(10)
+
+    subprocess.Popen(
+        [sys.executable, "-m", "dennou", "warm", "--quiet"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lower_priority,  # safe: no threads exist yet at this point
     )
 
 

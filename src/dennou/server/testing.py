@@ -105,6 +105,7 @@ class ServerProcess:
     def start(self) -> None:
         """Start the process and wait until it answers."""
         cmd = [sys.executable, "-m", "dennou.server", "serve", "--port", str(self.port)]
+        cmd += ["--no-warm"]  # the test run's first process warms the caches
         cmd += ["--data-dir", str(self.data_dir)]
         for name, value in self.limits.items():
             cmd += ["--limit", f"{name}={value}"]

@@ -1,0 +1,90 @@
+"""Warm-up: compile every game's and every bot's native code before anyone waits for it.
+
+The fast paths (the Daifugo simulator, the Numeron solvers, the stud odds) are Numba functions
+compiled on first use and cached on disk (``cache=True``). On a fresh install that first use
+costs seconds (12 s for the Daifugo ``montecarlo`` bot's first decision on this project's 2-core
+machine), longer than a table's clock. :func:`warm` makes each game's first decisions here, once:
+for every game, a state at its first decision, the spectators' view of it, and one decision of
+every built-in bot. After it, a new process loads the compiled code from the cache in well
+under a second (``bench/cold_start.py`` measures both).
+
+``dennou warm`` runs it; ``dennou serve`` runs it in a background process at start (the host's
+event loop and its bot workers never wait for it).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from dennou.arena.bots import available_bots, make_bot
+from dennou.core.game import CHANCE, Game
+
+SKIPPED_BOTS = frozenset({"policy"})
+"""Bots that need a file to be built (a trained policy): nothing to compile ahead."""
+
+
+def first_decision(game: Game[Any, Any], seed: int = 0) -> tuple[Any, Any, int] | None:
+    """The default rules, a state at the first decision a seat owes, and that seat.
+
+    ``None``: the seats of this game never decide (10-card stud: the cards play).
+    """
+    rules = game.make_rules({})
+    state = game.new(rules, players_of(game, rules))
+    rng = random.Random(seed)
+    for _ in range(10_000):
+        acting = game.to_act(state)
+        if not acting:
+            return None
+        if CHANCE not in acting:
+            return rules, state, min(acting)
+        state, _ = game.apply(state, CHANCE, game.sample_chance(state, rng))
+    return None
+
+
+def warm_game(game: Game[Any, Any]) -> dict[str, float]:
+    """Make ``game``'s first decision with each of its bots; seconds taken per bot."""
+    found = first_decision(game)
+    taken: dict[str, float] = {}
+    if found is None:
+        start = time.perf_counter()
+        rules = game.make_rules({})
+        game.view(game.new(rules, players_of(game, rules)), None)
+        taken["view"] = time.perf_counter() - start
+        return taken
+    rules, state, seat = found
+    players = players_of(game, rules)
+    start = time.perf_counter()
+    game.view(state, None)
+    view = game.view(state, seat)
+    legal = game.legal_actions(state, seat)
+    taken["view"] = time.perf_counter() - start
+    for name in sorted(available_bots(game)):
+        if name in SKIPPED_BOTS:
+            continue
+        start = time.perf_counter()
+        bot = make_bot(game, name)
+        bot.reset(seat=seat, rules=rules, players=players)
+        bot.act(view, legal, random.Random(0))
+        taken[name] = time.perf_counter() - start
+    return taken
+
+
+def players_of(game: Game[Any, Any], rules: Any) -> list[str]:
+    """Player names for the game's default number of players."""
+    return [f"p{i}" for i in range(game.default_players(rules))]
+
+
+def warm(
+    games: Iterable[Game[Any, Any]], report: Callable[[str, dict[str, float]], None] | None = None
+) -> None:
+    """Warm every game in ``games`` (see the module's docstring); ``report(name, seconds)``."""
+    for game in games:
+        taken = warm_game(game)
+        if report is not None:
+            report(game.spec.name, taken)
+
+
+__all__ = ["SKIPPED_BOTS", "first_decision", "warm", "warm_game"]
