@@ -48,10 +48,16 @@ def warm_game(game: Game[Any, Any]) -> dict[str, float]:
     """Make ``game``'s first decision with each of its bots; seconds taken per bot."""
     found = first_decision(game)
     taken: dict[str, float] = {}
-    if found is None:
+    if found is None:  # the cards play: warm what its spectators' views compute (odds)
         start = time.perf_counter()
         rules = game.make_rules({})
-        game.view(game.new(rules, players_of(game, rules)), None)
+        state = game.new(rules, players_of(game, rules))
+        rng = random.Random(0)
+        for _ in range(8):
+            game.view(state, None)
+            if CHANCE not in game.to_act(state):
+                break
+            state, _ = game.apply(state, CHANCE, game.sample_chance(state, rng))
         taken["view"] = time.perf_counter() - start
         return taken
     rules, state, seat = found

@@ -1,0 +1,33 @@
+"""``dennou warm``: every game's first decision with each of its bots, ahead of time."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from dennou.arena.bots import available_bots
+from dennou.arena.warmup import SKIPPED_BOTS, first_decision, warm_game
+from dennou.cli import app
+from dennou.games import get
+
+runner = CliRunner()
+
+
+def test_warm_makes_a_first_decision_with_every_bot_of_the_games_named() -> None:
+    result = runner.invoke(app, ["warm", "chairs", "hilo"])
+    assert result.exit_code == 0, result.output
+    for name in ("chairs", "hilo"):
+        line = next(x for x in result.output.splitlines() if x.startswith(name + ":"))
+        for bot in set(available_bots(get(name))) - SKIPPED_BOTS:
+            assert f"{bot} " in line, (bot, line)
+
+
+def test_warm_refuses_an_unknown_game_with_a_message() -> None:
+    result = runner.invoke(app, ["warm", "chess"])
+    assert result.exit_code == 2 and "chess" in result.output
+
+
+def test_a_game_whose_seats_never_decide_is_warmed_by_its_views() -> None:
+    """10-card stud: the cards play; only the views (with their odds) have code to warm."""
+    game = get("stud10")
+    assert first_decision(game) is None
+    assert set(warm_game(game)) == {"view"}
