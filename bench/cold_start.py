@@ -76,9 +76,8 @@ def main() -> None:
     print("|---|---|---|---|")
     worst = {"cold": 0.0, "warm": 0.0}
     for game in games:
-        cache = tempfile.mkdtemp(prefix="numba-cache-")
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT / "src")}
-        cold = {bot: probe(game, bot, env) for bot in bots_of(game) if bot != "policy"}
+        cold = {bot: probe(game, bot, fresh_env()) for bot in bots_of(game) if bot != "policy"}
+        env = fresh_env()
         subprocess.run(
             [sys.executable, "-m", "dennou", "warm", "--quiet", game], env=env, check=True
         )
@@ -94,6 +93,12 @@ def main() -> None:
         f"\nslowest first decision: cold {worst['cold']:.2f} s, after warm-up "
         f"{worst['warm']:.2f} s (target < 1 s)"
     )
+
+
+def fresh_env() -> dict[str, str]:
+    """The environment of a process with an empty Numba cache of its own."""
+    cache = tempfile.mkdtemp(prefix="numba-cache-")
+    return {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT / "src")}
 
 
 def probe(game: str, bot: str, env: dict[str, str]) -> float | None:

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from dennou.games.numeron import judge
-from dennou.games.numeron.optimum import Search, Tree, _hash
+from dennou.games.numeron.optimum import Search, Tree, _hash, memo_get, memo_has
 from dennou.games.numeron.solver import score_calls
 from dennou.games.numeron.state import all_numbers
 
@@ -123,8 +123,8 @@ def build_tree(search: Search, exact: Search, chosen: dict[bytes, int]) -> Tree:
         if len(s) <= 2:
             return int(s[0])
         key = int(_hash(s))
-        if key in exact.memo:
-            return int(exact.memo[key] & 0xFFFF)
+        if memo_has(exact.memo, key):
+            return int(memo_get(exact.memo, key, 0) & 0xFFFF)
         return search.call_for(s)
 
     def build(s: np.ndarray) -> int:

@@ -168,7 +168,7 @@ async def client_part(
             first = await Client.open(ws_url, tokens[f"p{t}_0"], timeout=60)
             clients.append(first)
             info = await first.create_table(
-                args.game, ["me"] + ["open"] * (seats - 1), seed=t, absent_grace=60
+                args.game, ["me"] + ["open"] * (seats - 1), absent_grace=60
             )
             table = info["id"]
             for k in range(args.spectators):

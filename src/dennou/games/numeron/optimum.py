@@ -122,6 +122,51 @@ def _swaps(digits: int) -> npt.NDArray[np.int64]:
     return out
 
 
+# --- the memos -----------------------------------------------------------------------------
+# Numba's typed dicts compile their Python-side methods afresh in every process (seconds, and
+# never cached); made and read only through these cached kernels, a warm start costs nothing.
+@nb.njit(cache=True)
+def int_memo() -> Any:  # pragma: no cover - compiled
+    """An empty ``int64 -> int64`` memo."""
+    return Dict.empty(key_type=types.int64, value_type=types.int64)
+
+
+@nb.njit(cache=True)
+def float_memo() -> Any:  # pragma: no cover - compiled
+    """An empty ``int64 -> float64`` memo."""
+    return Dict.empty(key_type=types.int64, value_type=types.float64)
+
+
+@nb.njit(cache=True)
+def memo_get(memo: Any, key: int, default: Any) -> Any:  # pragma: no cover - compiled
+    """``memo[key]``, or ``default`` when absent."""
+    return memo.get(key, default)
+
+
+@nb.njit(cache=True)
+def memo_set(memo: Any, key: int, value: Any) -> None:  # pragma: no cover - compiled
+    """``memo[key] = value``."""
+    memo[key] = value
+
+
+@nb.njit(cache=True)
+def memo_has(memo: Any, key: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``key`` is in ``memo``."""
+    return key in memo
+
+
+@nb.njit(cache=True)
+def memo_size(memo: Any) -> int:  # pragma: no cover - compiled
+    """How many entries ``memo`` holds."""
+    return len(memo)
+
+
+@nb.njit(cache=True)
+def memo_clear(memo: Any) -> None:  # pragma: no cover - compiled
+    """Empty ``memo``."""
+    memo.clear()
+
+
 # --- the kernel ---------------------------------------------------------------------------
 @nb.njit(cache=True)
 def _hash(s: Any) -> Any:  # pragma: no cover - compiled
@@ -417,8 +462,8 @@ class Search:
         self.lb = capacity_bound(self.n, branch_count(self.digits))
         self.est = estimate_table(self.n, self.digits)
         self.swaps = _swaps(self.digits)
-        self.memo = Dict.empty(key_type=types.int64, value_type=types.int64)
-        self.lower = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.memo = int_memo()
+        self.lower = int_memo()
         self.stats = np.zeros(4, dtype=np.int64)
         self.breadths = np.full(self.n + 1, self.breadth, dtype=np.int64)
         if self.wide is not None:
@@ -450,7 +495,7 @@ class Search:
         s = np.ascontiguousarray(np.sort(np.asarray(s, dtype=np.int64)))
         if len(s) <= 2:
             return int(s[0])
-        return int(self.memo[int(_hash(s))] & 0xFFFF)
+        return int(memo_get(self.memo, int(_hash(s)), 0) & 0xFFFF)
 
     def optimum(self, first: int = 0) -> int:
         """The total over every secret, with the first call ``first``.
@@ -463,7 +508,7 @@ class Search:
         for r in np.unique(row):
             if r != self.hit:
                 total += self.solve(everything[row == r])
-        self.memo[int(_hash(everything))] = (total << CALL_BITS) | first
+        memo_set(self.memo, int(_hash(everything)), (total << CALL_BITS) | first)
         return total
 
     def tree(self) -> Tree:
@@ -758,8 +803,8 @@ class Race:
         self.branches = branch_count(digits)
         self.swaps = _swaps(digits)
         self.q = np.ascontiguousarray(q, dtype=np.float64)
-        self.memo = Dict.empty(key_type=types.int64, value_type=types.float64)
-        self.upper = Dict.empty(key_type=types.int64, value_type=types.float64)
+        self.memo = float_memo()
+        self.upper = float_memo()
         self.stats = np.zeros(2, dtype=np.int64)
         self.budget = budget
 
@@ -788,5 +833,5 @@ class Race:
             self.budget,
         )
         key = int(_race_key(s, 1))
-        call = int(self.memo.get(-key - 1, -1.0)) if key in self.memo else -1
+        call = int(memo_get(self.memo, -key - 1, -1.0)) if memo_has(self.memo, key) else -1
         return call, float(value)

@@ -48,7 +48,16 @@ from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
 from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumber
 from dennou.games.numeron.knowledge import Candidates, knowledge
-from dennou.games.numeron.optimum import Race, Search, Tree, _hash, hit_code, tree
+from dennou.games.numeron.optimum import (
+    Race,
+    Search,
+    Tree,
+    _hash,
+    hit_code,
+    memo_clear,
+    memo_size,
+    tree,
+)
 from dennou.games.numeron.solver import (
     CallChooser,
     best_reveal,
@@ -154,9 +163,9 @@ def shared_search(digits: int) -> Search:
     Its memo holds the exact solutions of sets, which do not depend on the game.
     """
     search = _searches(digits)
-    if len(search.memo) + len(search.lower) > MEMO_LIMIT:
-        search.memo.clear()
-        search.lower.clear()
+    if memo_size(search.memo) + memo_size(search.lower) > MEMO_LIMIT:
+        memo_clear(search.memo)
+        memo_clear(search.lower)
     return search
 
 
