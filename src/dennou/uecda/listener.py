@@ -184,24 +184,36 @@ class UecdaListener:
         return seat
 
     async def _seat(self, seat: UecdaSeat) -> None:
-        """Seat a client at the forming table (a new one if there is none)."""
+        """Seat a client at the forming table.
+
+        A new table is made if there is none, or if the last seat of the forming one went to
+        someone else (a WebSocket player) meanwhile.
+        """
         async with self._lock:
-            actor = self.forming
-            if actor is None or actor.status != "waiting" or not actor._open_seats():
-                actor = await self._new_table()
-            taken = self._names.setdefault(actor.id, set())
-            account = ACCOUNT_PREFIX + seat.name
-            k = 1
-            while account in taken:
-                k += 1
-                account = f"{ACCOUNT_PREFIX}{seat.name}.{k}"
-            taken.add(account)
-            seat.account = account
-            await actor.call(actor.join, seat, None, None, None)
-            if actor.status != "waiting":
-                self._started(actor)
-            elif len(taken) == 1 and self.options.bots:
-                self._later(self._fill(actor))
+            for attempt in range(2):
+                actor = self.forming
+                if actor is None or actor.status != "waiting" or not actor._open_seats():
+                    actor = await self._new_table()
+                taken = self._names.setdefault(actor.id, set())
+                account = ACCOUNT_PREFIX + seat.name
+                k = 1
+                while account in taken:
+                    k += 1
+                    account = f"{ACCOUNT_PREFIX}{seat.name}.{k}"
+                seat.account = account
+                try:
+                    await actor.call(actor.join, seat, None, None, None)
+                except Refused as exc:
+                    if exc.code != "conflict" or attempt:
+                        raise
+                    self.forming = None  # a WebSocket player took the last seat: a new table
+                    continue
+                taken.add(account)
+                if actor.status != "waiting":
+                    self._started(actor)
+                elif len(taken) == 1 and self.options.bots:
+                    self._later(self._fill(actor))
+                return
 
     async def _new_table(self) -> TableActor:
         o = self.options
