@@ -35,7 +35,7 @@ import numpy as np
 from dennou.arena.play import play
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import CHANCE
-from dennou.games.daifugo import GAME, DaifugoRules
+from dennou.games.daifugo import GAME
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
 
@@ -167,10 +167,18 @@ def speed(seconds: float) -> None:
 
 
 def duplicate(
-    hero: Any, field: Any, deals: int, games: int, seed: int
+    hero: Any,
+    field: Any,
+    deals: int,
+    games: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> tuple[float, float, float, int]:
-    """Mean points per game of ``hero()`` against 4 ``field()``, with a 95% CI."""
-    rules = DaifugoRules(games=games)
+    """Mean points per game of ``hero()`` against 4 ``field()``, with a 95% CI.
+
+    ``options``: rules options (default: the source's rules), ``games`` set from ``games``.
+    """
+    rules = GAME.make_rules({**(options or {}), "games": games})
     names = ["p0", "p1", "p2", "p3", "p4"]
     per_deal: list[float] = []
     for d in range(deals):

@@ -17,9 +17,7 @@ Tables:
 from __future__ import annotations
 
 import argparse
-import math
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,11 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from daifugo import engine_games_per_s  # noqa: E402  (bench/daifugo.py)
-from dennou.arena.play import play  # noqa: E402
-from dennou.core.bot import Bot, RandomBot  # noqa: E402
-from dennou.games.daifugo import GAME  # noqa: E402
+from daifugo import duplicate, engine_games_per_s  # noqa: E402  (bench/daifugo.py)
+from dennou.core.bot import RandomBot  # noqa: E402
 from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot  # noqa: E402
+
+UECDA = {"preset": "uecda"}
 
 
 def tcp_games_per_s(games: int) -> tuple[float, float]:
@@ -90,24 +88,6 @@ def speed(seconds: float, games: int) -> None:
     )
 
 
-def duplicate(hero: Any, sets: int, set_games: int, seed: int) -> tuple[float, float, float]:
-    """Mean UECda points per game of ``hero()`` against 4 random bots, with a 95% interval."""
-    rules = GAME.make_rules({"preset": "uecda", "games": set_games})
-    names = ["p0", "p1", "p2", "p3", "p4"]
-    per_deal: list[float] = []
-    for d in range(sets):
-        total = 0.0
-        for seat in range(5):
-            bots: list[Bot] = [hero() if i == seat else RandomBot() for i in range(5)]
-            record = play(GAME, rules, bots, seed + d, players=names)
-            assert record.outcome is not None
-            total += record.outcome["scores"][seat] / set_games
-        per_deal.append(total / 5)
-    mean = statistics.fmean(per_deal)
-    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
-    return mean, mean - half, mean + half
-
-
 def strength(sets: int, set_games: int, mc_playouts: int) -> None:
     games = sets * 5 * set_games
     print("\n## Strength under the uecda preset: hero vs 4 x random, duplicate deals\n")
@@ -121,7 +101,7 @@ def strength(sets: int, set_games: int, mc_playouts: int) -> None:
     ]
     for name, hero in heroes:
         t = time.perf_counter()
-        mean, lo, hi = duplicate(hero, sets, set_games, seed=7000)
+        mean, lo, hi, _ = duplicate(hero, RandomBot, sets, set_games, 7000, UECDA)
         print(
             f"| {name} | {mean:.3f} | [{lo:.3f}, {hi:.3f}] | {time.perf_counter() - t:.0f} |",
             flush=True,
