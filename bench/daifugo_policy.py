@@ -56,7 +56,9 @@ class Recorder(MonteCarloBot):
         return action
 
 
-def features_of(view: JSON, legal: Sequence[Action], chosen: Action) -> tuple[np.ndarray, int] | None:
+def features_of(
+    view: JSON, legal: Sequence[Action], chosen: Action
+) -> tuple[np.ndarray, int] | None:
     """The candidates' features and the index of the chosen one (``None``: one candidate)."""
     candidates = I.candidate_moves(view, legal)
     if len(candidates) < 2:
@@ -148,7 +150,9 @@ def main() -> None:
     w = fit.x
     for name, weights in (("hand-set", start), ("fitted", w)):
         loss = loss_and_grad(weights, test, 0.0)[0]
-        print(f"{name}: held-out log-loss {loss:.4f}, top-1 agreement {agreement(weights, test):.3f}")
+        print(
+            f"{name}: held-out log-loss {loss:.4f}, top-1 agreement {agreement(weights, test):.3f}"
+        )
     for f, v in zip(I.FEATURES, w, strict=True):
         print(f"  {f:<16} {v:+.3f}")
     if not args.dry_run:

@@ -118,7 +118,7 @@ def move_features(st: np.ndarray, fl: np.ndarray, hand: np.uint64, m: np.uint64,
         out[0] = 1.0
         if lead:
             out[1] = 1.0
-        out[2] = 1.0 / max(count, 1)
+        out[2] = 1.0 / (count if count > 0 else 1)
         return
     kind, low, size, _ = S.move_info(m)
     jk = S._jokers(m)
@@ -145,15 +145,12 @@ def move_features(st: np.ndarray, fl: np.ndarray, hand: np.uint64, m: np.uint64,
         out[10] = S._popcount((after >> np.uint64(4 * low)) & np.uint64(15)) / 3.0
     if left == 0:
         out[11] = 1.0
-    revolts = False
-    if fl[S.F_REV] and not (st[S.TOP] != 0 and st[S.TLOW] == 13 and m == np.uint64(1)):
-        if kind == 1:
-            revolts = 0 < fl[S.F_SEQREV] <= size
-        else:
-            revolts = size >= fl[S.F_REVSIZE] and low != 13
+    big = (0 < fl[S.F_SEQREV] <= size) if kind == 1 else (size >= fl[S.F_REVSIZE] and low != 13)
+    returned = st[S.TOP] != 0 and st[S.TLOW] == 13 and m == np.uint64(1)
+    revolts = fl[S.F_REV] != 0 and big and not returned
     if revolts and left > 0:
         total = 0.0
-        nat = 0
+        nat: Any = 0
         for q in range(13):
             c = S._popcount((after >> np.uint64(4 * q)) & np.uint64(15))
             total += c * (((12 - q) if rev else q) / 12.0)
@@ -508,11 +505,10 @@ def log_weights(
             p = _TINY
             if kinds[d] == AUTO_PASS:
                 p = 1.0 if k == 0 else _TINY
+            elif kinds[d] == PASS and k == 0:
+                p = _TINY if auto else 1.0
             elif kinds[d] == PASS:
-                if k == 0:
-                    p = _TINY if auto else 1.0
-                else:
-                    p = (1.0 - eps) * probs[k] + eps / total
+                p = (1.0 - eps) * probs[k] + eps / total
             else:
                 want = np.uint64(moves[d])
                 q = 0.0
@@ -628,8 +624,11 @@ class TwoPlayerSolver:
         return result
 
     def solve(self, st: np.ndarray, moves: Sequence[int]) -> tuple[bool, int] | None:
-        """A winning move among ``moves`` at ``st`` (``(True, move)``), ``(False, moves[0])`` if
-        none wins, or ``None`` when the budget runs out."""
+        """Search the root: the first winning move among ``moves`` at ``st``.
+
+        Returns ``(True, move)``, ``(False, moves[0])`` if none wins, or ``None`` when the budget
+        runs out.
+        """
         try:
             for m in moves:
                 child = st.copy()
@@ -795,16 +794,22 @@ class IsmctsBot(Bot):
         obs = self._observations(view, ctx)
         if obs is None:
             return pool[:want]
-        logw = log_weights(pool, *obs, ctx.base, ctx.fl, self.weights, 0.05) * self.belief
+        seats, kinds, context, moves, later = obs
+        logw = log_weights(
+            pool, seats, kinds, context, moves, later, ctx.base, ctx.fl, self.weights, 0.05
+        )
+        logw *= self.belief
         p = np.exp(logw - logw.max())
         p /= p.sum()
         # systematic resampling: evenly spaced draws through the cumulative weights
-        start = (seed % 1_000_003) / 1_000_003 / want
+        start = float(np.random.default_rng(seed).random()) / want
         points = start + np.arange(want) / want
         idx = np.searchsorted(np.cumsum(p), points, side="right")
         return pool[np.minimum(idx, len(pool) - 1)]
 
-    def _observations(self, view: JSON, ctx: Context) -> tuple[np.ndarray, ...] | None:
+    def _observations(
+        self, view: JSON, ctx: Context
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         tr = self.tracker
         me = view["seat"]
         counts = view["counts"]
