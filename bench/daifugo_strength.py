@@ -1,8 +1,11 @@
 """Daifugo bot strength: a hero against 4 copies of a field bot, duplicate deals, seats rotated.
 
-    python bench/daifugo_strength.py                              # ismcts vs greedy and montecarlo
-    python bench/daifugo_strength.py --deals 40 --workers 2       # 40 deals x 5 seats x 10 games
+    python bench/daifugo_strength.py                  # the two rows below, 4 deals (200 games each)
+    python bench/daifugo_strength.py --deals 40       # the full run: 2,000 games per row
     python bench/daifugo_strength.py --hero ismcts:ms=150 --field montecarlo:ms=150
+
+Default rows: ``ismcts:ms=100`` against 4 ``montecarlo:ms=100`` (equal thinking time), and
+``ismcts`` (its default budget, 3000 playouts) against 4 ``greedy``.
 
 Every deal seed is played once with the hero in each of the 5 seats (the same cards: the chance
 stream depends on the seed only), as sets of ``--games`` games under the seed rules with the
@@ -82,24 +85,23 @@ def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hero", default="ismcts")
-    parser.add_argument(
-        "--field",
-        action="append",
-        help="field bot spec (repeatable; default: greedy, then montecarlo at the hero's time)",
-    )
+    parser.add_argument("--hero", default=None, help="hero bot spec (default: the two rows)")
+    parser.add_argument("--field", action="append", help="field bot spec (repeatable)")
     parser.add_argument("--deals", type=int, default=4, help="deal seeds (x 5 seats x games)")
     parser.add_argument("--games", type=int, default=10, help="games per set")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--preset", default=None, help="rules preset (default: the seed rules)")
     args = parser.parse_args()
-    fields = args.field or ["greedy", "montecarlo:ms=150"]
+    rows = [("ismcts:ms=100", "montecarlo:ms=100"), ("ismcts", "greedy")]
+    if args.hero or args.field:
+        hero = args.hero or "ismcts"
+        rows = [(hero, field) for field in args.field or ["greedy"]]
     print(f"\n{args.deals} deals x 5 seats x {args.games} games; points per game 2 1 0 -1 -2\n")
     print("| hero | field | mean points/game | 95% CI | games | hero ms median / max | time |")
     print("|---|---|---|---|---|---|---|")
-    for field in fields:
-        measure(args.hero, field, args.deals, args.games, args.workers, args.seed, args.preset)
+    for hero, field in rows:
+        measure(hero, field, args.deals, args.games, args.workers, args.seed, args.preset)
 
 
 if __name__ == "__main__":

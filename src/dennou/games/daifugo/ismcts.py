@@ -728,13 +728,13 @@ class IsmctsBot(Bot):
 
     def __init__(
         self,
-        playouts: Annotated[int, Meta(ge=1, le=1_000_000)] = 1200,
+        playouts: Annotated[int, Meta(ge=1, le=1_000_000)] = 3000,
         ms: Annotated[float, Meta(ge=0, le=60_000)] = 0.0,
         samples: Annotated[int, Meta(ge=1, le=4096)] = 48,
         candidates: Annotated[int, Meta(ge=1, le=64)] = 4,
         belief: Annotated[float, Meta(ge=0, le=8)] = 1.0,
         explore: Annotated[float, Meta(ge=0, le=10)] = 0.6,
-        solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 20_000,
+        solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
     ) -> None:
