@@ -1,9 +1,11 @@
-"""Daifugo bots: ``random``, ``greedy`` and ``montecarlo`` (determinized, Numba playouts).
+"""Daifugo bots: ``random``, ``greedy``, ``montecarlo`` and ``ismcts`` (``ismcts.py``).
 
 Bots see only views (what a remote client sees) and play under every rules option. ``greedy``
 plays its weakest group or sequence and keeps its jokers, strongest rank and 8s for when they
 take the field; ``montecarlo`` samples hidden hands consistent with its view and scores each
-candidate play by playouts of the fast simulator (:mod:`.sim`, which plays every option too).
+candidate play by playouts of the fast simulator (:mod:`.sim`, which plays every option too);
+``ismcts`` weighs its samples by what the opponents did, searches with UCB1 and a learned
+playout policy, and solves the last two players' ending exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dennou.core.bot import Bot, RandomBot
 from dennou.core.game import JSON
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
+from dennou.games.daifugo.ismcts import IsmctsBot
 from dennou.games.daifugo.rules import TITLES, titles_for
 
 
@@ -229,5 +232,6 @@ BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "montecarlo": MonteCarloBot,
+    "ismcts": IsmctsBot,
 }
 """The bots of this game by name."""

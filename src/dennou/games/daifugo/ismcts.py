@@ -1,0 +1,1116 @@
+"""Daifugo ``ismcts``: belief-weighted determinized search with a learned playout policy.
+
+The approach of the UECda champions (issue 17; ``docs/games/daifugo.md``, Bots):
+
+- **Hidden hands by likelihood.** Candidate deals of the unseen cards are drawn consistently with
+  the view (card counts, every card seen, the cards the seat gave, a tribute's rank cap), then
+  weighted by how likely each opponent's plays and passes this game were under the policy model
+  below (the hand a seat held at each decision is its sampled hand plus what it played since).
+  Under ``auto_pass`` a pass says exactly whether the seat could play (the host passes for a seat
+  that cannot); a gift received in the exchange says the giver holds few weaker cards. The
+  determinizations are drawn from the candidates in proportion to their weights (importance
+  resampling; ``belief`` tempers the weights, 0 is uniform).
+- **UCB1 at the root** over the candidate plays (and, as 大富豪 / 富豪, over the cards to give
+  back): each playout takes the next determinization of the arm and plays to the end of the
+  game in the Numba simulator (:mod:`.sim`) with the policy; the reward is the title's points.
+- **The policy** is a softmax over a few hand-built features of each play (:data:`FEATURES`);
+  its weights (``policy.json`` beside this module) are fitted by ``bench/daifugo_policy.py`` to
+  the choices of ``montecarlo`` bots in self-play.
+- **An exact solver when two players remain**: the seat then knows the other hand (every unseen
+  card), and a win/loss search with a transposition table (:func:`solve_two`) plays a winning
+  move when there is one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+from msgspec import Meta
+from numba import njit
+
+from dennou.core.actions import Action
+from dennou.core.bot import Bot
+from dennou.core.game import JSON, Event, Seat
+from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.actions import Discard, Give, Pass, Play
+from dennou.games.daifugo.rules import DaifugoRules, titles_for
+from dennou.games.daifugo.views import determinize, known_holdings, tribute_caps
+
+FEATURES = (
+    "pass",
+    "pass_on_lead",
+    "pass_short",
+    "strength_follow",
+    "strength_lead",
+    "size",
+    "size_lead",
+    "jokers",
+    "eight_cut",
+    "top_rank",
+    "split",
+    "finish",
+    "revolution",
+    "sequence",
+    "controls_left",
+    "short_after",
+)
+"""The policy's features of a move (see :func:`move_features`)."""
+
+NF = len(FEATURES)
+
+DEFAULT_WEIGHTS = (
+    -1.0, -3.0, -2.0, -4.0, -4.0, 0.5, 1.5, -1.5, -0.5, -1.0, -1.0, 5.0, 2.0, 0.5, 0.5, 1.0,
+)  # fmt: skip
+"""Hand-set weights (greedy-like), used when no fitted weights are shipped."""
+
+POLICY_FILE = Path(__file__).with_name("policy.json")
+"""The fitted weights: ``{"features": [...], "weights": [...], "how": "..."}``."""
+
+
+def load_weights(path: Path = POLICY_FILE) -> np.ndarray:
+    """The policy's weights from ``path`` (the defaults if it is missing or stale)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return np.array(DEFAULT_WEIGHTS, dtype=np.float64)
+    if list(data.get("features", [])) != list(FEATURES):
+        return np.array(DEFAULT_WEIGHTS, dtype=np.float64)
+    return np.array(data["weights"], dtype=np.float64)
+
+
+WEIGHTS = load_weights()
+"""The shipped policy weights."""
+
+_NAT = np.uint64((1 << 52) - 1)
+_CARDS = np.uint64((1 << 54) - 1)
+_SEQ = np.uint64(1 << 58)
+_ZERO = np.uint64(0)
+_TINY = 1e-4
+"""The likelihood of an observation the model says is impossible (robust to local rules)."""
+
+
+# --- the policy ----------------------------------------------------------------------------------
+@njit(cache=True)
+def move_features(st: np.ndarray, fl: np.ndarray, hand: np.uint64, m: np.uint64, out: Any) -> None:
+    """Fill ``out`` (``NF`` floats) with the features of move ``m`` (0: pass) of ``hand``.
+
+    Strength is in the current order, 0 (weakest) to 1; a sequence counts by its weakest end.
+    ``controls_left``: jokers, top-rank cards and (with the 8-cut) 8s kept after the play.
+    ``revolution``: the play reverses the order, signed by how weak the rest of the hand is now.
+    """
+    for i in range(NF):
+        out[i] = 0.0
+    lead = st[S.TOP] == 0
+    rev = st[S.REVOLUTION] != st[S.BACK]
+    count = S._popcount(hand)
+    if m == _ZERO:
+        out[0] = 1.0
+        if lead:
+            out[1] = 1.0
+        out[2] = 1.0 / (count if count > 0 else 1)
+        return
+    kind, low, size, _ = S.move_info(m)
+    jk = S._jokers(m)
+    after = S._remove(hand, m)
+    left = S._popcount(after)
+    r = low
+    if kind == 1:
+        r = low + size - 1 if rev else low
+        r = min(max(r, 0), 12)
+    strength = 1.0 if r == 13 else ((12 - r) if rev else r) / 12.0
+    if lead:
+        out[4] = strength
+        out[6] = size / 4.0
+    else:
+        out[3] = strength
+    out[5] = size / 4.0
+    out[7] = jk
+    if fl[S.F_CUT] and S._count_of(kind, low, size, S.EIGHT) > 0:
+        out[8] = 1.0
+    top_rank = 0 if rev else 12
+    if r != 13 and S._count_of(kind, low, size, top_rank) > 0:
+        out[9] = 1.0
+    if kind == 0 and low != 13:
+        out[10] = S._popcount((after >> np.uint64(4 * low)) & np.uint64(15)) / 3.0
+    if left == 0:
+        out[11] = 1.0
+    big = (0 < fl[S.F_SEQREV] <= size) if kind == 1 else (size >= fl[S.F_REVSIZE] and low != 13)
+    returned = st[S.TOP] != 0 and st[S.TLOW] == 13 and m == np.uint64(1)
+    revolts = fl[S.F_REV] != 0 and big and not returned
+    if revolts and left > 0:
+        total = 0.0
+        nat: Any = 0
+        for q in range(13):
+            c = S._popcount((after >> np.uint64(4 * q)) & np.uint64(15))
+            total += c * (((12 - q) if rev else q) / 12.0)
+            nat += c
+        if nat > 0:
+            out[12] = (0.5 - total / nat) * 2.0
+    if kind == 1:
+        out[13] = 1.0
+    controls = S._jokers(after) + S._popcount((after >> np.uint64(4 * top_rank)) & np.uint64(15))
+    if fl[S.F_CUT]:
+        controls += S._popcount((after >> np.uint64(4 * S.EIGHT)) & np.uint64(15))
+    out[14] = controls / 4.0
+    out[15] = 1.0 / (left + 1)
+
+
+@njit(cache=True)
+def policy(
+    st: np.ndarray,
+    fl: np.ndarray,
+    hand: np.uint64,
+    w: np.ndarray,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> Any:
+    """The policy's distribution over the moves of ``hand`` on ``st``'s field.
+
+    Fills ``buf`` with the plays (:func:`.sim.gen_moves`) and ``probs`` with their
+    probabilities, passing last (at index ``k``) when allowed. Returns ``(k, can_pass)``.
+    """
+    k = S.gen_moves(hand, st, fl, buf)
+    can_pass = st[S.TOP] != 0 or fl[S.F_LEADPASS] != 0
+    total = k + (1 if can_pass else 0)
+    best = -1e300
+    for i in range(total):
+        m = buf[i] if i < k else _ZERO
+        move_features(st, fl, hand, m, feats)
+        z = 0.0
+        for f in range(NF):
+            z += w[f] * feats[f]
+        probs[i] = z
+        if z > best:
+            best = z
+    s = 0.0
+    for i in range(total):
+        probs[i] = math.exp(probs[i] - best)
+        s += probs[i]
+    for i in range(total):
+        probs[i] /= s
+    return k, can_pass
+
+
+@njit(cache=True)
+def _choose(
+    st: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> np.uint64:
+    """A move drawn from the policy (a 7 pass or 10 discard: the weakest cards)."""
+    hand = S._hand(st, st[S.TURN])
+    if st[S.FU_KIND]:
+        return S._weakest(hand, st[S.FU_COUNT], 1 if st[S.REVOLUTION] != st[S.BACK] else 0)
+    k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
+    total = k + (1 if can_pass else 0)
+    if total == 0:
+        return _ZERO
+    u = np.random.random()
+    acc = 0.0
+    for i in range(total):
+        acc += probs[i]
+        if u < acc:
+            return buf[i] if i < k else _ZERO
+    return buf[total - 1] if total - 1 < k else _ZERO
+
+
+@njit(cache=True)
+def _playout(
+    st: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> None:
+    for _ in range(100_000):
+        if st[S.OVER]:
+            return
+        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+            return
+
+
+@njit(cache=True)
+def policy_playouts(
+    base: np.ndarray, fl: np.ndarray, w: np.ndarray, games: int, seed: int
+) -> np.ndarray:
+    """Finishing places ``[game, seat]`` of ``games`` policy playouts from ``base``."""
+    np.random.seed(seed)
+    n = base[S.N]
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    probs = np.zeros(S.MAXMOVES + 1)
+    feats = np.zeros(NF)
+    out = np.zeros((games, n), dtype=np.int64)
+    for g in range(games):
+        st = base.copy()
+        _playout(st, fl, w, buf, probs, feats)
+        for p in range(n):
+            out[g, st[S.HEAD + 2 * n + p]] = p
+    return out
+
+
+# --- the root search ----------------------------------------------------------------------------
+@njit(cache=True)
+def search(
+    base: np.ndarray,
+    hands: np.ndarray,
+    first: np.ndarray,
+    use_first: int,
+    diamond3: int,
+    fl: np.ndarray,
+    w: np.ndarray,
+    value: np.ndarray,
+    seat: int,
+    budget: int,
+    explore: float,
+    seed: int,
+    visits: np.ndarray,
+    totals: np.ndarray,
+) -> None:
+    """UCB1 over ``K`` arms for ``budget`` playouts; adds to ``visits`` and ``totals``.
+
+    Args:
+        base: The position (a simulator vector; its hands are replaced).
+        hands: ``[K or 1, D, seats]`` hands per arm and determinization; arm ``k`` takes its
+            determinizations in turn (common random numbers across arms).
+        first: ``[K]`` the arms' first moves, played when ``use_first`` (else the arms differ
+            by their hands: exchange choices, play starting at ``base``).
+        use_first: Whether to play ``first[k]`` first.
+        diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
+        fl: Rule flags.
+        w: Policy weights.
+        value: The reward of each finishing place (0-1).
+        seat: Whose reward.
+        budget: Playouts.
+        explore: The UCB1 constant.
+        seed: Seed of the playouts' random stream.
+        visits: ``[K]`` playouts per arm (updated).
+        totals: ``[K]`` summed rewards per arm (updated).
+    """
+    np.random.seed(seed)
+    n = base[S.N]
+    arms = visits.shape[0]
+    dets = hands.shape[1]
+    shared = hands.shape[0] == 1
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    probs = np.zeros(S.MAXMOVES + 1)
+    feats = np.zeros(NF)
+    done = 0
+    for k in range(arms):
+        done += visits[k]
+    for _ in range(budget):
+        pick = -1
+        for k in range(arms):
+            if visits[k] == 0:
+                pick = k
+                break
+        if pick < 0:
+            best = -1e300
+            logn = math.log(done)
+            for k in range(arms):
+                u = totals[k] / visits[k] + explore * math.sqrt(logn / visits[k])
+                if u > best:
+                    best = u
+                    pick = k
+        d = visits[pick] % dets
+        row = 0 if shared else pick
+        st = base.copy()
+        for x in range(n):
+            st[S.HEAD + 3 * n + x] = hands[row, d, x]
+        if diamond3:
+            for x in range(n):
+                if hands[row, d, x] >> C.DIAMOND3 & 1:
+                    st[S.TURN] = x
+                    st[S.LAST] = x
+        elif S._hand(st, st[S.TURN]) == 0:
+            x = S._next_active(st, st[S.TURN])
+            st[S.TURN] = x
+            st[S.LAST] = x
+        over = False
+        if use_first:
+            over = S.step(st, first[pick], fl, buf)
+        if not over:
+            _playout(st, fl, w, buf, probs, feats)
+        place = 0
+        for p in range(n):
+            if st[S.HEAD + 2 * n + p] == seat:
+                place = p
+        visits[pick] += 1
+        totals[pick] += value[place]
+        done += 1
+
+
+# --- hidden hands ---------------------------------------------------------------------------------
+@njit(cache=True)
+def deal_samples(
+    pool: np.ndarray,
+    need: np.ndarray,
+    fixed: np.ndarray,
+    cap: np.ndarray,
+    count: int,
+    seed: int,
+) -> np.ndarray:
+    """``count`` deals ``[sample, seat]`` of the card codes in ``pool`` (jokers as 52).
+
+    Seat ``x`` gets ``fixed[x]`` (a card set) and ``need[x]`` cards of the pool; a seat with
+    ``cap[x] < 13`` takes only cards of rank at most ``cap[x]`` when there are enough.
+    """
+    np.random.seed(seed)
+    n = need.shape[0]
+    out = np.zeros((count, n), dtype=np.int64)
+    cards = pool.copy()
+    used = np.zeros(pool.shape[0], dtype=np.bool_)
+    for g in range(count):
+        np.random.shuffle(cards)
+        used[:] = False
+        hands = np.zeros(n, dtype=np.uint64)
+        for x in range(n):
+            hands[x] = np.uint64(fixed[x])
+        for phase in range(2):
+            for x in range(n):
+                if (cap[x] < 13) != (phase == 0):
+                    continue
+                want = need[x]
+                if phase == 0:
+                    fits = 0
+                    for i in range(cards.shape[0]):
+                        if not used[i] and (cards[i] >> 2) <= cap[x] and cards[i] != 52:
+                            fits += 1
+                    if fits < want:
+                        continue  # not enough: filled without the cap below
+                for i in range(cards.shape[0]):
+                    if want == 0:
+                        break
+                    c = cards[i]
+                    if used[i] or (phase == 0 and (c == 52 or (c >> 2) > cap[x])):
+                        continue
+                    used[i] = True
+                    want -= 1
+                    if c == 52:
+                        hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
+                    else:
+                        hands[x] |= np.uint64(1) << np.uint64(c)
+                need_left = want
+                if phase == 0:
+                    need_left = 0
+                for i in range(cards.shape[0]):
+                    if need_left == 0:
+                        break
+                    c = cards[i]
+                    if used[i]:
+                        continue
+                    used[i] = True
+                    need_left -= 1
+                    if c == 52:
+                        hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
+                    else:
+                        hands[x] |= np.uint64(1) << np.uint64(c)
+        # seats with a cap that could not be met take any cards now
+        for x in range(n):
+            got = S._popcount(hands[x]) - S._popcount(np.uint64(fixed[x]))
+            left = need[x] - got
+            for i in range(cards.shape[0]):
+                if left <= 0:
+                    break
+                if used[i]:
+                    continue
+                used[i] = True
+                left -= 1
+                c = cards[i]
+                if c == 52:
+                    hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
+                else:
+                    hands[x] |= np.uint64(1) << np.uint64(c)
+        for x in range(n):
+            out[g, x] = np.int64(hands[x])
+    return out
+
+
+PLAY, PASS, AUTO_PASS, GIFT = 0, 1, 2, 3
+"""Kinds of observation weighed by :func:`log_weights`."""
+
+
+@njit(cache=True)
+def log_weights(
+    deals: np.ndarray,
+    seats: np.ndarray,
+    kinds: np.ndarray,
+    context: np.ndarray,
+    moves: np.ndarray,
+    later: np.ndarray,
+    template: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    eps: float,
+) -> np.ndarray:
+    """The log-likelihood of every deal under the policy model, observation by observation.
+
+    Args:
+        deals: ``[M, seats]`` candidate hands (card sets) now.
+        seats: ``[D]`` who acted.
+        kinds: ``[D]`` :data:`PLAY`, :data:`PASS`, :data:`AUTO_PASS` (the host passed for the
+            seat) or :data:`GIFT` (an exchange gift received: ``context[d, 0]`` holds the
+            ranks below the gift's strongest card, as a card set).
+        context: ``[D, 8]`` the field then: top move, returned, top kind, low, size,
+            revolution, 11-back, lock.
+        moves: ``[D]`` the move played (plays).
+        later: ``[D]`` the cards that seat played at that decision or after (its hand then is
+            its hand now plus these).
+        template: A simulator vector to write the field into.
+        fl: Rule flags.
+        w: Policy weights.
+        eps: Weight of a uniform choice mixed into the policy (robustness).
+    """
+    count = deals.shape[0]
+    out = np.zeros(count)
+    st = template.copy()
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    probs = np.zeros(S.MAXMOVES + 1)
+    feats = np.zeros(NF)
+    auto = fl[S.F_AUTO] != 0
+    for d in range(seats.shape[0]):
+        x = seats[d]
+        if kinds[d] != GIFT:
+            st[S.TOP] = context[d, 0]
+            st[S.RETURNED] = context[d, 1]
+            st[S.TKIND] = context[d, 2]
+            st[S.TLOW] = context[d, 3]
+            st[S.TSIZE] = context[d, 4]
+            st[S.REVOLUTION] = context[d, 5]
+            st[S.BACK] = context[d, 6]
+            st[S.LOCK] = context[d, 7]
+        for g in range(count):
+            hand = S._add_cards(np.uint64(deals[g, x]), np.uint64(later[d]))
+            if kinds[d] == GIFT:
+                weaker = S._popcount(hand & np.uint64(context[d, 0]))
+                out[g] += weaker * math.log(0.35)
+                continue
+            k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
+            total = k + (1 if can_pass else 0)
+            p = _TINY
+            if kinds[d] == AUTO_PASS:
+                p = 1.0 if k == 0 else _TINY
+            elif kinds[d] == PASS and k == 0:
+                p = _TINY if auto else 1.0
+            elif kinds[d] == PASS:
+                p = (1.0 - eps) * probs[k] + eps / total
+            else:
+                want = np.uint64(moves[d])
+                q = 0.0
+                found = False
+                for i in range(k):
+                    mv = buf[i]
+                    if (mv & _CARDS) == (want & _CARDS) and (mv & _SEQ) == (want & _SEQ):
+                        q += probs[i]
+                        found = True
+                if found:
+                    p = (1.0 - eps) * q + eps / total
+            out[g] += math.log(p)
+    return out
+
+
+# --- the two-player solver ---------------------------------------------------------------------
+_M5 = 0x5555555555555
+_M3 = 0x3333333333333
+
+
+def _rank_counts(hand: int) -> int:
+    """The cards of each rank (a nibble per rank) of a hand's naturals."""
+    m = hand & C.NATURALS
+    c = m - ((m >> 1) & _M5)
+    return (c & _M3) + ((c >> 2) & _M3)
+
+
+class TwoPlayerSolver:
+    """Exact win/loss search of a game's end between two players, both hands known.
+
+    Wins are what matters: the first of the two out takes the better title. Passing on an empty
+    field (``lead_pass``) is left out (it only hands the lead over); a 千日手 is left out too.
+    When suits play no part (no suit lock, no sequences) hands and plays are compared by rank
+    counts, plus the 3 of spades (it answers a joker).
+
+    Args:
+        fl: Rule flags.
+        me: The seat whose win is asked.
+        other: The other seat still holding cards.
+        budget: Positions to visit at most (:meth:`solve` gives up past it).
+    """
+
+    def __init__(self, fl: np.ndarray, me: int, other: int, budget: int) -> None:
+        self.fl = fl.copy()
+        self.fl[S.F_STALE] = 0
+        self.me = me
+        self.other = other
+        self.budget = budget
+        self.nodes = 0
+        self.memo: dict[tuple[int, ...], bool] = {}
+        self.buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+        self.by_rank = not (self.fl[S.F_LOCK] or self.fl[S.F_SEQS])
+
+    def _key(self, st: np.ndarray) -> tuple[int, ...]:
+        n = int(st[S.N])
+        hands = st[S.HEAD + 3 * n : S.HEAD + 4 * n]
+        key = [int(st[i]) for i in (S.TURN, S.LAST, S.PASSED, S.REVOLUTION, S.BACK, S.LOCK)]
+        key += [int(st[S.TOP]) & ((1 << 54) - 1), int(st[S.TOP]) >> 58, int(st[S.RETURNED])]
+        if self.by_rank and st[S.TOP]:
+            key[6] = int(st[S.TLOW]) << 8 | int(st[S.TSIZE])
+        for h in hands:
+            h = int(h)
+            key.append(_rank_counts(h) << 3 | (h & 1) << 2 | h >> 52 if self.by_rank else h)
+        return tuple(key)
+
+    def moves(self, st: np.ndarray) -> list[int]:
+        """The moves searched at ``st`` (plays, then a pass where allowed), best guesses first."""
+        n = int(st[S.N])
+        hand = int(st[S.HEAD + 3 * n + int(st[S.TURN])])
+        k = S.gen_moves(np.uint64(hand), st, self.fl, self.buf)
+        plays = [int(m) for m in self.buf[:k]]
+        if self.by_rank:
+            seen: set[tuple[int, int, int]] = set()
+            kept = []
+            for m in plays:
+                sig = (_rank_counts(m), m >> 52 & 3, m & 1)
+                if sig not in seen:
+                    seen.add(sig)
+                    kept.append(m)
+            plays = kept
+        cards = (1 << 54) - 1
+        plays.sort(key=lambda m: (-((m & cards) == hand), -(m & cards).bit_count()))
+        if st[S.TOP] != 0:
+            plays.append(0)
+        return plays
+
+    def wins(self, st: np.ndarray) -> bool:
+        """Whether :attr:`me` wins from ``st`` with best play on both sides.
+
+        Raises:
+            TimeoutError: The budget of positions ran out.
+        """
+        if st[S.OVER]:
+            n = int(st[S.N])
+            order = [int(x) for x in st[S.HEAD + 2 * n : S.HEAD + 2 * n + st[S.NFIN]]]
+            return order.index(self.me) < order.index(self.other)
+        key = self._key(st)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise TimeoutError
+        mine = int(st[S.TURN]) == self.me
+        result = not mine
+        for m in self.moves(st):
+            child = st.copy()
+            S.step(child, np.uint64(m), self.fl, self.buf)
+            if self.wins(child) == mine:
+                result = mine
+                break
+        self.memo[key] = result
+        return result
+
+    def solve(self, st: np.ndarray, moves: Sequence[int]) -> tuple[bool, int] | None:
+        """Search the root: the first winning move among ``moves`` at ``st``.
+
+        Returns ``(True, move)``, ``(False, moves[0])`` if none wins, or ``None`` when the budget
+        runs out.
+        """
+        try:
+            for m in moves:
+                child = st.copy()
+                S.step(child, np.uint64(m), self.fl, self.buf)
+                if self.wins(child):
+                    return True, m
+        except (TimeoutError, RecursionError):
+            return None
+        return False, moves[0]
+
+
+# --- what the seat saw this game ----------------------------------------------------------------
+class Tracker:
+    """The public course of the current game, from the events the seat observes.
+
+    Each opponent decision is kept with the field it was made on; each seat's plays with their
+    decision index (to rebuild the hand it held then).
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """A new game."""
+        self.top = 0
+        self.returned = 0
+        self.revolution = 0
+        self.back = 0
+        self.lock = 0
+        self.decisions: list[tuple[int, int, tuple[int, ...], int]] = []
+        self.played: list[tuple[int, int, int]] = []  # (decision index, seat, cards)
+
+    def _context(self) -> tuple[int, ...]:
+        if not self.top:
+            return (0, 0, 0, 0, 0, self.revolution, self.back, self.lock)
+        kind, low, size, _ = S.move_info(np.uint64(self.top))
+        return (
+            self.top,
+            self.returned,
+            int(kind),
+            int(low),
+            int(size),
+            self.revolution,
+            self.back,
+            self.lock,
+        )
+
+    def see(self, event: Event, rules: DaifugoRules) -> None:
+        """Take one event into account."""
+        kind = event.kind
+        data = event.data
+        if kind in ("deal", "game_end", "void"):
+            self.reset()
+        elif kind == "play":
+            readings = C.combo_from(
+                data["cards"], suit_jokers=rules.suit_lock, sequences=rules.sequences
+            )
+            want = C.SEQUENCE if data.get("kind") == "sequence" else C.GROUP
+            combo = next((c for c in readings or () if c.kind == want), None)
+            if combo is None:
+                return
+            move = S.move_of(combo)
+            self.decisions.append((int(data["seat"]), PLAY, self._context(), move))
+            self.played.append((len(self.decisions) - 1, int(data["seat"]), combo.cards))
+            self.top = move
+            self.returned = int(bool(data.get("returned")))
+            self.revolution = int(bool(data.get("revolution")))
+            self.back = int(bool(data.get("back", False)))
+            self.lock = C.suit_set(data.get("lock", ""))
+        elif kind == "pass":
+            how = AUTO_PASS if data.get("auto") else PASS
+            self.decisions.append((int(data["seat"]), how, self._context(), 0))
+        elif kind == "flush":
+            self.top = self.returned = self.back = self.lock = 0
+        elif kind == "discard10":
+            cards = C.parse_cards(data["cards"]) or ()
+            self.played.append((len(self.decisions), int(data["seat"]), C.card_set(cards)))
+
+
+# --- the bot -------------------------------------------------------------------------------------
+class IsmctsBot(Bot):
+    """Belief-weighted determinized search: UCB1 at the root, policy playouts, exact endings.
+
+    Args:
+        playouts: Playouts per decision (used when ``ms`` is 0); the exchange search gets twice.
+        ms: Time budget per decision in milliseconds (0: use ``playouts``; not reproducible).
+        samples: Determinizations drawn per decision (the arms take them in turn).
+        candidates: Candidate deals weighed per determinization (importance resampling).
+        belief: Exponent of the likelihood weights of the deals (0: uniform sampling).
+        explore: The UCB1 exploration constant (rewards are 0-1).
+        solver_nodes: Positions the two-player solver may visit (0: no solver).
+        exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
+        seed: Mixed into the random stream (different bots with the same game seed).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        playouts: Annotated[int, Meta(ge=1, le=1_000_000)] = 3000,
+        ms: Annotated[float, Meta(ge=0, le=60_000)] = 0.0,
+        samples: Annotated[int, Meta(ge=1, le=4096)] = 48,
+        candidates: Annotated[int, Meta(ge=1, le=64)] = 4,
+        belief: Annotated[float, Meta(ge=0, le=8)] = 1.0,
+        explore: Annotated[float, Meta(ge=0, le=10)] = 0.6,
+        solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
+        exchange: bool = True,
+        seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
+    ) -> None:
+        self.playouts = playouts
+        self.ms = ms
+        self.samples = samples
+        self.candidates = candidates
+        self.belief = belief
+        self.explore = explore
+        self.solver_nodes = solver_nodes
+        self.exchange = exchange
+        self.seed = seed
+        self.weights = WEIGHTS
+        self.tracker = Tracker()
+        self.rules: DaifugoRules | None = None
+
+    def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
+        """A new set: forget the last one."""
+        self.tracker.reset()
+        self.rules = rules if isinstance(rules, DaifugoRules) else None
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Follow the game's public course (plays, passes, flushes)."""
+        if self.rules is None:
+            return
+        for e in events:
+            self.tracker.see(e, self.rules)
+
+    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose: exchange and follow-ups by rule or search, plays by search or the solver."""
+        seed = rng.randrange(2**31) ^ self.seed
+        if view["phase"] == "exchange":
+            return self._exchange(view, legal, seed)
+        if view["phase"] != "play":
+            return legal[0]
+        if view["follow_up"] is not None:
+            return _follow_up_choice(view)
+        candidates = candidate_moves(view, legal)
+        if len(candidates) == 1:
+            return candidates[0][1]
+        ctx = Context(view, self.weights)
+        solved = self._solve(view, ctx, candidates)
+        if solved is not None:
+            return solved
+        hands = self.beliefs(view, ctx, seed)
+        moves = np.array([m for m, _ in candidates], dtype=np.uint64)
+        visits, totals = self._search(ctx, ctx.base, hands[None], moves, True, False, seed)
+        return candidates[_best(visits, totals)][1]
+
+    # the parts
+    def beliefs(self, view: JSON, ctx: Context, seed: int) -> np.ndarray:
+        """``[samples, seats]`` hidden hands drawn by their likelihood (see the module)."""
+        want = self.samples
+        pool = ctx.deals(want * (self.candidates if self.belief > 0 else 1), seed)
+        if self.belief <= 0 or self.candidates <= 1:
+            return pool[:want]
+        obs = self._observations(view, ctx)
+        if obs is None:
+            return pool[:want]
+        seats, kinds, context, moves, later = obs
+        logw = log_weights(
+            pool, seats, kinds, context, moves, later, ctx.base, ctx.fl, self.weights, 0.05
+        )
+        logw *= self.belief
+        p = np.exp(logw - logw.max())
+        p /= p.sum()
+        # systematic resampling: evenly spaced draws through the cumulative weights
+        start = float(np.random.default_rng(seed).random()) / want
+        points = start + np.arange(want) / want
+        idx = np.searchsorted(np.cumsum(p), points, side="right")
+        return pool[np.minimum(idx, len(pool) - 1)]
+
+    def _observations(
+        self, view: JSON, ctx: Context
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        tr = self.tracker
+        me = view["seat"]
+        counts = view["counts"]
+        later_by_seat: dict[int, int] = {}
+        rows: list[tuple[int, int, tuple[int, ...], int, int]] = []
+        plays = sorted(tr.played, reverse=True)
+        j = 0
+        for d in range(len(tr.decisions) - 1, -1, -1):
+            while j < len(plays) and plays[j][0] >= d:
+                _, x, cards = plays[j]
+                later_by_seat[x] = C.add(later_by_seat.get(x, 0), cards)
+                j += 1
+            x, kind, context, move = tr.decisions[d]
+            if x == me or not counts[x]:
+                continue
+            rows.append((x, kind, context, move, later_by_seat.get(x, 0)))
+        for x, mask in ctx.gifts.items():
+            if counts[x]:
+                everything = 0
+                for _, y, cards in tr.played:
+                    if y == x:
+                        everything = C.add(everything, cards)
+                rows.append((x, GIFT, (mask, 0, 0, 0, 0, 0, 0, 0), 0, everything))
+        if not rows:
+            return None
+        return (
+            np.array([r[0] for r in rows], dtype=np.int64),
+            np.array([r[1] for r in rows], dtype=np.int64),
+            np.array([r[2] for r in rows], dtype=np.int64),
+            np.array([r[3] for r in rows], dtype=np.uint64),
+            np.array([r[4] for r in rows], dtype=np.int64),
+        )
+
+    def _search(
+        self,
+        ctx: Context,
+        base: np.ndarray,
+        hands: np.ndarray,
+        moves: np.ndarray,
+        use_first: bool,
+        diamond3: bool,
+        seed: int,
+        scale: int = 1,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        arms = len(moves)
+        visits = np.zeros(arms, dtype=np.int64)
+        totals = np.zeros(arms)
+        args = (base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights)
+        if not self.ms:
+            search(*args, ctx.value, ctx.seat, self.playouts * scale, self.explore, seed,
+                   visits, totals)  # fmt: skip
+            return visits, totals
+        started = time.perf_counter()
+        chunk = max(arms * 2, 64)
+        i = 0
+        while (time.perf_counter() - started) * 1000 < self.ms * 0.85 * scale:
+            search(*args, ctx.value, ctx.seat, chunk, self.explore, seed + i, visits, totals)
+            i += 1
+        return visits, totals
+
+    def _solve(
+        self, view: JSON, ctx: Context, candidates: list[tuple[int, Action]]
+    ) -> Action | None:
+        if not self.solver_nodes or not ctx.two_left():
+            return None
+        rules = ctx.rules
+        if rules.seven_pass or rules.ten_discard:
+            return None
+        st = ctx.known_position()
+        if st is None:
+            return None
+        other = next(x for x, k in enumerate(view["counts"]) if k and x != ctx.seat)
+        solver = TwoPlayerSolver(ctx.fl, ctx.seat, other, self.solver_nodes)
+        plays = [m for m, _ in candidates if m != 0 or st[S.TOP] != 0]
+        if not plays:
+            return None
+        got = solver.solve(st, plays)
+        if got is None or not got[0]:
+            return None
+        return next(a for m, a in candidates if m == got[1])
+
+    def _exchange(self, view: JSON, legal: Sequence[Action], seed: int) -> Action:
+        step = next(st for st in view["exchange"] if not st["done"])
+        hand = C.parse_cards(view["hand"]) or ()
+        if step["kind"] == "tribute":
+            return Give(tuple(C.cards_str(C.strongest(hand, step["count"]))))
+        count = step["count"]
+        weakest = C.weakest(hand, count)
+        if not self.exchange or count == 0:
+            return Give(tuple(C.cards_str(weakest)))
+        options = gift_options(hand, count)
+        if len(options) == 1:
+            return Give(tuple(C.cards_str(options[0])))
+        ctx = Context(view, self.weights)
+        base, hands = exchange_arms(view, ctx, options, seed, self.samples)
+        diamond3 = ctx.rules.first_lead == "diamond3"
+        moves = np.zeros(len(options), dtype=np.uint64)
+        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, 2)
+        return Give(tuple(C.cards_str(options[_best(visits, totals)])))
+
+
+def _best(visits: np.ndarray, totals: np.ndarray) -> int:
+    """The most visited arm (ties: the best mean)."""
+    means = totals / np.maximum(visits, 1)
+    return int(max(range(len(visits)), key=lambda k: (visits[k], means[k], -k)))
+
+
+def _follow_up_choice(view: JSON) -> Action:
+    """7 pass / 10 discard: the weakest cards in the current order, jokers last."""
+    due = view["follow_up"]
+    hand = C.parse_cards(view["hand"]) or ()
+    rev = bool(view["reverse"])
+
+    def key(c: int) -> tuple[int, int]:
+        r = C.rank_of(c)
+        return (c == C.JOKER, 12 - r if rev else r)
+
+    cards = tuple(C.cards_str(sorted(hand, key=key)[: due["count"]]))
+    return Give(cards) if due["kind"] == "give" else Discard(cards)
+
+
+def candidate_moves(view: JSON, legal: Sequence[Action]) -> list[tuple[int, Action]]:
+    """The legal plays as simulator moves, one per kind of play (and pass, as 0).
+
+    Plays that differ only in suits are one candidate unless suits matter (the suit lock or
+    sequences); a play with the 3 of spades is apart (it answers a joker).
+    """
+    rules = view["rules"]
+    suits_matter = rules.get("suit_lock", False) or rules.get("sequences", False)
+    out: list[tuple[int, Action]] = []
+    seen: set[tuple[int, ...]] = set()
+    for a in legal:
+        if isinstance(a, Pass):
+            out.append((0, a))
+            continue
+        assert isinstance(a, Play)
+        got = F.readings(a.cards, rules["max_group"], rules["suit_lock"], rules["sequences"])
+        assert got, a
+        combo = got[0]
+        key = (
+            combo.kind,
+            combo.rank,
+            combo.size,
+            C.jokers_in(combo.cards),
+            combo.cards & 1,
+            combo.cards if suits_matter else 0,
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((S.move_of(combo), a))
+    return out
+
+
+def gift_options(hand: Sequence[int], count: int, pool: int = 7) -> list[tuple[int, ...]]:
+    """Gifts searched: every ``count`` of the ``pool`` weakest cards (jokers never given)."""
+    naturals = sorted(c for c in hand if c != C.JOKER)
+    if len(naturals) < count:
+        return [C.weakest(hand, count)]
+    return sorted(set(combinations(naturals[: max(pool, count)], count)))
+
+
+class Context:
+    """What one decision needs from the view: the rules, flags, the base vector, the rewards."""
+
+    def __init__(self, view: JSON, weights: np.ndarray) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.state = determinize(view, self.seat, random.Random(0))
+        self.rules = self.state.rules
+        self.fl = S.flags_of_rules(self.rules)
+        n = len(view["players"])
+        final = view["game_no"] == self.rules.games
+        points = [self.rules.title_points(t, final=final) for t in titles_for(n)]
+        lo, hi = min(points), max(points)
+        self.value = np.array([(p - lo) / ((hi - lo) or 1) for p in points], dtype=np.float64)
+        self.base = S.pack(self.state) if view["phase"] == "play" else np.zeros(0, np.int64)
+        self.gifts = self._gifts()
+
+    def _gifts(self) -> dict[int, int]:
+        """Gifts the seat received: the giver's ranks below the gift's strongest card."""
+        out: dict[int, int] = {}
+        for st in self.view["exchange"]:
+            if st["receiver"] != self.seat or st["kind"] != "gift" or not st["done"]:
+                continue
+            if st["cheated"] or not st["cards"]:
+                continue
+            given = C.parse_cards(st["cards"]) or ()
+            top = max(C.rank_of(c) for c in given)
+            below = sum(15 << (4 * r) for r in range(min(top, 13)))
+            out[st["giver"]] = below & ~C.card_set(c for c in given if c != C.JOKER)
+        return out
+
+    def unseen(self) -> tuple[list[int], dict[int, list[int]], list[int], list[int]]:
+        """The unseen cards (pool), known holdings, and each seat's cards to draw and cap."""
+        view = self.view
+        counts: list[int] = view["counts"]
+        n = len(counts)
+        pool = Counter(C.deck(self.rules.jokers))
+        for c in C.parse_cards(view["discards"]) or ():
+            pool[c] -= 1
+        for p in view["field"]:
+            for c in C.parse_cards(p["cards"]) or ():
+                pool[c] -= 1
+        for c in C.parse_cards(view["hand"]) or ():
+            pool[c] -= 1
+        known = known_holdings(view)
+        for cs in known.values():
+            for c in cs:
+                pool[c] -= 1
+        need = [0 if x == self.seat else counts[x] - len(known.get(x, ())) for x in range(n)]
+        caps = tribute_caps(view)
+        cap = [caps.get(x, 13) for x in range(n)]
+        return [c for c, k in sorted(pool.items()) for _ in range(k)], known, need, cap
+
+    def deals(self, count: int, seed: int) -> np.ndarray:
+        """``[count, seats]`` deals of the unseen cards consistent with the view."""
+        pool, known, need, cap = self.unseen()
+        n = len(need)
+        fixed = [C.card_set(known.get(x, ())) for x in range(n)]
+        fixed[self.seat] = C.card_set(C.parse_cards(self.view["hand"]) or ())
+        if sum(need) != len(pool):  # a view this model does not cover: plain shares
+            need = [max(0, k) for k in need]
+            while sum(need) > len(pool):
+                need[need.index(max(need))] -= 1
+        return deal_samples(
+            np.array(pool, dtype=np.int64),
+            np.array(need, dtype=np.int64),
+            np.array(fixed, dtype=np.int64),
+            np.array(cap, dtype=np.int64),
+            count,
+            seed,
+        )
+
+    def two_left(self) -> bool:
+        """Whether the seat and exactly one other still hold cards."""
+        counts = self.view["counts"]
+        return counts[self.seat] > 0 and sum(1 for k in counts if k) == 2
+
+    def known_position(self) -> np.ndarray | None:
+        """The simulator vector with both remaining hands (the other one is every unseen card)."""
+        pool, _, _, _ = self.unseen()
+        counts = self.view["counts"]
+        other = next(x for x, k in enumerate(counts) if k and x != self.seat)
+        if len(pool) != counts[other]:
+            return None
+        st = self.base.copy()
+        n = len(counts)
+        st[S.HEAD + 3 * n + other] = C.card_set(pool)
+        return st
+
+
+def exchange_arms(
+    view: JSON, ctx: Context, options: Sequence[tuple[int, ...]], seed: int, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The start of play after each gift: ``(base vector, hands [gift, sample, seat])``.
+
+    The steps after the seat's are made as the host would by default (the strongest cards for a
+    tribute, the weakest for a gift).
+    """
+    me = ctx.seat
+    steps = view["exchange"]
+    mine = next(i for i, st in enumerate(steps) if not st["done"])
+    receiver = steps[mine]["receiver"]
+    deals = ctx.deals(samples, seed)
+    n = deals.shape[1]
+    out = np.zeros((len(options), len(deals), n), dtype=np.int64)
+    for d, row in enumerate(deals):
+        held = [list(C.cards_in(int(h))) for h in row]
+        for k, gift in enumerate(options):
+            hands = [list(h) for h in held]
+            for c in gift:
+                hands[me].remove(c)
+            hands[receiver].extend(gift)
+            for st in steps[mine + 1 :]:
+                g, r, cnt = st["giver"], st["receiver"], st["count"]
+                if not hands[g]:
+                    continue
+                pick = C.strongest if st["kind"] == "tribute" else C.weakest
+                moved = pick(hands[g], min(cnt, len(hands[g])))
+                for c in moved:
+                    hands[g].remove(c)
+                hands[r].extend(moved)
+            for x in range(n):
+                out[k, d, x] = C.card_set(hands[x])
+    state = ctx.state.copy()
+    state.phase = "play"
+    state.steps = ()
+    state.turn = state.last = view["order"][0]
+    base = S.pack(state)
+    return base, out
+
+
+__all__ = [
+    "FEATURES",
+    "IsmctsBot",
+    "TwoPlayerSolver",
+    "candidate_moves",
+    "deal_samples",
+    "log_weights",
+    "move_features",
+    "policy",
+    "search",
+]

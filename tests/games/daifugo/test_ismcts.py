@@ -1,0 +1,273 @@
+"""The ``ismcts`` bot: the bot contract, the two-player solver against brute force, and the
+likelihood weights of hidden hands on hand-built cases (docs/games/daifugo.md, Bots)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dennou.arena.bots import make_bot
+from dennou.core.game import Event
+from dennou.games.daifugo import GAME
+from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import ismcts as I
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.actions import Pass, Play
+from dennou.games.daifugo.ismcts import IsmctsBot, TwoPlayerSolver
+from dennou.games.daifugo.state import DaifugoState
+from tests.games.bot_checks import check_bots
+from tests.games.daifugo.helpers import dealt, play
+
+FAST = "ismcts:playouts=120:samples=12:solver_nodes=3000"
+
+
+def test_registered_with_declared_options() -> None:
+    bot = make_bot(GAME, "ismcts:playouts=50:samples=8:belief=0.5")
+    assert isinstance(bot, IsmctsBot) and bot.playouts == 50 and bot.belief == 0.5
+    assert GAME.bots()["ismcts"] is IsmctsBot
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"games": 3}, {"preset": "uecda", "games": 2}],
+    ids=["seed-rules", "uecda"],
+)
+def test_keeps_the_bot_contract(options: dict[str, Any]) -> None:
+    """Legal actions only, the same game for the same seed, blind to hidden state."""
+    rules = GAME.make_rules(options)
+    specs = (FAST, "greedy", FAST + ":seed=7", "montecarlo:playouts=40:samples=4", "random")
+    tally = check_bots(GAME, rules, specs, seeds=[4], every=2)
+    assert tally.twin_checks >= 20 and tally.hidden_differs >= 20
+    assert tally.seen.get("Play", 0) > 20 and tally.seen.get("Give", 0) >= 2
+
+
+def test_the_same_seed_gives_the_same_choice() -> None:
+    state = dealt({0: "3s 3h 5d 7c 9s JK Qh", 1: "4s 6h 8d 10c Ks"}, n=2, lead=0, games=1)
+    view = GAME.view(state, 0)
+    legal = GAME.legal_actions(state, 0)
+    choices = {
+        str(IsmctsBot(playouts=200, samples=16).act(view, legal, random.Random(9)))
+        for _ in range(3)
+    }
+    assert len(choices) == 1
+
+
+# --- the two-player solver ------------------------------------------------------------------------
+def brute_wins(state: DaifugoState, me: int) -> bool:
+    """Whether ``me`` wins (goes out first) by the readable rules, every move tried.
+
+    Passes on an empty field are left out, as in the solver.
+    """
+    if state.phase != "play":
+        return state.results[-1].finish[0] == me
+    seat = state.turn
+    results = []
+    for action in GAME.legal_actions(state, seat):
+        if isinstance(action, Pass) and not state.field:
+            continue
+        new, _ = GAME.apply_rules(state, seat, action)
+        results.append(brute_wins(new, me))
+    return any(results) if seat == me else all(results)
+
+
+def random_position(rng: random.Random, options: dict[str, Any]) -> DaifugoState:
+    rules = GAME.make_rules(options)
+    deck = list(C.deck(rules.jokers))
+    rng.shuffle(deck)
+    sizes = rng.randint(1, 4), rng.randint(1, 4)
+    hands = {0: deck[: sizes[0]], 1: deck[sizes[0] : sizes[0] + sizes[1]]}
+    spec = {s: " ".join(C.cards_str(sorted(h))) for s, h in hands.items()}
+    state = dealt(spec, n=2, lead=rng.randrange(2), **options)
+    if rng.random() < 0.3:
+        state.revolution = True
+    if rng.random() < 0.5:  # somebody plays first, so that some positions start on a field
+        legal = [a for a in GAME.legal_actions(state, state.turn) if isinstance(a, Play)]
+        if legal:
+            state, _ = GAME.apply_rules(state, state.turn, rng.choice(legal))
+    return state
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"games": 1}, {"preset": "uecda", "games": 1, "stalemate_passes": 0}],
+    ids=["seed-rules", "uecda"],
+)
+def test_solver_agrees_with_brute_force(options: dict[str, Any]) -> None:
+    rng = random.Random(17)
+    checked = wins = 0
+    for _ in range(300):
+        state = random_position(rng, options)
+        if state.phase != "play":
+            continue
+        fl = S.flags_of_rules(state.rules)
+        for me in (0, 1):
+            solver = TwoPlayerSolver(fl, me, 1 - me, 10**6)
+            assert solver.wins(S.pack(state)) == brute_wins(state, me), (state.hands, me)
+            checked += 1
+            wins += brute_wins(state, me)
+    assert checked > 400 and 0.2 * checked < wins < 0.8 * checked
+
+
+def test_solver_finds_the_winning_lead() -> None:
+    """3s 4h JK against a pair of 2s: a single natural wins (the joker answers a 2, then the
+    last card goes out); leading the joker or a pair loses."""
+    state = dealt({0: "3s 4h JK", 1: "2s 2h"}, n=2, lead=0, games=1)
+    fl = S.flags_of_rules(state.rules)
+    moves = [int(m) for m in S.Sim(state).legal_moves()]
+    got = TwoPlayerSolver(fl, 0, 1, 10**5).solve(S.pack(state), moves)
+    assert got is not None and got[0]
+    assert S.combo_of(got[1]).strs() in (("3s",), ("4h",))
+    assert brute_wins(play(state, 0, "3s"), 0) and brute_wins(play(state, 0, "4h"), 0)
+    assert not brute_wins(play(state, 0, "JK"), 0)
+    assert not brute_wins(play(state, 0, "3s JK=3h"), 0)
+
+
+def test_bot_plays_the_solver_s_winning_move() -> None:
+    state = dealt({0: "3s 4h JK", 1: "2s 2h"}, n=2, lead=0, games=1)
+    action = IsmctsBot(playouts=5, samples=2).act(
+        GAME.view(state, 0), GAME.legal_actions(state, 0), random.Random(0)
+    )
+    assert action in (Play(("3s",)), Play(("4h",)))
+
+
+def test_solver_gives_up_past_its_budget() -> None:
+    state = dealt({0: "3s 4h 5d 6c 9d", 1: "3h 4d 7h 9c 10s"}, n=2, lead=0, games=1)
+    moves = [int(m) for m in S.Sim(state).legal_moves()]
+    fl = S.flags_of_rules(state.rules)
+    assert TwoPlayerSolver(fl, 0, 1, 5).solve(S.pack(state), moves) is None
+    assert TwoPlayerSolver(fl, 0, 1, 10**6).solve(S.pack(state), moves) is not None
+
+
+# --- likelihood weights ---------------------------------------------------------------------------
+def context_of(state: DaifugoState) -> tuple[int, ...]:
+    tracker = I.Tracker()
+    tracker.top = S.move_of(state.top.combo) if state.top else 0
+    tracker.revolution = int(state.revolution)
+    return tracker._context()
+
+
+def weigh(
+    state: DaifugoState, deals: list[dict[int, str]], obs: list[tuple[int, int, int, str]]
+) -> np.ndarray:
+    """Log weights of ``deals`` (seat -> cards) given ``(seat, kind, move, later cards)``."""
+    n = len(state.players)
+    rows = np.array(
+        [[C.card_set(C.parse_cards(d.get(x, "").split()) or ()) for x in range(n)] for d in deals],
+        dtype=np.int64,
+    )
+    ctx = context_of(state)
+    fl = S.flags_of_rules(state.rules)
+    return I.log_weights(
+        rows,
+        np.array([o[0] for o in obs], dtype=np.int64),
+        np.array([o[1] for o in obs], dtype=np.int64),
+        np.array([ctx for _ in obs], dtype=np.int64),
+        np.array([o[2] for o in obs], dtype=np.uint64),
+        np.array([C.card_set(C.parse_cards(o[3].split()) or ()) for o in obs], dtype=np.int64),
+        S.pack(state),
+        fl,
+        I.WEIGHTS,
+        0.05,
+    )
+
+
+def test_a_forced_pass_rules_out_hands_that_could_have_played() -> None:
+    """Seed rules (auto_pass): the host passed for seat 1 on a single K: no A, 2 or joker then."""
+    state = play(dealt({0: "Ks 3h", 1: "4s", 2: "2h"}, n=3, lead=0), 0, "Ks")
+    assert state.top is not None and state.turn == 2
+    deals = [{1: "4s 5h 9c"}, {1: "4s 5h As"}, {1: "4s 5h JK"}, {1: "4s 5h Qc"}]
+    logw = weigh(state, deals, [(1, I.AUTO_PASS, 0, "")])
+    assert logw[0] == logw[3] == 0.0
+    assert logw[1] < -8 and logw[2] < -8
+
+
+def test_a_chosen_pass_under_auto_pass_says_the_seat_could_play() -> None:
+    state = play(dealt({0: "Ks 3h", 1: "4s", 2: "2h"}, n=3, lead=0), 0, "Ks")
+    deals = [{1: "4s 5h 9c"}, {1: "4s 5h 2c"}]
+    logw = weigh(state, deals, [(1, I.PASS, 0, "")])
+    assert logw[0] < -8 < logw[1]
+
+
+def test_a_play_is_likelier_from_hands_where_it_was_the_natural_choice() -> None:
+    """Seat 1 led a single 9: likelier when it held nothing weaker than when it held 3s."""
+    state = dealt({0: "Ks 3h", 1: "9s"}, n=3, lead=1)
+    nine = S.move_of(C.combo_from(["9s"])[0])  # type: ignore[index]
+    # now (after the lead) seat 1 holds the rest; the 9 is added back as played since
+    deals = [{1: "Qh Kd As"}, {1: "3d 4c As"}]
+    logw = weigh(state, deals, [(1, I.PLAY, nine, "9s")])
+    assert logw[0] > logw[1] + 1.0
+
+
+def test_a_gift_received_makes_weak_cards_with_the_giver_less_likely() -> None:
+    state = dealt({0: "Ks 3h", 1: "4s"}, n=3, lead=0)
+    below_six = sum(15 << (4 * r) for r in range(3))  # the ranks 3, 4, 5
+    rows = np.array([[0, C.card_set((40, 44)), 0], [0, C.card_set((1, 5)), 0]], dtype=np.int64)
+    logw = I.log_weights(
+        rows,
+        np.array([1], dtype=np.int64),
+        np.array([I.GIFT], dtype=np.int64),
+        np.array([[below_six, 0, 0, 0, 0, 0, 0, 0]], dtype=np.int64),
+        np.array([0], dtype=np.uint64),
+        np.array([0], dtype=np.int64),
+        S.pack(state),
+        S.flags_of_rules(state.rules),
+        I.WEIGHTS,
+        0.05,
+    )
+    assert logw[0] == 0.0 and logw[1] < -1.5
+
+
+def test_the_tracker_reads_plays_passes_and_flushes_from_events() -> None:
+    state = dealt({0: "Ks 3h", 1: "4s 5d", 2: "As 6c"}, n=3, lead=0)
+    bot = IsmctsBot()
+    bot.reset(seat=0, rules=state.rules, players=state.players)
+    events: list[Event] = []
+    state, ev = GAME.apply(state, 0, Play(("Ks",)))
+    events += ev
+    state, ev = GAME.apply(state, 2, Pass())  # seat 1 was passed for (no play beats a K)
+    events += ev
+    bot.observe([e for e in events if e.visible_to(0)])
+    kinds = [(x, k) for x, k, _, _ in bot.tracker.decisions]
+    assert kinds == [(0, I.PLAY), (1, I.AUTO_PASS), (2, I.PASS)]
+    king = S.move_of(C.combo_from(["Ks"])[0])  # type: ignore[index]
+    assert bot.tracker.decisions[1][2][0] == king
+    assert bot.tracker.top == 0  # everybody passed: the field flushed
+    assert bot.tracker.played == [(0, 0, C.card_set([C.parse_card("Ks") or 0]))]
+
+
+def test_beliefs_keep_a_forced_passer_without_strong_singles() -> None:
+    """End to end: the sampled hands follow the forced pass the bot observed."""
+    state = dealt(
+        {0: "Ks 3h 4h 5h 6h", 1: "3s 4s 5s 6s 7s 8d", 2: "3c 4c 5c 6c As 2s"}, n=3, lead=0
+    )
+    bot = IsmctsBot(samples=40, candidates=8)
+    bot.reset(seat=0, rules=state.rules, players=state.players)
+    state, ev = GAME.apply(state, 0, Play(("Ks",)))
+    bot.observe([e for e in ev if e.visible_to(0)])
+    assert [k for _, k, _, _ in bot.tracker.decisions] == [I.PLAY, I.AUTO_PASS]
+    view0 = GAME.view(state, 0)  # seat 2 is to act; this is what seat 0 believes
+    assert view0["turn"] == 2
+    ctx = I.Context(view0, I.WEIGHTS)
+    weighted = bot.beliefs(view0, ctx, seed=3)
+    plain = IsmctsBot(samples=40, belief=0).beliefs(view0, ctx, seed=3)
+    strong = C.card_set(c for c in range(44, 52)) | C.card_set([C.JOKER, C.JOKER])
+
+    def strong_with_1(rows: np.ndarray) -> int:
+        return sum(1 for row in rows if int(row[1]) & strong)
+
+    assert strong_with_1(weighted) == 0 < strong_with_1(plain)
+
+
+def test_exchange_gift_is_searched_and_legal() -> None:
+    """As 大富豪 the bot gives back two of its weakest cards (searched among them)."""
+    rules = GAME.make_rules({"games": 3})
+    from dennou.arena.play import play as play_set
+
+    bots = [IsmctsBot(playouts=60, samples=8) for _ in range(4)]
+    record = play_set(GAME, rules, bots, 2)
+    gifts = [s for s in record.steps if s.action and s.action.get("type") == "give"]
+    assert len(gifts) >= 4
+    assert not [s for s in record.steps if s.default is not None]
