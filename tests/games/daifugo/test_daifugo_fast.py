@@ -74,7 +74,8 @@ def test_follow_plays_and_can_follow_equal_filtering_with_beats_and_the_referenc
     if not tops:
         return
     top = data.draw(st.sampled_from(tops))
-    lock = top.suits if locked else 0
+    # A field is locked only under the suit lock rule (without it, jokers name no suit).
+    lock = top.suits if locked and rules.suit_lock else 0
     played = Played(0, top, returned)
     args: dict[str, Any] = {"reverse": reverse, "returned": returned, "lock": lock}
     readable = C.combos(hand, rules.max_group, suit_jokers=rules.suit_lock, seqs=rules.sequences)
