@@ -10,7 +10,8 @@ rate) and normal intervals (mean payout, in units of 100M). Usage::
 The default rows are ``random`` (the baseline), ``heuristic``, and ``heuristic:helper_weight=0``
 (the same bot without medal buying, to show what the gifts are worth against ``random``).
 ``--gaya heuristic`` seats that bot in the gaya seats instead of ``random`` (voters who reward
-the medals they are given), the other players staying ``random``.
+the medals they are given), the other players staying ``random``; ``--field SPEC`` seats SPEC
+at the other player seats (``--field heuristic``: against the current best).
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from dennou.arena.play import play
 from dennou.games import get
 
 
-def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, float]:
+def run(
+    spec: str, games: int, people: int, gaya: str = "random", field: str = "random"
+) -> dict[str, float]:
+    """``spec`` at one player seat (rotating), ``field`` at the others, ``gaya`` in the gaya."""
     game = get("chairs")
     rules = game.make_rules()
     k = rules.n_players(people)
@@ -37,8 +41,7 @@ def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, f
     for g in range(games):
         seat = g % k
         bots = [
-            make_bot(game, spec if i == seat else "random" if i < k else gaya)
-            for i in range(people)
+            make_bot(game, spec if i == seat else field if i < k else gaya) for i in range(people)
         ]
         record = play(game, rules, bots, seed=10_000 + g)
         assert record.outcome is not None
@@ -62,23 +65,27 @@ def run(spec: str, games: int, people: int, gaya: str = "random") -> dict[str, f
 
 def main() -> None:
     args = sys.argv[1:]
-    gaya = "random"
+    gaya = field = "random"
     if "--gaya" in args:
         i = args.index("--gaya")
         gaya = args[i + 1]
+        del args[i : i + 2]
+    if "--field" in args:
+        i = args.index("--field")
+        field = args[i + 1]
         del args[i : i + 2]
     games = int(args[0]) if args else 200
     people = int(args[1]) if len(args) > 1 else 24
     k = get("chairs").make_rules().n_players(people)
     print(
-        f"Musical Chairs: one bot at a player seat, random players, {gaya} gaya; {people} people, "
+        f"Musical Chairs: one bot at a player seat, {field} players, {gaya} gaya; {people} people, "
         f"{k} players, {games} games (same seeds per row)"
     )
     head = ("bot", "win rate", "95% CI", "payout x100M", "nobody won", "s/game")
     print(f"{head[0]:<28}{head[1]:>10}{head[2]:>18}{head[3]:>16}{head[4]:>12}{head[5]:>8}")
     specs = args[2:] or ["random", "heuristic", "heuristic:helper_weight=0"]
     for spec in specs:
-        r = run(spec, games, people, gaya)
+        r = run(spec, games, people, gaya, field)
         ci = f"[{r['lo']:.3f}, {r['hi']:.3f}]"
         pay = f"{r['pay']:.2f} ± {r['pay_half']:.2f}"
         print(f"{spec:<28}{r['win']:>10.3f}{ci:>18}{pay:>16}{r['nobody']:>12.3f}{r['sec']:>8.2f}")

@@ -70,7 +70,10 @@ def determinize_cost(games: int, seed: int) -> tuple[float, float]:
     return det_s / calls * 1000, view_s / calls * 1000
 
 
-def run(k: int, games: int, seed: int) -> tuple[list[float], list[float], float]:
+def run(
+    k: int, games: int, seed: int, hero: str = "belief", field: str = "random"
+) -> tuple[list[float], list[float], float]:
+    """``k`` seats of ``hero`` (drawn afresh each game), the rest ``field``: their scores."""
     game = get("pandemic")
     belief: list[float] = []
     rand: list[float] = []
@@ -78,7 +81,7 @@ def run(k: int, games: int, seed: int) -> tuple[list[float], list[float], float]
     for g in range(games):
         rng = random.Random(seed * 1_000_003 + k * 10_007 + g)
         seats = set(rng.sample(range(12), k))
-        specs = ["belief" if s in seats else "random" for s in range(12)]
+        specs = [hero if s in seats else field for s in range(12)]
         bots = [make_bot(game, spec) for spec in specs]
         record = play(game, None, bots, seed=rng.randrange(2**32))
         assert record.outcome is not None
@@ -92,16 +95,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--belief", type=int, nargs="*", default=[0, 1, 6, 11])
+    parser.add_argument(
+        "--belief", type=int, nargs="*", default=[0, 1, 6, 11], help="hero seats per line"
+    )
+    parser.add_argument("--hero", default="belief", help="the bot measured")
+    parser.add_argument("--field", default="random", help="the other seats' bot")
     args = parser.parse_args()
     _timed_choose()
     print(f"Pandemic Game, 12 players, default rules, {args.games} games per line")
+    hero, field = args.hero, args.field
     print(
-        f"{'belief bots':>11} | {'belief qualified':>24} | {'random qualified':>24} | {'s/game':>6}"
+        f"{hero + ' bots':>11} | {hero + ' qualified':>24} | {field + ' qualified':>24} | "
+        f"{'s/game':>6}"
     )
     print("-" * 76)
     for k in args.belief:
-        belief, rand, per_game = run(k, args.games, args.seed)
+        belief, rand, per_game = run(k, args.games, args.seed, hero, field)
 
         def cell(xs: list[float]) -> str:
             if not xs:
