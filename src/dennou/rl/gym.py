@@ -28,6 +28,7 @@ TITLES = {
     "smuggling": "Smuggling",
     "pandemic": "Pandemic",
     "chairs": "Chairs",
+    "daifugo": "Daifugo",
 }
 """Gymnasium ids: ``dennou/<Title>-v0``."""
 

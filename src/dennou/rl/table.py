@@ -27,12 +27,9 @@ ENCODINGS: Mapping[str, str] = {
     "smuggling": "dennou.games.smuggling.encoding:SmugglingEncoding",
     "pandemic": "dennou.games.pandemic.encoding:PandemicEncoding",
     "chairs": "dennou.games.chairs.encoding:ChairsEncoding",
+    "daifugo": "dennou.games.daifugo.encoding:DaifugoEncoding",
 }
-"""Each game's encoding, by game name (``module:class``): one line per game.
-
-Daifugo joins when its rules options (sequences, suit lock: the UECda rules) have landed, so
-that its action numbering covers every play of every rules option from the start.
-"""
+"""Each game's encoding, by game name (``module:class``): one line per game."""
 
 Reward = Literal["score", "rank", "team"]
 Illegal = Literal["default", "raise"]
