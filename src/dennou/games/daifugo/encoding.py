@@ -64,17 +64,20 @@ TITLE_SLOTS = ("none", *TITLES)
 CARD_BITS = 54
 """A card set as a vector: bits 0-51 the natural cards by code, 52 and 53 the jokers held."""
 
-_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
-_BYTE_BITS_F = _BYTE_BITS.astype(np.float32)
-"""``_BYTE_BITS_F[b]``: the 8 bits of byte ``b``, lowest first, as floats."""
+Top = tuple[int, int, int, int, bool]
+"""The top play as the vector shows it: kind, lowest rank, size, suits, a spade-3 return."""
 
-Top = tuple[int, int, int, int, int, bool]
-"""The top play as the vector shows it: cards, kind, lowest rank, size, suits, returned."""
+_CARDS = (1 << 54) - 1
+"""The card bits of a kernel move."""
 
 
-def _card_vector(mask: int) -> Any:
-    """The 54 entries of a card set (one lookup per byte of the mask)."""
-    return _BYTE_BITS_F[np.frombuffer(mask.to_bytes(7, "little"), np.uint8)].ravel()[:CARD_BITS]
+def _top_kind(state: DaifugoState) -> int:
+    """The kind of the top play (-1: an empty field), without unpacking a kernel-held state."""
+    if type(state) is F.KernelState:
+        st = state._k
+        return int(st[S.TKIND]) if st[S.FCOUNT] else -1
+    top = state.top
+    return -1 if top is None else top.combo.kind
 
 
 def _mask_of(texts: Iterable[str]) -> int:
@@ -98,15 +101,19 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         n = players
         self._build_numbering(rules, n)
         lay = Layout()
+        # The six card sets come first and side by side: one lookup writes them all.
+        self.f_cards = lay.field(
+            "hand", CARD_BITS, "my cards: [code] 3s 3h 3d 3c 4s ... 2c, then jokers held (2)"
+        )
+        lay.field("top", CARD_BITS, "the top play's cards")
+        lay.field("field", CARD_BITS, "every card on the field since the flush")
+        lay.field("discards", CARD_BITS, "every card out of play this game (flushed, discarded)")
+        lay.field("gave", CARD_BITS, "cards I gave in this game's exchange")
+        lay.field("got", CARD_BITS, "cards I received in this game's exchange")
         self.f_me = lay.field("me", n, "one-hot: the observer's seat")
         self.f_phase = lay.field("phase", len(PHASES), f"one-hot: {', '.join(PHASES)}")
         self.f_set = lay.field("set", 2, "game number / games, this is the set's last game")
-        self.f_hand = lay.field(
-            "hand", CARD_BITS, "my cards: [code] 3s 3h 3d 3c 4s ... 2c, then jokers held (2)"
-        )
-        self.f_counts = lay.field(
-            "counts", n, "per seat: cards held / 27 (0..2, saturates)", 0.0, 2.0
-        )
+        self.f_counts = lay.field("counts", n, "per seat: cards held / 27 (0..2)", 0.0, 2.0)
         self.f_titles = lay.field(
             "titles", len(TITLE_SLOTS) * n, f"per seat one-hot: {', '.join(TITLE_SLOTS)}"
         )
@@ -122,22 +129,17 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         self.f_last = lay.field(
             "last", n, "one-hot: the seat of the top play (empty field: the seat given the lead)"
         )
-        self.f_top = lay.field("top", CARD_BITS, "the top play's cards")
         self.f_top_kind = lay.field(
             "top_kind",
             37,
-            "group, sequence; lowest rank one-hot (-1..13, 13: jokers alone); size one-hot "
-            "(1..15); suits (4); a spade-3 return",
+            "the top play: group, sequence; lowest rank one-hot (-1..13, 13: jokers alone); "
+            "size one-hot (1..15); suits (4); a spade-3 return",
         )
-        self.f_field = lay.field("field", CARD_BITS, "every card on the field since the flush")
         self.f_flags = lay.field(
             "flags",
             9,
             "revolution, 11-back, order reversed, locked suits (4), plays on the field / 10, "
-            "passes in a row / (stalemate_passes or n) (saturate)",
-        )
-        self.f_discards = lay.field(
-            "discards", CARD_BITS, "every card out of play this game (flushed, discarded)"
+            "passes in a row / (stalemate_passes or n) (both saturate)",
         )
         self.f_follow = lay.field(
             "follow_up", 3 + n, "7 pass due, 10 discard due, cards / 6, receiver one-hot"
@@ -147,8 +149,6 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
             3 + n,
             "the exchange step due: a tribute, a gift, cards / 5, receiver one-hot",
         )
-        self.f_gave = lay.field("gave", CARD_BITS, "cards I gave in this game's exchange")
-        self.f_got = lay.field("got", CARD_BITS, "cards I received in this game's exchange")
         for name, size, doc in self._blocks:
             lay.block(name, size, doc)
         self._finish(lay)
@@ -157,6 +157,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         self._points_scale = 1.0 / (rules.games * worst + final)
         self._pass_scale = 1.0 / (rules.stalemate_passes or n)
         self._title_slot = {t: i for i, t in enumerate(TITLE_SLOTS)} | {None: 0}
+        self._phase_one = {p: self.f_phase + i for i, p in enumerate(PHASES)}
+        self._zeros = np.zeros(self.size, np.float32)
 
     # --- the numbering ------------------------------------------------------------------
     def _build_numbering(self, rules: DaifugoRules, n: int) -> None:
@@ -340,9 +342,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         if index == 0:
             return F.PASS
         if 0 < index < self._plays_end:
-            combo = self.combos[index - 1]
-            top = state.top
-            if top is not None and top.combo.kind != combo.kind:
+            top = _top_kind(state)
+            if top >= 0 and top != self.combos[index - 1].kind:
                 raise NotEncodable("a group on a sequence, or a sequence on a group: impossible")
             return self.plays[index - 1]
         for name, start, size in self._card_blocks:
@@ -481,16 +482,19 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
     # --- observations -------------------------------------------------------------------
     def observe(self, state: DaifugoState, seat: Seat) -> Obs:
         """The observation of ``seat``, read from the state (only what its view shows)."""
+        if type(state) is F.KernelState:
+            return self._observe_kernel(state, seat)
         phase = state.phase
         top: Top | None = None
-        field_cards = 0
+        top_cards = field_cards = 0
         field = state.field
         for p in field:
             field_cards = C.add(field_cards, p.combo.cards)
         if field:
             played = field[-1]
             c = played.combo
-            top = (c.cards, c.kind, c.rank, c.size, c.suits, played.returned)
+            top_cards = c.cards
+            top = (c.kind, c.rank, c.size, c.suits, played.returned)
         acting = -1
         if phase == "play":
             acting = state.turn
@@ -499,21 +503,11 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
             acting = step.giver if step is not None else -1
         due = state.follow_up
         follow = None if due is None else (due.kind, due.count, due.to)
-        step_now = None
-        gave = got = 0
-        for st in state.steps:
-            if step_now is None and not st.done:
-                step_now = (st.kind, st.count, st.receiver)
-            if st.done and not st.cheated and st.cards:
-                if st.giver == seat:
-                    gave = C.add(gave, C.card_set(st.cards))
-                elif st.receiver == seat:
-                    got = C.add(got, C.card_set(st.cards))
+        step_now, gave, got = self._exchange(state, seat)
         return self._encode(
             seat,
             phase,
             state.game_no,
-            state.hands[seat],
             [h.bit_count() for h in state.hands],
             state.titles,
             state.points,
@@ -525,14 +519,68 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
             state.order,
             state.last,
             top,
-            field_cards,
             len(field),
             (state.revolution, state.back, state.lock, state.pass_run),
-            state.discards,
             follow,
             step_now,
-            gave,
-            got,
+            (state.hands[seat], top_cards, field_cards, state.discards, gave, got),
+        )
+
+    @staticmethod
+    def _exchange(state: DaifugoState, seat: Seat) -> tuple[tuple[str, int, int] | None, int, int]:
+        """The exchange step due, and the cards ``seat`` gave and got in this game's exchange."""
+        step_now = None
+        gave = got = 0
+        for st in state.steps:
+            if step_now is None and not st.done:
+                step_now = (st.kind, st.count, st.receiver)
+            if st.done and not st.cheated and st.cards:  # the cards the view shows
+                if st.giver == seat:
+                    gave = C.add(gave, C.card_set(st.cards))
+                elif st.receiver == seat:
+                    got = C.add(got, C.card_set(st.cards))
+        return step_now, gave, got
+
+    def _observe_kernel(self, state: F.KernelState, seat: Seat) -> Obs:
+        """:meth:`observe` of a state the kernel holds, from its vector (nothing unpacked)."""
+        n = self.players
+        st = state._k.tolist()
+        head = S.HEAD
+        hands = st[head + 3 * n : head + 4 * n]
+        plays = st[S.FCOUNT]
+        base = head + 4 * n
+        field_cards = jokers = 0
+        for move in st[base : base + plays]:
+            field_cards |= move & C.NATURALS
+            jokers += (move >> 52 & 3).bit_count()
+        field_cards |= C.JOKER_BITS[jokers]
+        top: Top | None = None
+        top_cards = 0
+        if plays:
+            top_cards = st[base + plays - 1] & _CARDS
+            top = (st[S.TKIND], st[S.TLOW], st[S.TSIZE], st[S.TSUITS], bool(st[S.RETURNED]))
+        passed_bits = st[S.PASSED]
+        step_now, gave, got = self._exchange(state, seat)
+        return self._encode(
+            seat,
+            "play",
+            state.game_no,
+            [h.bit_count() for h in hands],
+            state.titles,
+            state.points,
+            [x for x in range(n) if passed_bits >> x & 1],
+            st[head + 2 * n : head + 2 * n + st[S.NFIN]],
+            state.cheaters,
+            st[S.FALLEN],
+            state.turn,
+            state.order,
+            st[S.LAST],
+            top,
+            plays,
+            (bool(st[S.REVOLUTION]), bool(st[S.BACK]), st[S.LOCK], st[S.PASS_RUN]),
+            None,
+            step_now,
+            (hands[seat], top_cards, field_cards, st[S.DISCARDS], gave, got),
         )
 
     def encode_view(self, view: JSON) -> Obs:
@@ -540,7 +588,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         seat = view["seat"]
         rules = self.rules
         top: Top | None = None
-        field_cards = 0
+        top_cards = field_cards = 0
         for p in view["field"]:
             field_cards = C.add(field_cards, _mask_of(p["cards"]))
         layout = view["layout"]
@@ -550,7 +598,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
                 layout["cards"], suit_jokers=rules.suit_lock, sequences=rules.sequences
             )
             c = next(r for r in readings or () if r.kind == kind)
-            top = (c.cards, c.kind, c.rank, c.size, c.suits, layout["returned"])
+            top_cards = c.cards
+            top = (c.kind, c.rank, c.size, c.suits, layout["returned"])
         acting = next((s for s in view["to_act"] if s >= 0), -1)
         due = view["follow_up"]
         follow = None if due is None else (due["kind"], due["count"], due["to"])
@@ -564,11 +613,11 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
                     gave = C.add(gave, _mask_of(st["cards"]))
                 elif st["receiver"] == seat:
                     got = C.add(got, _mask_of(st["cards"]))
+        hand = _mask_of(view["hand"]) if seat is not None else 0
         return self._encode(
             seat,
             view["phase"],
             view["game_no"],
-            _mask_of(view["hand"]) if seat is not None else 0,
             view["counts"],
             view["titles"],
             view["points"],
@@ -580,14 +629,11 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
             view["order"],
             -1 if view["last"] is None else view["last"],
             top,
-            field_cards,
             len(view["field"]),
             (view["revolution"], view["back"], C.suit_set(view["lock"]), view["passes"]),
-            _mask_of(view["discards"]),
             follow,
             step_now,
-            gave,
-            got,
+            (hand, top_cards, field_cards, _mask_of(view["discards"]), gave, got),
         )
 
     def _encode(
@@ -595,7 +641,6 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         seat: Seat | None,
         phase: str,
         game_no: int,
-        hand: int,
         counts: Sequence[int],
         titles: Sequence[str | None],
         points: Sequence[int],
@@ -607,88 +652,83 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         order: Sequence[int],
         last: int,
         top: Top | None,
-        field_cards: int,
         plays: int,
         flags: tuple[bool, bool, int, int],
-        discards: int,
         follow: tuple[str, int, int] | None,
         step: tuple[str, int, int] | None,
-        gave: int,
-        got: int,
+        cards: tuple[int, int, int, int, int, int],
     ) -> Obs:
-        """The vector from the parts of a view (both :meth:`observe` and :meth:`encode_view`)."""
-        out = np.zeros(self.size, np.float32)
+        """The vector from the parts of a view (both :meth:`observe` and :meth:`encode_view`).
+
+        The entries are gathered in two lists and written with two assignments: a NumPy write
+        per entry would cost more than the rest of a step. Every value is within its field's
+        bounds by construction (the two saturating ones take a ``min``), so no clip is needed.
+        """
+        out = self._zeros.copy()
         n = self.players
         games = self.rules.games
+        raw = b"".join([m.to_bytes(7, "little") for m in cards])
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little").reshape(6, 56)
+        out[self.f_cards : self.f_cards + 6 * CARD_BITS] = bits[:, :CARD_BITS].ravel()
+        ones = [self._phase_one[phase]]
+        where = [self.f_set, self.f_set + 1]
+        values = [min(game_no, games) / games, float(game_no == games)]
         if seat is not None:
-            out[self.f_me + seat] = 1.0
-        out[self.f_phase + PHASES.index(phase)] = 1.0
-        out[self.f_set] = min(game_no, games) / games
-        out[self.f_set + 1] = float(game_no == games)
-        out[self.f_hand : self.f_hand + CARD_BITS] = _card_vector(hand)
+            ones.append(self.f_me + seat)
         f_counts, f_titles, f_points = self.f_counts, self.f_titles, self.f_points
         slot = self._title_slot
         scale = self._points_scale
         for s in range(n):
-            out[f_counts + s] = counts[s] / 27
-            out[f_titles + 6 * s + slot[titles[s]]] = 1.0
-            out[f_points + s] = points[s] * scale
+            where += (f_counts + s, f_points + s)
+            values += (counts[s] / 27, points[s] * scale)
+            ones.append(f_titles + 6 * s + slot[titles[s]])
         f_status = self.f_status
-        for s in passed:
-            out[f_status + 4 * s] = 1.0
+        ones += [f_status + 4 * s for s in passed]
         for place, s in enumerate(finished):
-            out[f_status + 4 * s + 1] = 1.0
-            out[self.f_place + s] = (place + 1) / n
-        for s in cheaters:
-            out[f_status + 4 * s + 2] = 1.0
+            ones.append(f_status + 4 * s + 1)
+            where.append(self.f_place + s)
+            values.append((place + 1) / n)
+        ones += [f_status + 4 * s + 2 for s in cheaters]
         if fallen >= 0:
-            out[f_status + 4 * fallen + 3] = 1.0
+            ones.append(f_status + 4 * fallen + 3)
         f_order = self.f_order
         for position, s in enumerate(order):
-            out[f_order + s] = position / n
+            where.append(f_order + s)
+            values.append(position / n)
         if acting >= 0:
-            out[self.f_turn + acting] = 1.0
+            ones.append(self.f_turn + acting)
         if last >= 0:
-            out[self.f_last + last] = 1.0
+            ones.append(self.f_last + last)
         if top is not None:
-            cards, kind, rank, size, suits, returned = top
-            out[self.f_top : self.f_top + CARD_BITS] = _card_vector(cards)
+            kind, rank, size, suits, returned = top
             base = self.f_top_kind
-            out[base + kind] = 1.0
-            out[base + 2 + rank + 1] = 1.0
-            out[base + 17 + size - 1] = 1.0
-            for s in range(4):
-                if suits >> s & 1:
-                    out[base + 32 + s] = 1.0
-            out[base + 36] = float(returned)
-        if field_cards:
-            out[self.f_field : self.f_field + CARD_BITS] = _card_vector(field_cards)
+            ones += (base + kind, base + 3 + rank, base + 16 + size)
+            ones += [base + 32 + s for s in range(4) if suits >> s & 1]
+            if returned:
+                ones.append(base + 36)
         revolution, back, lock, pass_run = flags
         base = self.f_flags
-        out[base] = float(revolution)
-        out[base + 1] = float(back)
-        out[base + 2] = float(revolution != back)
-        for s in range(4):
-            if lock >> s & 1:
-                out[base + 3 + s] = 1.0
-        out[base + 7] = plays / 10
-        out[base + 8] = pass_run * self._pass_scale
-        if discards:
-            out[self.f_discards : self.f_discards + CARD_BITS] = _card_vector(discards)
+        if revolution:
+            ones.append(base)
+        if back:
+            ones.append(base + 1)
+        if revolution != back:
+            ones.append(base + 2)
+        ones += [base + 3 + s for s in range(4) if lock >> s & 1]
+        where += (base + 7, base + 8)
+        values += (min(1.0, plays / 10), min(1.0, pass_run * self._pass_scale))
         if follow is not None:
             kind_name, count, to = follow
             base = self.f_follow
-            out[base + (0 if kind_name == "give" else 1)] = 1.0
-            out[base + 2] = count / 6
-            out[base + 3 + to] = 1.0
+            ones += (base + (0 if kind_name == "give" else 1), base + 3 + to)
+            where.append(base + 2)
+            values.append(count / 6)
         if step is not None:
             kind_name, count, receiver = step
             base = self.f_exchange
-            out[base + (0 if kind_name == "tribute" else 1)] = 1.0
-            out[base + 2] = count / 5
-            out[base + 3 + receiver] = 1.0
-        if gave:
-            out[self.f_gave : self.f_gave + CARD_BITS] = _card_vector(gave)
-        if got:
-            out[self.f_got : self.f_got + CARD_BITS] = _card_vector(got)
-        return self.clip(out)
+            ones += (base + (0 if kind_name == "tribute" else 1), base + 3 + receiver)
+            where.append(base + 2)
+            values.append(count / 5)
+        out[ones] = 1.0
+        out[where] = values
+        return out
