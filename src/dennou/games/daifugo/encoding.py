@@ -8,7 +8,8 @@ reference configs). Its blocks, in order (a block the rules can never use is lef
   The forms are the groups of a hand holding all four cards of the rank and the rules' jokers,
   in :func:`.cards.groups` order: by size, then by jokers, then the natural cards' suits
   (combinations in ♠ ♥ ♦ ♣ order), then, when the suit lock is played (jokers name a suit in a
-  group), the suits the jokers stand for. ``F`` is 45 with two jokers, 67 with the suit lock.
+  group), the suits the jokers stand for. ``F`` is 45 with two jokers, 67 with two jokers and
+  the suit lock, 44 under UECda's rules (one joker, the suit lock).
 - ``jokers``: a group of jokers alone (one, then two).
 - ``sequence`` (sequences on): 4 suits x ``Q`` forms, number ``start + suit * Q + form``, in
   :func:`.cards.suit_sequences` order for a whole suit: by lowest square (-1: a joker just below
@@ -176,7 +177,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         self.group_forms = len(forms)
         for rank in range(13):
             hand = 15 << (4 * rank) | C.JOKER_BITS[jokers]
-            got = [g for g in C.groups(hand, rules.max_group, suit_jokers=rules.suit_lock)]
+            got = C.groups(hand, rules.max_group, suit_jokers=rules.suit_lock)
             combos += [g for g in got if not g.jokers_only]
         blocks.append(
             (
@@ -218,7 +219,6 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         self.combos = combos
         self.plays: list[Play] = [F.play_of(c) for c in combos]
         moves = np.array([S.move_of(c) for c in combos], dtype=np.int64)
-        self._move_of_number = moves
         self._sorted = np.argsort(moves, kind="stable")
         self._sorted_moves = moves[self._sorted]
         self._number_of_move: dict[int, int] = {int(m): 1 + i for i, m in enumerate(moves)}
@@ -296,8 +296,15 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         return number
 
     def _numbers_of_moves(self, moves: Any) -> Any:
-        """The numbers of an array of kernel moves (every one a play of these rules)."""
+        """The numbers of an array of kernel moves (every one a play of these rules).
+
+        Raises:
+            AssertionError: A move the numbering lacks (a mask must never be silently wrong).
+        """
         at = np.searchsorted(self._sorted_moves, moves)
+        found = self._sorted_moves[np.minimum(at, len(self._sorted_moves) - 1)]
+        if not np.array_equal(found, moves):
+            raise AssertionError(f"plays without a number: {moves[found != moves]}")
         return self._sorted[at] + 1
 
     # --- actions ------------------------------------------------------------------------
