@@ -8,8 +8,6 @@ action mask), a uniform choice among the legal numbers, ``step``; dead steps at 
 episode are not counted, resets are. Peers in the same run: PettingZoo's ``leduc_holdem_v4``
 and ``texas_holdem_v4`` (AEC, same loop) and RLCard's ``doudizhu`` (its own ``step`` with the
 legal actions of its state). Speeds are per CPU second (``time.process_time``): one core.
-
-Daifugo's rows come with its rules options (sequences, suit lock) and batch API: see docs/rl.md.
 """
 
 from __future__ import annotations
@@ -35,6 +33,17 @@ ROWS: dict[str, dict[str, Any]] = {
     "pandemic": {},
     "chairs": {"players": 24},
     "chairs (6 people)": {"game": "chairs", "players": 6},
+    "daifugo": {},
+    "daifugo (uecda)": {"game": "daifugo", "preset": "uecda"},
+    "daifugo (local rules)": {
+        "game": "daifugo",
+        "sequences": True,
+        "suit_lock": True,
+        "eleven_back": True,
+        "five_skip": True,
+        "seven_pass": True,
+        "ten_discard": True,
+    },
 }
 """Our rows: default rules unless said (seats: the game's default)."""
 
@@ -115,7 +124,6 @@ def main() -> None:
     print(f"{'env':<{width}}  {'API':<8}  {'steps/s':>10}  {'episodes':>8}  notes")
     for name, api, speed, episodes, note in rows:
         print(f"{name:<{width}}  {api:<8}  {speed:>10,.0f}  {episodes:>8}  {note}")
-    print("daifugo: waits for the Daifugo rules options and batch API (docs/rl.md)")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,10 @@ PRESETS: dict[str, list[dict[str, Any]]] = {
         {"players": 6},
         {"players": 8, "starting_players": 3, "chairs": 6, "public_gifts": True},
     ],
+    "daifugo": [
+        {"players": 4, "games": 2},
+        {"players": 5, "preset": "uecda", "games": 2},
+    ],
 }
 """Two small rules presets per game (``players`` is the env's seat count, the rest rules)."""
 
@@ -48,6 +52,12 @@ MAX_CYCLES_PRESETS: dict[str, list[dict[str, Any]]] = {
     "smuggling": [
         {"team_size": 1, "small_games": 4, "seed": 0},
         {"team_size": 1, "room_messages": 0, "seed": 0},
+    ],
+    # Daifugo passes for a seat that cannot play (auto_pass) and, with an even seat count,
+    # the median of the seats' counts falls between two seats: five seats that are always asked.
+    "daifugo": [
+        {"players": 5, "games": 2, "auto_pass": False, "seed": 0},
+        {"players": 5, "preset": "uecda", "games": 2, "seed": 0},
     ],
     "chairs": [
         {"players": 4, "starting_players": 4, "gifts_per_phase": 0, "seed": 4},

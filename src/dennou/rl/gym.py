@@ -28,6 +28,7 @@ TITLES = {
     "smuggling": "Smuggling",
     "pandemic": "Pandemic",
     "chairs": "Chairs",
+    "daifugo": "Daifugo",
 }
 """Gymnasium ids: ``dennou/<Title>-v0``."""
 
@@ -157,7 +158,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 else:  # a bot's illegal action gets the rules' default, as in the arena
                     table.decisions[seat] += 1
                     table.state, events = game.apply_default(state, seat)
-                    table.events.extend(events)
+                    table.record(events)
                     table._touch()
                     table._advance()
             reward += table.rewards()[self.seat]

@@ -23,6 +23,7 @@ REFERENCE: dict[str, tuple[int | None, dict[str, Any]]] = {
     "smuggling": (4, {}),
     "pandemic": (12, {}),
     "chairs": (24, {}),
+    "daifugo": (5, {"preset": "uecda"}),
 }
 """The config each game's tables describe: ``(players, rules options)``."""
 

@@ -117,7 +117,7 @@ class _Common:
         table = self.table
         seat = table.players.index(agent)
         table.state, events = table.game.talk(table.state, seat, channel, text, name=agent)
-        table.events.extend(events)
+        table.record(events)
         table._touch()
 
     def _talk_info(self, seat: Seat) -> dict[str, Any]:

@@ -27,12 +27,9 @@ ENCODINGS: Mapping[str, str] = {
     "smuggling": "dennou.games.smuggling.encoding:SmugglingEncoding",
     "pandemic": "dennou.games.pandemic.encoding:PandemicEncoding",
     "chairs": "dennou.games.chairs.encoding:ChairsEncoding",
+    "daifugo": "dennou.games.daifugo.encoding:DaifugoEncoding",
 }
-"""Each game's encoding, by game name (``module:class``): one line per game.
-
-Daifugo joins when its rules options (sequences, suit lock: the UECda rules) have landed, so
-that its action numbering covers every play of every rules option from the start.
-"""
+"""Each game's encoding, by game name (``module:class``): one line per game."""
 
 Reward = Literal["score", "rank", "team"]
 Illegal = Literal["default", "raise"]
@@ -135,7 +132,7 @@ class Table:
         self.paid = [0.0] * self.n
         self.decisions = [0] * self.n
         self.truncated = False
-        self.events: list[Event] = []
+        self._events: list[Sequence[Event]] = []
         self.waiting: list[Seat] = []
         self._touch()
         self._advance()
@@ -159,7 +156,7 @@ class Table:
 
     def _apply(self, seat: Seat, action: Any) -> None:
         self.state, events = self.game.apply(self.state, seat, action)
-        self.events.extend(events)
+        self.record(events)
         self._touch()
 
     def _check_cycles(self) -> None:
@@ -246,7 +243,7 @@ class Table:
                     seat=seat,
                 ) from None
             self.state, events = self.game.apply_default(self.state, seat)
-            self.events.extend(events)
+            self.record(events)
             self._touch()
             ok = False
         self._advance()
@@ -263,10 +260,18 @@ class Table:
             self._apply(seat, action)
         self._advance()
 
+    def record(self, events: Sequence[Event]) -> None:
+        """Keep a step's events for :meth:`take_events`, unread.
+
+        A game may build its events only when they are read (Daifugo's fast path replays the
+        readable rules for them): environments without bots never read them.
+        """
+        self._events.append(events)
+
     def take_events(self) -> list[Event]:
         """The events since the last call (for bots' ``observe``)."""
-        events, self.events = self.events, []
-        return events
+        batches, self._events = self._events, []
+        return [e for batch in batches for e in batch]
 
     # --- rewards ------------------------------------------------------------------------
     def rewards(self) -> list[float]:

@@ -214,10 +214,11 @@ def known_holdings(view: JSON) -> dict[int, list[int]]:
     """Cards ``view``'s seat knows another seat holds: what it gave that has not been seen since.
 
     Exchanges only ever return cards to the giver, so a card given and neither back in the hand
-    nor on the field nor discarded is still with its receiver.
+    nor on the field nor discarded is still with its receiver, unless 7 pass is played: the
+    receiver may have passed it on, unseen by its giver, so then nothing is known.
     """
     seat = view["seat"]
-    if seat is None:
+    if seat is None or view["rules"]["seven_pass"]:
         return {}
     unseen = Counter(_deck(view))
     for c in _seen(view):
@@ -249,9 +250,14 @@ def _seen(view: JSON) -> list[int]:
 
 
 def tribute_caps(view: JSON) -> dict[int, int]:
-    """Rank caps the seat knows: a tribute it received shows the giver keeps nothing stronger."""
+    """Rank caps the seat knows: a tribute it received shows the giver keeps nothing stronger.
+
+    None under 7 pass: the giver may have been passed stronger cards since.
+    """
     seat = view["seat"]
     caps: dict[int, int] = {}
+    if view["rules"]["seven_pass"]:
+        return caps
     for st in view["exchange"]:
         if (
             st["receiver"] == seat
