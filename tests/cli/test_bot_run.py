@@ -190,7 +190,7 @@ def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
         bot.read_until("waiting at table")
         assert table_info(host, table)["seats"][0]["name"] == "ann"
         bot.proc.send_signal(signal.SIGINT)
-        assert bot.proc.wait(20) == 130
+        assert bot.proc.wait(60) == 130  # generous: a loaded CI machine is slow
         seats = table_info(host, table)["seats"]
         assert [s["kind"] for s in seats] == ["open", "open"]
     finally:
