@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +20,16 @@ from dennou.server.testing import ServerProcess
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 """Where this environment's ``dennou`` (and ``python``, ``pip``) live."""
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a child a test will Ctrl-C: SIGINT back to its default disposition.
+
+    A shell without job control starts background commands with SIGINT ignored, and children
+    inherit that (CI launched as ``bash .ci/run &`` did): Python then never raises
+    KeyboardInterrupt, and a test of what Ctrl-C does would test nothing.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from dennou.server.testing import ServerProcess, free_port
-from tests.cli.run import BIN, dennou, environment
+from tests.cli.run import BIN, dennou, environment, interruptible
 
 
 @pytest.fixture
@@ -70,6 +70,7 @@ class BotProcess:
             stderr=subprocess.STDOUT,
             text=True,
             env=environment({"DENNOU_TOKEN": token}),
+            preexec_fn=interruptible,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

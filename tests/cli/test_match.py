@@ -20,7 +20,7 @@ from dennou.arena.seating import seat_players
 from dennou.core import record as records
 from dennou.core.errors import ConfigError
 from dennou.games import get
-from tests.cli.run import BIN, dennou, environment
+from tests.cli.run import BIN, dennou, environment, interruptible
 
 
 def test_pandemic_with_two_bots_fills_the_rules_twelve_seats(tmp_path: Path) -> None:
@@ -139,6 +139,7 @@ def test_ctrl_c_prints_the_table_of_the_games_finished(tmp_path: Path) -> None:
         stderr=subprocess.STDOUT,
         text=True,
         env=environment(),
+        preexec_fn=interruptible,
     )
     try:
         # On a fresh clone the solver's first decisions compile its kernels (tens of seconds on
