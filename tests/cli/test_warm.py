@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from typer.testing import CliRunner
 
 from dennou.arena.bots import available_bots
@@ -29,5 +31,6 @@ def test_warm_refuses_an_unknown_game_with_a_message() -> None:
 def test_a_game_whose_seats_never_decide_is_warmed_by_its_views() -> None:
     """10-card stud: the cards play; only the views (with their odds) have code to warm."""
     game = get("stud10")
-    assert first_decision(game) is None
+    rules = game.make_rules({})
+    assert first_decision(game, rules, ["a", "b", "c", "d", "e"], random.Random(0)) is None
     assert set(warm_game(game)) == {"view"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from dennou.arena.bots import available_bots, make_bot
@@ -26,32 +26,34 @@ SKIPPED_BOTS = frozenset({"policy"})
 """Bots that need a file to be built (a trained policy): nothing to compile ahead."""
 
 
-def first_decision(game: Game[Any, Any], seed: int = 0) -> tuple[Any, Any, int] | None:
-    """The default rules, a state at the first decision a seat owes, and that seat.
+def first_decision(
+    game: Game[Any, Any], rules: Any, names: Sequence[str], rng: random.Random
+) -> tuple[Any, int] | None:
+    """A new game's state at the first decision a seat owes, and that seat.
 
-    ``None``: the seats of this game never decide (10-card stud: the cards play).
+    Chance is drawn from ``rng``. ``None``: the seats never decide (10-card stud: the cards
+    play).
     """
-    rules = game.make_rules({})
-    state = game.new(rules, players_of(game, rules))
-    rng = random.Random(seed)
+    state = game.new(rules, list(names))
     for _ in range(10_000):
         acting = game.to_act(state)
         if not acting:
             return None
         if CHANCE not in acting:
-            return rules, state, min(acting)
+            return state, min(acting)
         state, _ = game.apply(state, CHANCE, game.sample_chance(state, rng))
     return None
 
 
 def warm_game(game: Game[Any, Any]) -> dict[str, float]:
     """Make ``game``'s first decision with each of its bots; seconds taken per bot."""
-    found = first_decision(game)
+    rules = game.make_rules({})
+    players = players_of(game, rules)
+    found = first_decision(game, rules, players, random.Random(0))
     taken: dict[str, float] = {}
     if found is None:  # the cards play: warm what its spectators' views compute (odds)
         start = time.perf_counter()
-        rules = game.make_rules({})
-        state = game.new(rules, players_of(game, rules))
+        state = game.new(rules, players)
         rng = random.Random(0)
         for _ in range(8):
             game.view(state, None)
@@ -60,8 +62,7 @@ def warm_game(game: Game[Any, Any]) -> dict[str, float]:
             state, _ = game.apply(state, CHANCE, game.sample_chance(state, rng))
         taken["view"] = time.perf_counter() - start
         return taken
-    rules, state, seat = found
-    players = players_of(game, rules)
+    state, seat = found
     start = time.perf_counter()
     game.view(state, None)
     view = game.view(state, seat)

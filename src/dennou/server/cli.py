@@ -362,37 +362,31 @@ def check_bot(game: Game[Any, Any], rules: Any, bot: Bot, players: int | None = 
     Raises:
         ConfigError: The bot raised, or chose something that is not a legal action.
     """
-    from dennou.core.game import CHANCE
+    from dennou.arena.warmup import first_decision
     from dennou.core.rng import make_rng
 
     spec = game.spec
     n = players or min(max(game.default_players(rules), spec.min_players), spec.max_players)
     names = [f"p{i}" for i in range(n)]
-    state = game.new(rules, names)
     rng = make_rng(0, "check")
-    for _ in range(10_000):
-        acting = game.to_act(state)
-        if not acting:
-            return
-        if CHANCE in acting:
-            state, _events = game.apply(state, CHANCE, game.sample_chance(state, rng))
-            continue
-        seat = min(acting)
-        legal = game.legal_actions(state, seat)
-        try:
-            bot.reset(seat=seat, rules=rules, players=names)
-            action = game.parse_action(bot.act(game.view(state, seat), legal, rng))
-        except Exception as exc:
-            raise ConfigError(
-                f"the bot cannot play {game.spec.name}: on its first decision it raised "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-        if action not in legal:
-            raise ConfigError(
-                f"the bot cannot play {game.spec.name}: on its first decision it chose "
-                f"{action}, which is not legal"
-            )
+    found = first_decision(game, rules, names, rng)
+    if found is None:
         return
+    state, seat = found
+    legal = game.legal_actions(state, seat)
+    try:
+        bot.reset(seat=seat, rules=rules, players=names)
+        action = game.parse_action(bot.act(game.view(state, seat), legal, rng))
+    except Exception as exc:
+        raise ConfigError(
+            f"the bot cannot play {game.spec.name}: on its first decision it raised "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+    if action not in legal:
+        raise ConfigError(
+            f"the bot cannot play {game.spec.name}: on its first decision it chose "
+            f"{action}, which is not legal"
+        )
 
 
 class _Reporter:
