@@ -65,11 +65,26 @@ def measure(
     """Print one row of the table."""
     started = time.perf_counter()
     jobs = [(hero, field, seed + d, games, preset) for d in range(deals)]
+    results: list[tuple[float, list[float]]] = []
+
+    def seen(result: tuple[float, list[float]]) -> None:
+        # A long run shows its progress (and what a cut-short run had) on stderr.
+        results.append(result)
+        so_far = statistics.fmean(r[0] for r in results)
+        print(
+            f"  deal {len(results)}/{deals}: {result[0]:+.3f} (mean {so_far:+.3f}, "
+            f"{time.perf_counter() - started:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(one_deal, jobs))
+            for result in pool.map(one_deal, jobs):
+                seen(result)
     else:
-        results = [one_deal(j) for j in jobs]
+        for job in jobs:
+            seen(one_deal(job))
     per_deal = [r[0] for r in results]
     times = sorted(t for r in results for t in r[1][1:])  # the first decision may compile
     mean = statistics.fmean(per_deal)
