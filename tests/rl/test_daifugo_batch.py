@@ -41,9 +41,11 @@ CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
         3,
         {**LOCAL_RULES, "lead_pass": True, "auto_pass": False, "stalemate_passes": 6},
     ),
+    "two seats, sequences": (2, {"sequences": True, "suit_lock": True, "seven_pass": True}),
 }
 """Seats and rules: both presets, every local rule (the set's last game pays final points too),
-and a short 千日手 with passes on an empty field so that drawn places happen."""
+a short 千日手 with passes on an empty field so that drawn places happen, and two seats (hands of
+27 cards: hundreds of legal plays, more than the legal-number buffer first holds)."""
 
 ROWS = 24
 STEPS = 300
