@@ -2,12 +2,18 @@
 
     python bench/rl.py                 # every row, 3 CPU seconds each
     python bench/rl.py --seconds 1 --only numeron,pandemic
+    python bench/rl.py --only batched  # the batched Daifugo env alone
 
 Every row drives a PettingZoo AEC env the way a training loop does: ``last()`` (observation and
 action mask), a uniform choice among the legal numbers, ``step``; dead steps at the end of an
 episode are not counted, resets are. Peers in the same run: PettingZoo's ``leduc_holdem_v4``
 and ``texas_holdem_v4`` (AEC, same loop) and RLCard's ``doudizhu`` (its own ``step`` with the
 legal actions of its state). Speeds are per CPU second (``time.process_time``): one core.
+
+The ``batched`` rows step :class:`dennou.rl.batch.DaifugoBatchEnv` (``--batch`` games at once):
+each step is one decision in every game, chosen by ``sample_actions`` (uniform over the mask),
+and its time includes the next observations and masks of every row; steps/s counts decisions
+(rows x steps). Numba's compilation is done before the clock starts.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import numpy as np
 
 import dennou.rl as rl
 
@@ -47,6 +55,21 @@ ROWS: dict[str, dict[str, Any]] = {
 }
 """Our rows: default rules unless said (seats: the game's default)."""
 
+BATCHED: dict[str, dict[str, Any]] = {
+    "batched daifugo": {},
+    "batched daifugo (uecda)": {"preset": "uecda"},
+    "batched daifugo (local rules)": {
+        "sequences": True,
+        "suit_lock": True,
+        "eleven_back": True,
+        "five_skip": True,
+        "seven_pass": True,
+        "ten_discard": True,
+        "miyako_ochi": True,
+    },
+}
+"""The batched env's rows: rules options, five seats."""
+
 
 def aec_steps_per_s(make: Any, seconds: float, seed: int = 0) -> tuple[float, int]:
     env = make()
@@ -66,6 +89,22 @@ def aec_steps_per_s(make: Any, seconds: float, seed: int = 0) -> tuple[float, in
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
+    return steps / (time.process_time() - start), episodes
+
+
+def batched_steps_per_s(rules: dict[str, Any], seconds: float, n: int) -> tuple[float, int]:
+    from dennou.rl.batch import DaifugoBatchEnv
+
+    env = DaifugoBatchEnv(n, rules, seed=0)
+    rng = np.random.default_rng(0)
+    env.step(env.sample_actions(rng))  # compiled (or loaded from Numba's cache) off the clock
+    env.reset()
+    steps = episodes = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        *_, done = env.step(env.sample_actions(rng))
+        steps += n
+        episodes += int(done.sum())
     return steps / (time.process_time() - start), episodes
 
 
@@ -90,6 +129,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per row")
     parser.add_argument("--only", default="", help="comma-separated row names (prefixes)")
+    parser.add_argument("--batch", type=int, default=1024, help="games in a batched env")
     args = parser.parse_args()
     only = [s.strip() for s in args.only.split(",") if s.strip()]
 
@@ -106,6 +146,10 @@ def main() -> None:
         size = f"{env.encoding.size} obs, {env.encoding.num_actions} actions"
         speed, episodes = aec_steps_per_s(lambda g=game, o=options: rl.env(g, **o), args.seconds)
         rows.append(("dennou " + label, "AEC", speed, episodes, size))
+    for label, rules in BATCHED.items():
+        if wanted(label):
+            speed, episodes = batched_steps_per_s(rules, args.seconds, args.batch)
+            rows.append((f"dennou {label}", "batched", speed, episodes, f"N={args.batch}"))
     if wanted("leduc") or wanted("texas"):
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
 

@@ -1,0 +1,294 @@
+"""The batched Daifugo env (``dennou.rl.batch``, ``dennou.rl.vector``) against the engine.
+
+Every row of random batch play is replayed through the engine's public API (``GAME.new``, a
+``Deal`` of the row's hands, ``GAME.apply`` of ``encoding.action`` for each number, the kernel's
+7 pass and 10 discard as ``Give`` / ``Discard``, a 千日手's drawn places as ``Places``); at
+every step each row's observation and mask must equal ``DaifugoEncoding``'s on the engine's
+state, and each ended game's rewards and places the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dennou.core.game import CHANCE
+from dennou.games.daifugo import GAME
+from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.actions import Deal, Discard, Give, Places
+from dennou.games.daifugo.state import DaifugoState
+from dennou.rl.batch import DaifugoBatchEnv
+
+LOCAL_RULES = {
+    "sequences": True,
+    "suit_lock": True,
+    "eleven_back": True,
+    "five_skip": True,
+    "seven_pass": True,
+    "ten_discard": True,
+    "miyako_ochi": True,
+}
+"""Every local rule on (都落ち never applies in a set's first game, but is on all the same)."""
+
+CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
+    "seed rules": (5, {}),
+    "uecda": (5, {"preset": "uecda"}),
+    "local rules, one game a set": (4, {**LOCAL_RULES, "games": 1}),
+    "local rules, lead pass, 千日手": (
+        3,
+        {**LOCAL_RULES, "lead_pass": True, "auto_pass": False, "stalemate_passes": 6},
+    ),
+    "two seats, sequences": (2, {"sequences": True, "suit_lock": True, "seven_pass": True}),
+}
+"""Seats and rules: both presets, every local rule (the set's last game pays final points too),
+a short 千日手 with passes on an empty field so that drawn places happen, and two seats (hands of
+27 cards: hundreds of legal plays, more than the legal-number buffer first holds)."""
+
+ROWS = 24
+STEPS = 300
+
+
+def _engine_game(env: DaifugoBatchEnv, hands: Any) -> DaifugoState:
+    """Game 1 of a set in the engine, dealt the row's hands (seat 0 dealt first)."""
+    n = env.players
+    state = GAME.new(env.rules, [f"seat_{i}" for i in range(n)])
+    assert state.order == tuple(range(n))
+    cards = [list(C.cards_in(int(h))) for h in hands]
+    deck = [cards[i % n][i // n] for i in range(sum(len(c) for c in cards))]
+    state, _ = GAME.apply(state, CHANCE, Deal(tuple(C.cards_str(deck))))
+    assert state.phase == "play"
+    return state
+
+
+def _made_for_the_player(state: DaifugoState) -> DaifugoState:
+    """The kernel's 7 passes and 10 discards: the weakest cards in the current order."""
+    while state.phase == "play" and state.follow_up is not None:
+        due = state.follow_up
+        seat = state.turn
+        reverse = 1 if state.revolution != state.back else 0
+        chosen = S._weakest(np.uint64(state.hands[seat]), due.count, reverse)
+        texts = tuple(C.cards_str(C.cards_in(int(chosen))))
+        action = Give(texts) if due.kind == "give" else Discard(texts)
+        state, _ = GAME.apply(state, seat, action)
+    return state
+
+
+def _check_row(env: DaifugoBatchEnv, state: DaifugoState, g: int, obs: Any, mask: Any, seat: Any):
+    enc = env.encoding
+    assert state.phase == "play" and state.follow_up is None
+    assert seat[g] == state.turn, g
+    want = enc.observe(state, state.turn)
+    assert obs.dtype == want.dtype
+    assert obs[g].tobytes() == want.tobytes(), (g, np.nonzero(obs[g] != want))
+    assert np.array_equal(mask[g], enc.action_mask(state, state.turn).astype(bool)), g
+
+
+def _replay(players: int, rules: dict[str, Any], seed: int) -> dict[str, int]:
+    env = DaifugoBatchEnv(ROWS, rules, players, seed=seed)
+    enc = env.encoding
+    rng = np.random.default_rng(seed)
+    obs, mask, seat = env.reset()
+    assert obs.shape == (ROWS, enc.size) and mask.shape == (ROWS, enc.num_actions)
+    assert mask.dtype == np.bool_
+    hands = env.hands()
+    states = [_engine_game(env, hands[g]) for g in range(ROWS)]
+    seen = {"games": 0, "stalemates": 0, "follow-ups": 0}
+    for g in range(ROWS):
+        _check_row(env, states[g], g, obs, mask, seat)
+    for _ in range(STEPS):
+        actions = env.sample_actions(rng)
+        obs, mask, seat, rewards, done = env.step(actions)
+        hands = env.hands()
+        for g in range(ROWS):
+            state = states[g]
+            x = state.turn
+            state, _ = GAME.apply(state, x, enc.action(state, x, int(actions[g])))
+            if state.follow_up is not None:
+                seen["follow-ups"] += 1
+            state = _made_for_the_player(state)
+            if state.phase == "stalemate":
+                seen["stalemates"] += 1
+                placed = env.final_places[g]
+                left = sorted(
+                    (s for s in range(players) if state.hands[s]), key=lambda s: placed[s]
+                )
+                state, _ = GAME.apply(state, CHANCE, Places(tuple(left)))
+            assert done[g] == (state.game_no == 2), g
+            if not done[g]:
+                assert not rewards[g].any()
+                assert (env.final_places[g] == -1).all()
+                states[g] = state
+            else:
+                seen["games"] += 1
+                result = state.results[0]
+                places = [result.finish.index(s) for s in range(players)]
+                assert env.final_places[g].tolist() == places
+                assert rewards[g].tolist() == [float(p) for p in state.points]
+                if state.phase == "over":  # a one-game set: the outcome is the reward
+                    assert rewards[g].tolist() == list(GAME.outcome(state).scores)
+                states[g] = _engine_game(env, hands[g])
+            _check_row(env, states[g], g, obs, mask, seat)
+    return seen
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_rows_match_the_engine_observation_mask_and_rewards(config: str) -> None:
+    players, rules = CONFIGS[config]
+    seen = _replay(players, rules, seed=3)
+    assert seen["games"] >= ROWS  # whole games ended and were dealt again
+    if rules.get("seven_pass"):
+        assert seen["follow-ups"] > 0
+    if rules.get("stalemate_passes"):
+        assert seen["stalemates"] > 0
+
+
+def _trajectory(env: DaifugoBatchEnv, steps: int, seed: int) -> list[bytes]:
+    rng = np.random.default_rng(seed)
+    out = [b"".join(a.tobytes() for a in env.reset())]
+    for _ in range(steps):
+        got = env.step(env.sample_actions(rng))
+        out.append(b"".join(a.tobytes() for a in got))
+    return out
+
+
+def test_same_seed_same_trajectory_other_seed_other_trajectory() -> None:
+    rules = {"preset": "uecda"}
+    a = DaifugoBatchEnv(8, rules, seed=11)
+    b = DaifugoBatchEnv(8, rules, seed=11)
+    c = DaifugoBatchEnv(8, rules, seed=12)
+    # interleaved: each env's deals and draws come from its own generator
+    ta, tb, tc = [], [], []
+    for _ in range(2):
+        ta += _trajectory(a, 150, 0)
+        tb += _trajectory(b, 150, 0)
+        tc += _trajectory(c, 150, 0)
+    assert ta == tb
+    assert ta[0] != tc[0]
+    assert a.reset(seed=5)[0].tobytes() == c.reset(seed=5)[0].tobytes()
+    assert a.reset()[0].tobytes() == c.reset()[0].tobytes()
+
+
+def test_a_new_env_deals_again_from_its_seed() -> None:
+    first = DaifugoBatchEnv(4, seed=9).hands()
+    DaifugoBatchEnv(4, seed=10)  # another env in between changes nothing
+    assert np.array_equal(DaifugoBatchEnv(4, seed=9).hands(), first)
+    rows = {tuple(h) for h in first.tolist()}
+    assert len(rows) == 4  # every row its own deal
+
+
+def _snapshot(env: DaifugoBatchEnv) -> tuple[bytes, ...]:
+    return (
+        env.batch.states.tobytes(),
+        env.legal()[0].tobytes(),
+        env.seat.tobytes(),
+        env.final_places.tobytes(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("make_actions", "message"),
+    [
+        (lambda ok: ok[:-1], "shape"),
+        (lambda ok: ok.reshape(-1, 1), "shape"),
+        (lambda ok: ok.astype(np.float64), "integers"),
+        (lambda ok: np.where(np.arange(len(ok)) == 2, -1, ok), "row 2"),
+        (lambda ok: np.where(np.arange(len(ok)) == 3, 10**6, ok), "row 3"),
+    ],
+)
+def test_bad_actions_raise_and_change_nothing(make_actions: Any, message: str) -> None:
+    env = DaifugoBatchEnv(6, seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        env.step(env.sample_actions(rng))
+    ok = env.sample_actions(rng)
+    before = _snapshot(env)
+    with pytest.raises(ValueError, match=message):
+        env.step(make_actions(ok))
+    assert _snapshot(env) == before
+    env.step(ok)  # still steps
+
+
+def test_an_illegal_number_names_its_row_and_changes_nothing() -> None:
+    env = DaifugoBatchEnv(6, {"preset": "uecda"}, seed=2)
+    _, mask, _, *_ = env.reset()
+    actions = env.sample_actions(np.random.default_rng(0))
+    illegal = int(np.flatnonzero(~mask[4])[0])
+    actions[4] = illegal
+    before = _snapshot(env)
+    with pytest.raises(ValueError, match="row 4"):
+        env.step(actions)
+    assert _snapshot(env) == before
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_envs": 0},
+        {"num_envs": -3},
+        {"num_envs": 2.5},
+        {"num_envs": 2, "players": 1},
+        {"num_envs": 2, "players": 9},
+        {"num_envs": 2, "rules": {"no_such_rule": True}},
+        {"num_envs": 2, "rules": {"preset": "nope"}},
+        {"num_envs": 2, "rules": {"jokers": 7}},
+        {"num_envs": 2, "rules": "uecda"},
+    ],
+)
+def test_bad_constructor_arguments_raise_value_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        DaifugoBatchEnv(**kwargs)
+
+
+def test_move_of_gives_the_kernel_moves_of_play_numbers() -> None:
+    env = DaifugoBatchEnv(3, {"preset": "uecda"}, seed=4)
+    flat, _ = env.legal()
+    moves = env.move_of(flat)
+    enc = env.encoding
+    for number, move in zip(flat.tolist(), moves.tolist(), strict=True):
+        assert number == 0 if move == 0 else enc.number_of_play(move) == number
+    with pytest.raises(ValueError):
+        env.move_of(np.array([enc.num_actions]))
+    with pytest.raises(ValueError):
+        env.move_of(np.array([enc.num_actions - 1]))  # a give: not a play
+
+
+def test_sample_actions_is_uniform_over_the_mask() -> None:
+    env = DaifugoBatchEnv(1, seed=0)
+    flat, _ = env.legal()
+    rng = np.random.default_rng(1)
+    counts: dict[int, int] = {}
+    for _ in range(4000):
+        a = int(env.sample_actions(rng)[0])
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) == set(flat.tolist())
+    expected = 4000 / len(flat)
+    assert all(abs(c - expected) < 5 * expected**0.5 for c in counts.values())
+
+
+def test_vector_env_runs_random_episodes() -> None:
+    from gymnasium.vector import VectorEnv
+
+    from dennou.rl.vector import DaifugoVectorEnv
+
+    env = DaifugoVectorEnv(16, {"preset": "uecda"}, seed=0)
+    assert isinstance(env, VectorEnv)
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert env.single_observation_space["action_mask"].shape == (env.batch.num_actions,)
+    ended = 0
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        mask = obs["action_mask"].astype(bool)
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        assert env.action_space.contains(actions)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert reward.shape == (16,) and reward.dtype == np.float32
+        assert not truncated.any()
+        assert np.array_equal(info["rewards"][~terminated], np.zeros((16 - terminated.sum(), 5)))
+        ended += int(terminated.sum())
+    assert ended > 0
+    env.close()
