@@ -16,11 +16,10 @@ import pytest
 
 from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME
-from dennou.games.daifugo import cards as C
-from dennou.games.daifugo import sim as S
-from dennou.games.daifugo.actions import Deal, Discard, Give, Places
+from dennou.games.daifugo.actions import Places
 from dennou.games.daifugo.state import DaifugoState
 from dennou.rl.batch import DaifugoBatchEnv
+from tests.games.daifugo.helpers import dealt_like_a_row, made_for_the_player
 
 LOCAL_RULES = {
     "sequences": True,
@@ -51,32 +50,9 @@ ROWS = 24
 STEPS = 300
 
 
-def _engine_game(env: DaifugoBatchEnv, hands: Any) -> DaifugoState:
-    """Game 1 of a set in the engine, dealt the row's hands (seat 0 dealt first)."""
-    n = env.players
-    state = GAME.new(env.rules, [f"seat_{i}" for i in range(n)])
-    assert state.order == tuple(range(n))
-    cards = [list(C.cards_in(int(h))) for h in hands]
-    deck = [cards[i % n][i // n] for i in range(sum(len(c) for c in cards))]
-    state, _ = GAME.apply(state, CHANCE, Deal(tuple(C.cards_str(deck))))
-    assert state.phase == "play"
-    return state
-
-
-def _made_for_the_player(state: DaifugoState) -> DaifugoState:
-    """The kernel's 7 passes and 10 discards: the weakest cards in the current order."""
-    while state.phase == "play" and state.follow_up is not None:
-        due = state.follow_up
-        seat = state.turn
-        reverse = 1 if state.revolution != state.back else 0
-        chosen = S._weakest(np.uint64(state.hands[seat]), due.count, reverse)
-        texts = tuple(C.cards_str(C.cards_in(int(chosen))))
-        action = Give(texts) if due.kind == "give" else Discard(texts)
-        state, _ = GAME.apply(state, seat, action)
-    return state
-
-
-def _check_row(env: DaifugoBatchEnv, state: DaifugoState, g: int, obs: Any, mask: Any, seat: Any):
+def _check_row(
+    env: DaifugoBatchEnv, state: DaifugoState, g: int, obs: Any, mask: Any, seat: Any
+) -> None:
     enc = env.encoding
     assert state.phase == "play" and state.follow_up is None
     assert seat[g] == state.turn, g
@@ -94,7 +70,7 @@ def _replay(players: int, rules: dict[str, Any], seed: int) -> dict[str, int]:
     assert obs.shape == (ROWS, enc.size) and mask.shape == (ROWS, enc.num_actions)
     assert mask.dtype == np.bool_
     hands = env.hands()
-    states = [_engine_game(env, hands[g]) for g in range(ROWS)]
+    states = [dealt_like_a_row(env.rules, hands[g]) for g in range(ROWS)]
     seen = {"games": 0, "stalemates": 0, "follow-ups": 0}
     for g in range(ROWS):
         _check_row(env, states[g], g, obs, mask, seat)
@@ -108,7 +84,7 @@ def _replay(players: int, rules: dict[str, Any], seed: int) -> dict[str, int]:
             state, _ = GAME.apply(state, x, enc.action(state, x, int(actions[g])))
             if state.follow_up is not None:
                 seen["follow-ups"] += 1
-            state = _made_for_the_player(state)
+            state = made_for_the_player(state)
             if state.phase == "stalemate":
                 seen["stalemates"] += 1
                 placed = env.final_places[g]
@@ -129,7 +105,7 @@ def _replay(players: int, rules: dict[str, Any], seed: int) -> dict[str, int]:
                 assert rewards[g].tolist() == [float(p) for p in state.points]
                 if state.phase == "over":  # a one-game set: the outcome is the reward
                     assert rewards[g].tolist() == list(GAME.outcome(state).scores)
-                states[g] = _engine_game(env, hands[g])
+                states[g] = dealt_like_a_row(env.rules, hands[g])
             _check_row(env, states[g], g, obs, mask, seat)
     return seen
 
@@ -269,6 +245,7 @@ def test_sample_actions_is_uniform_over_the_mask() -> None:
 
 
 def test_vector_env_runs_random_episodes() -> None:
+    import gymnasium
     from gymnasium.vector import VectorEnv
 
     from dennou.rl.vector import DaifugoVectorEnv
@@ -277,6 +254,7 @@ def test_vector_env_runs_random_episodes() -> None:
     assert isinstance(env, VectorEnv)
     obs, info = env.reset(seed=3)
     assert env.observation_space.contains(obs)
+    assert isinstance(env.single_observation_space, gymnasium.spaces.Dict)
     assert env.single_observation_space["action_mask"].shape == (env.batch.num_actions,)
     ended = 0
     rng = np.random.default_rng(0)

@@ -46,7 +46,7 @@ from numba import njit
 
 from dennou.core.errors import ConfigError
 from dennou.games.daifugo import sim as S
-from dennou.games.daifugo.batch import Batch, _deal, _step
+from dennou.games.daifugo.batch import Batch, deal_rows, step_rows
 from dennou.games.daifugo.encoding import CARD_BITS, DaifugoEncoding
 from dennou.games.daifugo.rules import DaifugoRules, from_options, titles_for
 from dennou.rl.table import encoding_for
@@ -106,7 +106,7 @@ def _settle(
             x = st[S.HEAD + 2 * n + p]
             places[g, x] = p
             rewards[g, x] = points[p]
-        _deal(states[g : g + 1], flags, jokers, diamond3, -1)
+        deal_rows(states[g : g + 1], flags, jokers, diamond3, -1)
 
 
 @njit(cache=True)
@@ -308,10 +308,12 @@ class DaifugoBatchEnv:
         # number -> kernel move (gives and discards have none); kernel move -> number
         table = np.full(enc.num_actions, _NOT_A_PLAY, dtype=np.uint64)
         table[0] = 0
-        table[enc._sorted + 1] = enc._sorted_moves.astype(np.uint64)
+        plays = enc.play_moves
+        table[1 : 1 + len(plays)] = plays.astype(np.uint64)
         self._move_of_number = table
-        self._sorted_moves = np.ascontiguousarray(enc._sorted_moves, dtype=np.int64)
-        self._sorted_numbers = (enc._sorted + 1).astype(np.int64)
+        order = np.argsort(plays, kind="stable")
+        self._sorted_moves = np.ascontiguousarray(plays[order], dtype=np.int64)
+        self._sorted_numbers = (order + 1).astype(np.int64)
         self._layout = np.array(
             [
                 enc.f_cards,
@@ -332,7 +334,7 @@ class DaifugoBatchEnv:
         )
         games = rules.games
         self._scales = np.array(
-            [min(1, games) / games, float(games == 1), enc._pass_scale], dtype=np.float64
+            [min(1, games) / games, float(games == 1), enc.pass_scale], dtype=np.float64
         )
         final = games == 1
         self._points = np.array(
@@ -364,7 +366,7 @@ class DaifugoBatchEnv:
         """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        _deal(self.batch.states, self._flags, self._jokers, self._diamond3, self._kernel_seed())
+        deal_rows(self.batch.states, self._flags, self._jokers, self._diamond3, self._kernel_seed())
         self.final_places[:] = -1
         return self._observe()
 
@@ -387,7 +389,7 @@ class DaifugoBatchEnv:
         actions = self._check(actions)
         moves = self._move_of_number[actions]
         S._seed(self._kernel_seed())
-        _step(self.batch.states, moves, self._flags)
+        step_rows(self.batch.states, moves, self._flags)
         done = np.zeros(self.num_envs, np.bool_)
         rewards = np.zeros((self.num_envs, self.players), np.float32)
         _settle(

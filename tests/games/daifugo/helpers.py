@@ -1,16 +1,21 @@
-"""Shared helpers of the Daifugo tests: forced deals and short moves."""
+"""Shared helpers of the Daifugo tests: forced deals, short moves, batch rows in the engine."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
-from dennou.games.daifugo.actions import Pass, Play
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.actions import Deal, Discard, Give, Pass, Play
 from dennou.games.daifugo.engine import forced_deal
+from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.state import DaifugoState, GameResult
 
 
@@ -97,3 +102,31 @@ def play_out(state: DaifugoState) -> DaifugoState:
         plays = [a for a in legal if not isinstance(a, Pass)]
         s, _ = GAME.apply(s, seat, plays[0] if plays else legal[0])
     raise AssertionError("the game did not end")
+
+
+def dealt_like_a_row(rules: DaifugoRules, hands: Sequence[int]) -> DaifugoState:
+    """Game 1 of a set in the engine, dealt a batch row's hands (card sets; seat 0 dealt first).
+
+    Seats are ``seat_0``.. in order, as the batch kernels seat them.
+    """
+    n = len(hands)
+    state = GAME.new(rules, [f"seat_{i}" for i in range(n)])
+    assert state.order == tuple(range(n))
+    cards = [list(C.cards_in(int(h))) for h in hands]
+    deck = [cards[i % n][i // n] for i in range(sum(len(c) for c in cards))]
+    state, _ = GAME.apply(state, CHANCE, Deal(tuple(C.cards_str(deck))))
+    assert state.phase == "play"
+    return state
+
+
+def made_for_the_player(state: DaifugoState) -> DaifugoState:
+    """The batch kernels' 7 passes and 10 discards: the weakest cards in the current order."""
+    while state.phase == "play" and state.follow_up is not None:
+        due = state.follow_up
+        seat = state.turn
+        reverse = 1 if state.revolution != state.back else 0
+        chosen = S._weakest(np.uint64(state.hands[seat]), due.count, reverse)
+        texts = tuple(C.cards_str(C.cards_in(int(chosen))))
+        action = Give(texts) if due.kind == "give" else Discard(texts)
+        state, _ = GAME.apply(state, seat, action)
+    return state

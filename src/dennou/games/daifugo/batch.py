@@ -26,9 +26,16 @@ vectors (layout: the constants of :mod:`.sim`); ``turn`` ``(N,)`` the seat to ac
 seat's finishing place once done (0 = 大富豪).
 
 A 7 pass or 10 discard (local rules, off by default) is made by the kernel for the player
-(its weakest cards, the host's default), so every listed move is a play or a pass. A 千日手 is
-drawn from the kernel's random stream. The engine's readable rules stay the oracle:
-``tests/games/daifugo/test_daifugo_batch.py`` replays batch games through the public API.
+(its weakest cards in the current order: under a revolution or 11-back the highest ranks), so
+every listed move is a play or a pass. A 千日手 is drawn from the batch's random stream. The
+engine's readable rules stay the oracle: ``tests/games/daifugo/test_daifugo_batch.py`` replays
+batch games through the public API, and ``tests/rl/test_daifugo_batch.py`` the RL env's.
+
+**Seeding.** Each batch keeps its own generator (``seed``): deals and 千日手 draws come from it
+alone, so batches stepped side by side in one process do not change each other's games.
+
+:func:`deal_rows` and :func:`step_rows` are the compiled kernels behind :class:`Batch`, for
+callers that keep their own rows (the RL env deals a row again inside its own kernel).
 """
 
 from __future__ import annotations
@@ -39,13 +46,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from dennou.core.errors import ConfigError
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.rules import DaifugoRules, from_options
 
 
 @njit(cache=True)
-def _deal(states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, seed: int) -> None:
+def deal_rows(states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, seed: int) -> None:
     """A fresh game in every row: shuffled deck dealt by seat from seat 0, the leader set."""
     if seed >= 0:
         np.random.seed(seed)
@@ -82,6 +90,15 @@ def _deal(states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, see
 
 
 @njit(cache=True)
+def _deal_where(
+    states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, which: np.ndarray
+) -> None:
+    for g in range(states.shape[0]):
+        if which[g]:
+            deal_rows(states[g : g + 1], flags, jokers, diamond3, -1)
+
+
+@njit(cache=True)
 def _legal(states: np.ndarray, flags: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
     """Every unfinished game's legal moves into ``flat`` (CSR by ``offsets``); the total."""
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
@@ -106,7 +123,8 @@ def _legal(states: np.ndarray, flags: np.ndarray, flat: np.ndarray, offsets: np.
 
 @njit(cache=True)
 def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
-    """The first unfinished game whose move is not legal (-1: none)."""
+    """The first unfinished game whose move is not one of its legal moves (-1: none)."""
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     for g in range(states.shape[0]):
         st = states[g]
         if st[S.OVER] or st[S.TURN] < 0:
@@ -116,22 +134,41 @@ def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
             if st[S.TOP] == 0 and not flags[S.F_LEADPASS]:
                 return g
             continue
-        if move & S._CARDS & ~S._hand(st, st[S.TURN]):
+        k = S.gen_moves(S._hand(st, st[S.TURN]), st, flags, buf)
+        found = False
+        for i in range(k):
+            if buf[i] == move:
+                found = True
+                break
+        if not found:
             return g
-        if st[S.TOP] != 0:
-            if st[S.RETURNED]:
-                return g
-            rev = 1 if st[S.REVOLUTION] != st[S.BACK] else 0
-            if not S._beats_top(
-                move, st[S.TKIND], st[S.TLOW], st[S.TSIZE], rev, st[S.LOCK], flags[S.F_S3]
-            ):
-                return g
     return -1
 
 
 @njit(cache=True)
-def _step(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
-    """Every unfinished game plays its (checked) move; a 7 pass or 10 discard follows."""
+def _unlisted(states: np.ndarray, moves: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
+    """The first unfinished game whose move is not among its listed legal moves (-1: none)."""
+    for g in range(states.shape[0]):
+        if states[g, S.OVER] or states[g, S.TURN] < 0:
+            continue
+        found = False
+        for i in range(offsets[g], offsets[g + 1]):
+            if flat[i] == moves[g]:
+                found = True
+                break
+        if not found:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def step_rows(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
+    """Every unfinished game plays its move; a 7 pass or 10 discard owed is made at once.
+
+    The moves are not checked (callers check them first: :meth:`Batch.step`, or a caller's own
+    list of legal moves). The cards a 7 pass or 10 discard takes are the weakest in the current
+    order (under a revolution or 11-back the highest ranks; jokers last).
+    """
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     for g in range(states.shape[0]):
         st = states[g]
@@ -139,7 +176,7 @@ def _step(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
             continue
         if S.step(st, moves[g], flags, buf):
             continue
-        while st[S.FU_KIND] and not st[S.OVER]:  # the host's default: the weakest cards
+        while st[S.FU_KIND] and not st[S.OVER]:
             reverse = 1 if st[S.REVOLUTION] != st[S.BACK] else 0
             cards = S._weakest(S._hand(st, st[S.TURN]), st[S.FU_COUNT], reverse)
             S.step(st, cards, flags, buf)
@@ -163,10 +200,10 @@ class Batch:
         n_games: How many games.
         rules: A :class:`DaifugoRules` or options for ``make_rules`` (``{"preset": "uecda"}``).
         players: Seats per game (2-8).
-        seed: Seed of the kernel's random stream (deals, 千日手).
+        seed: Seed of the batch's generator (deals, 千日手).
 
     Raises:
-        ValueError: A player count out of 2-8 or no games.
+        ValueError: A player count out of 2-8, no games, or bad rules options.
     """
 
     def __init__(
@@ -179,7 +216,10 @@ class Batch:
         if not 2 <= players <= 8 or n_games < 1:
             raise ValueError(f"a batch holds 1+ games of 2-8 players, not {n_games} x {players}")
         if not isinstance(rules, DaifugoRules):
-            rules = from_options(rules or {})
+            try:
+                rules = from_options(rules or {})
+            except (ConfigError, TypeError) as exc:
+                raise ValueError(f"bad rules: {exc}") from exc
         self.rules = rules
         self.players = players
         self.flags = S.flags_of_rules(rules)
@@ -190,12 +230,43 @@ class Batch:
             self.states[:, S.HEAD + players + i] = i
         self._flat = np.zeros(n_games * 64, dtype=np.uint64)
         self._offsets = np.zeros(n_games + 1, dtype=np.int64)
-        self.reset(seed)
+        self._listed = False  # whether _flat holds the legal moves of the states as they are
+        self._rng = np.random.default_rng(seed)
+        self.reset()
 
-    def reset(self, seed: int = -1) -> None:
-        """Deal a fresh game in every row (``seed`` >= 0 reseeds the kernel's stream)."""
+    def reset(self, seed: int | None = None) -> None:
+        """Deal a fresh game in every row (``seed``: replace the batch's generator first)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
         rules = self.rules
-        _deal(self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", seed)
+        self._listed = False
+        deal_rows(
+            self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", self._draw()
+        )
+
+    def redeal(self, rows: Any) -> None:
+        """Deal a fresh game in the chosen rows only (the others are untouched).
+
+        For steady batches: read the ``places`` of the games that are ``done``, then
+        ``redeal(games.done)``.
+
+        Args:
+            rows: ``(N,)`` bool, the rows to deal again.
+
+        Raises:
+            ValueError: ``rows`` is not an ``(N,)`` bool array.
+        """
+        which = np.asarray(rows)
+        if which.shape != (self.states.shape[0],) or which.dtype != np.bool_:
+            raise ValueError(f"rows: a bool array of shape {(self.states.shape[0],)}")
+        self._listed = False
+        S._seed(self._draw())
+        rules = self.rules
+        _deal_where(self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", which)
+
+    def _draw(self) -> int:
+        """A seed for the kernel's stream (shared by the process) from this batch's generator."""
+        return int(self._rng.integers(0, 2**32 - 1))
 
     @property
     def turn(self) -> Any:
@@ -224,13 +295,18 @@ class Batch:
         """Every unfinished game's legal moves: ``(flat, offsets)``.
 
         Game ``g``'s moves are ``flat[offsets[g]:offsets[g + 1]]`` (``uint64``; a pass is 0,
-        listed last when allowed); finished games list none. ``flat`` is reused by the next
-        call: copy what you keep.
+        listed last when allowed); finished games list none. Both are read-only views reused by
+        the next call: copy what you keep. :meth:`step` checks moves against this list (the
+        ``states`` must not be written in between).
         """
         while True:
             total = _legal(self.states, self.flags, self._flat, self._offsets)
             if total >= 0:
-                return self._flat[:total], self._offsets
+                self._listed = True
+                flat, offsets = self._flat[:total], self._offsets[:]
+                # step() checks moves against this list: callers read it, never write it
+                flat.flags.writeable = offsets.flags.writeable = False
+                return flat, offsets
             self._flat = np.zeros(self._flat.shape[0] * 2, dtype=np.uint64)
 
     def step(self, moves: Any) -> None:
@@ -243,7 +319,12 @@ class Batch:
         moves = np.asarray(moves, dtype=np.uint64)
         if moves.shape != (self.states.shape[0],):
             raise ValueError(f"one move per game: shape {(self.states.shape[0],)}")
-        bad = _illegal(self.states, moves, self.flags)
+        if self._listed:  # checked against the list already made, not generated again
+            bad = _unlisted(self.states, moves, self._flat, self._offsets)
+        else:
+            bad = _illegal(self.states, moves, self.flags)
         if bad >= 0:
-            raise ValueError(f"game {bad}: move {int(moves[bad])} is not legal now")
-        _step(self.states, moves, self.flags)
+            raise ValueError(f"game {bad}: move {int(moves[bad]):#x} is not legal now")
+        S._seed(self._draw())
+        self._listed = False
+        step_rows(self.states, moves, self.flags)

@@ -156,7 +156,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         worst = max(abs(p) for p in (*rules.points, 1))
         final = max(abs(p) for p in rules.final_points)
         self._points_scale = 1.0 / (rules.games * worst + final)
-        self._pass_scale = 1.0 / (rules.stalemate_passes or n)
+        self.pass_scale = 1.0 / (rules.stalemate_passes or n)
+        """The observation's run-of-passes entry is the run times this (1.0 at a 千日手)."""
         self._title_slot = {t: i for i, t in enumerate(TITLE_SLOTS)} | {None: 0}
         self._phase_one = {p: self.f_phase + i for i, p in enumerate(PHASES)}
         self._zeros = np.zeros(self.size, np.float32)
@@ -219,6 +220,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
         self.combos = combos
         self.plays: list[Play] = [F.play_of(c) for c in combos]
         moves = np.array([S.move_of(c) for c in combos], dtype=np.int64)
+        self.play_moves = moves
+        """The kernel move (:mod:`.sim`) of each play: number ``i + 1`` is ``play_moves[i]``."""
         self._sorted = np.argsort(moves, kind="stable")
         self._sorted_moves = moves[self._sorted]
         self._number_of_move: dict[int, int] = {int(m): 1 + i for i, m in enumerate(moves)}
@@ -723,7 +726,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
             ones.append(base + 2)
         ones += [base + 3 + s for s in range(4) if lock >> s & 1]
         where += (base + 7, base + 8)
-        values += (min(1.0, plays / 10), min(1.0, pass_run * self._pass_scale))
+        values += (min(1.0, plays / 10), min(1.0, pass_run * self.pass_scale))
         if follow is not None:
             kind_name, count, to = follow
             base = self.f_follow
