@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import numpy as np
 
 import dennou.rl as rl
+from dennou.games.daifugo.rules import LOCAL_RULES
 
 ROWS: dict[str, dict[str, Any]] = {
     "numeron": {"digits": 3},
@@ -43,30 +44,14 @@ ROWS: dict[str, dict[str, Any]] = {
     "chairs (6 people)": {"game": "chairs", "players": 6},
     "daifugo": {},
     "daifugo (uecda)": {"game": "daifugo", "preset": "uecda"},
-    "daifugo (local rules)": {
-        "game": "daifugo",
-        "sequences": True,
-        "suit_lock": True,
-        "eleven_back": True,
-        "five_skip": True,
-        "seven_pass": True,
-        "ten_discard": True,
-    },
+    "daifugo (local rules)": {"game": "daifugo", **LOCAL_RULES, "miyako_ochi": False},
 }
 """Our rows: default rules unless said (seats: the game's default)."""
 
 BATCHED: dict[str, dict[str, Any]] = {
     "batched daifugo": {},
     "batched daifugo (uecda)": {"preset": "uecda"},
-    "batched daifugo (local rules)": {
-        "sequences": True,
-        "suit_lock": True,
-        "eleven_back": True,
-        "five_skip": True,
-        "seven_pass": True,
-        "ten_discard": True,
-        "miyako_ochi": True,
-    },
+    "batched daifugo (local rules)": LOCAL_RULES,
 }
 """The batched env's rows: rules options, five seats."""
 

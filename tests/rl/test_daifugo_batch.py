@@ -17,20 +17,10 @@ import pytest
 from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo.actions import Places
+from dennou.games.daifugo.rules import LOCAL_RULES
 from dennou.games.daifugo.state import DaifugoState
 from dennou.rl.batch import DaifugoBatchEnv
 from tests.games.daifugo.helpers import dealt_like_a_row, made_for_the_player
-
-LOCAL_RULES = {
-    "sequences": True,
-    "suit_lock": True,
-    "eleven_back": True,
-    "five_skip": True,
-    "seven_pass": True,
-    "ten_discard": True,
-    "miyako_ochi": True,
-}
-"""Every local rule on (都落ち never applies in a set's first game, but is on all the same)."""
 
 CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
     "seed rules": (5, {}),

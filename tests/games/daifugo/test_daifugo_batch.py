@@ -18,23 +18,19 @@ from dennou.games.daifugo import GAME
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Pass, Places, Play
 from dennou.games.daifugo.batch import Batch
+from dennou.games.daifugo.rules import LOCAL_RULES
 from dennou.games.daifugo.state import DaifugoState
 
 from .helpers import dealt_like_a_row, made_for_the_player
 
-LOCAL = {
-    "sequences": True,
-    "suit_lock": True,
-    "eleven_back": True,
-    "five_skip": True,
-    "seven_pass": True,
-    "ten_discard": True,
-}
 CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
     "seed rules": (5, {}),
     "uecda": (5, {"preset": "uecda"}),
-    "local rules": (4, LOCAL),
-    "local rules, lead pass, 千日手": (3, {**LOCAL, "lead_pass": True, "stalemate_passes": 6}),
+    "local rules": (4, LOCAL_RULES),
+    "local rules, lead pass, 千日手": (
+        3,
+        {**LOCAL_RULES, "lead_pass": True, "stalemate_passes": 6},
+    ),
 }
 GAMES = 12
 

@@ -7,6 +7,7 @@ from dennou.arena.play import play
 from dennou.core.bot import RandomBot
 from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo.bots import GreedyBot, MonteCarloBot
+from dennou.games.daifugo.rules import LOCAL_RULES
 
 
 def test_bots_by_spec() -> None:
@@ -47,13 +48,7 @@ def test_bots_play_the_uecda_rules_and_every_local_rule_without_defaults() -> No
         {"preset": "uecda", "games": 2},
         {
             "games": 2,
-            "sequences": True,
-            "suit_lock": True,
-            "eleven_back": True,
-            "five_skip": True,
-            "seven_pass": True,
-            "ten_discard": True,
-            "miyako_ochi": True,
+            **LOCAL_RULES,
             "lead_pass": True,
             "stalemate_passes": 10,
         },

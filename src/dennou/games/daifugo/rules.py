@@ -192,6 +192,18 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 """Named sets of options (``docs/games/daifugo.md``: the UECda rules)."""
 
+LOCAL_RULES: dict[str, Any] = {
+    "sequences": True,
+    "suit_lock": True,
+    "eleven_back": True,
+    "five_skip": True,
+    "seven_pass": True,
+    "ten_discard": True,
+    "miyako_ochi": True,
+}
+"""Sequences, the suit lock and every common local rule on (each is off by default): the options
+tests and benchmarks combine to exercise every rule at once (``docs/games/daifugo.md``)."""
+
 
 def from_options(options: Mapping[str, Any]) -> DaifugoRules:
     """Rules from options; ``preset`` starts from :data:`PRESETS`, explicit options override.
