@@ -46,7 +46,7 @@ from numba import njit
 
 from dennou.core.errors import ConfigError
 from dennou.games.daifugo import sim as S
-from dennou.games.daifugo.batch import Batch, deal_rows, step_rows
+from dennou.games.daifugo.batch import Batch, deal_rows, first_unlisted, step_rows
 from dennou.games.daifugo.encoding import CARD_BITS, DaifugoEncoding
 from dennou.games.daifugo.rules import DaifugoRules, from_options, titles_for
 from dennou.rl.table import encoding_for
@@ -226,21 +226,6 @@ def _observe(
 
 
 @njit(cache=True)
-def _first_illegal(actions: np.ndarray, numbers: np.ndarray, offsets: np.ndarray) -> int:
-    """The first row whose action is not among its legal numbers (-1: none)."""
-    for g in range(actions.shape[0]):
-        a = actions[g]
-        ok = False
-        for i in range(offsets[g], offsets[g + 1]):
-            if numbers[i] == a:
-                ok = True
-                break
-        if not ok:
-            return g
-    return -1
-
-
-@njit(cache=True)
 def _pick(offsets: np.ndarray, numbers: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
     for g in range(out.shape[0]):
         lo = offsets[g]
@@ -416,7 +401,7 @@ class DaifugoBatchEnv:
         if a.dtype.kind not in "iu":
             raise ValueError(f"action numbers are integers, not {a.dtype}")
         a = a.astype(np.int64, copy=False)
-        bad = _first_illegal(a, self._numbers, self._offsets)
+        bad = first_unlisted(a, self._numbers, self._offsets)
         if bad >= 0:
             raise ValueError(
                 f"row {bad}: action number {int(a[bad])} is not legal for seat "

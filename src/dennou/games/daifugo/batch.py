@@ -146,14 +146,18 @@ def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _unlisted(states: np.ndarray, moves: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
-    """The first unfinished game whose move is not among its listed legal moves (-1: none)."""
-    for g in range(states.shape[0]):
-        if states[g, S.OVER] or states[g, S.TURN] < 0:
+def first_unlisted(values: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
+    """The first row whose value is not among its listed ones (CSR; -1: none).
+
+    Rows with nothing listed (finished games) are skipped.
+    """
+    for g in range(values.shape[0]):
+        lo, hi = offsets[g], offsets[g + 1]
+        if lo == hi:
             continue
         found = False
-        for i in range(offsets[g], offsets[g + 1]):
-            if flat[i] == moves[g]:
+        for i in range(lo, hi):
+            if flat[i] == values[g]:
                 found = True
                 break
         if not found:
@@ -320,7 +324,7 @@ class Batch:
         if moves.shape != (self.states.shape[0],):
             raise ValueError(f"one move per game: shape {(self.states.shape[0],)}")
         if self._listed:  # checked against the list already made, not generated again
-            bad = _unlisted(self.states, moves, self._flat, self._offsets)
+            bad = first_unlisted(moves, self._flat, self._offsets)
         else:
             bad = _illegal(self.states, moves, self.flags)
         if bad >= 0:
