@@ -118,3 +118,12 @@ def test_errors_are_messages_not_tracebacks() -> None:
         check=False,
     )
     assert proc.returncode == 2 and "invalid rules" in proc.stdout
+
+
+def test_the_command_line_starts_without_the_host_or_the_engines() -> None:
+    # `dennou --help`, `dennou games` and the clients should not wait for the web app, the store
+    # or compiled engines: they load with the command that needs them.
+    heavy = ("dennou.server.app", "starlette", "sqlalchemy", "numba", "dennou.games.daifugo")
+    probe = f"import sys, dennou.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

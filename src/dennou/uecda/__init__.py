@@ -10,3 +10,9 @@ clients speak one binary protocol over TCP (docs/games/daifugo.md, "UECda"). Mod
 - :mod:`~dennou.uecda.client`: any dennou bot playing on a UECda server.
 - :mod:`~dennou.uecda.cli`: ``dennou uecda-serve`` and ``dennou uecda-client``.
 """
+
+PROTOCOL = 20070
+"""The protocol version a client announces in its profile table (``[0][0]``)."""
+
+DEFAULT_PORT = 42485
+"""The port UECda servers listen on."""

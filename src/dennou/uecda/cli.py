@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from dennou.core.errors import ConfigError, DennouError
-from dennou.uecda import wire
+from dennou.uecda import DEFAULT_PORT, PROTOCOL
 
 Bots = Annotated[
     str,
@@ -50,9 +50,7 @@ def parse_bots(text: str) -> list[str]:
 
 
 def uecda_serve(
-    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any)")] = (
-        wire.DEFAULT_PORT
-    ),
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any)")] = (DEFAULT_PORT),
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
     games: Games = 10,
     sets: Annotated[int, typer.Option(min=0, help="tables to play before exiting (0: never)")] = 1,
@@ -99,7 +97,7 @@ async def _serve(
     await listener.start()
     fill = f"; bots {','.join(options.bots)} after {options.fill_after:g} s" if options.bots else ""
     print(
-        f"dennou UECda server (protocol {wire.PROTOCOL}) on {host}:{listener.port}: "
+        f"dennou UECda server (protocol {PROTOCOL}) on {host}:{listener.port}: "
         f"{options.games} games a set{fill}; "
         + (f"{sets} set(s), then exits" if sets else "until stopped"),
         flush=True,
@@ -134,7 +132,7 @@ def _report(actor: Any) -> None:
 def uecda_client(
     bot: Annotated[str, typer.Argument(help="a built-in Daifugo bot spec, or module:Class")],
     host: Annotated[str, typer.Option(help="the UECda server")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="its TCP port")] = (wire.DEFAULT_PORT),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="its TCP port")] = (DEFAULT_PORT),
     name: Annotated[str, typer.Option(help="the name sent in the profile (14 characters)")] = "",
     seed: Annotated[int | None, typer.Option(help="seed of the bot's choices")] = None,
     timeout: Annotated[

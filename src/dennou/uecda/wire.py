@@ -20,12 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dennou.games.daifugo import cards as C
-
-PROTOCOL = 20070
-"""The protocol version a client announces in its profile table (``[0][0]``)."""
-
-DEFAULT_PORT = 42485
-"""The port UECda servers listen on."""
+from dennou.uecda import DEFAULT_PORT as DEFAULT_PORT
+from dennou.uecda import PROTOCOL as PROTOCOL
 
 ROWS, COLUMNS = 8, 15
 TABLE_BYTES = ROWS * COLUMNS * 4
