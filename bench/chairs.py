@@ -12,6 +12,12 @@ The default rows are ``random`` (the baseline), ``heuristic``, and ``heuristic:h
 ``--gaya heuristic`` seats that bot in the gaya seats instead of ``random`` (voters who reward
 the medals they are given), the other players staying ``random``; ``--field SPEC`` seats SPEC
 at the other player seats (``--field heuristic``: against the current best).
+
+Head to head (``--versus FIELD``): half the player seats ``spec``, half ``FIELD`` (alternating),
+each seed played twice with the halves swapped (duplicate seats); the figure is ``spec``'s share
+of the games a player won, with its 95% Wilson interval (50%: as strong as ``FIELD``)::
+
+    PYTHONPATH=src python bench/chairs.py 500 24 adaptive --versus heuristic
 """
 
 from __future__ import annotations
@@ -63,8 +69,44 @@ def run(
     }
 
 
+def versus(spec: str, field: str, seeds: int, people: int, gaya: str = "random") -> None:
+    """Print ``spec``'s share of the wins, half the player seats each, seats swapped per seed."""
+    game = get("chairs")
+    rules = game.make_rules()
+    k = rules.n_players(people)
+    won = {spec: 0, field: 0}
+    nobody = 0
+    started = time.perf_counter()
+    for g in range(seeds):
+        for flip in (0, 1):
+            kinds = [(spec, field)[(i + flip) % 2] if i < k else gaya for i in range(people)]
+            record = play(game, rules, [make_bot(game, b) for b in kinds], seed=20_000 + g)
+            assert record.outcome is not None
+            winner = record.outcome["detail"]["winner"]
+            if winner is None:
+                nobody += 1
+            else:
+                won[kinds[winner]] += 1
+    decided = won[spec] + won[field]
+    lo, hi = proportion_ci(won[spec], decided)
+    print(
+        f"{spec} vs {field}, {k // 2} player seats each ({people} people, {gaya} gaya), "
+        f"{seeds} seeds x 2 (seats swapped): {spec} won {won[spec]}, {field} {won[field]}, "
+        f"nobody {nobody}; {spec}'s share of the wins {won[spec] / max(decided, 1):.3f} "
+        f"[{lo:.3f}, {hi:.3f}]; {(time.perf_counter() - started) / (2 * seeds):.2f} s/game"
+    )
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if "--versus" in args:
+        i = args.index("--versus")
+        rival = args[i + 1]
+        del args[i : i + 2]
+        seeds = int(args[0]) if args else 200
+        people = int(args[1]) if len(args) > 1 else 24
+        versus(args[2] if len(args) > 2 else "adaptive", rival, seeds, people)
+        return
     gaya = field = "random"
     if "--gaya" in args:
         i = args.index("--gaya")

@@ -55,3 +55,34 @@ def test_adaptive_keeps_the_contract() -> None:
     specs = ("adaptive", "belief", "adaptive", "random", "belief", "adaptive")
     tally = check_bots(GAME, rules, specs, seeds=[4], every=4)
     assert tally.twin_checks >= 5 and tally.hidden_differs >= 1
+
+
+def _offers(lines: Any, me: int) -> dict[int, str]:
+    """Who each pair-channel line of ``me`` goes to, and what it says."""
+    out = {}
+    for channel, text in lines:
+        if channel.startswith("pair:"):
+            a, b = (int(x) for x in channel[5:].split("-"))
+            out[b if a == me else a] = text
+    return out
+
+
+def test_decoy_offers_go_only_to_players_who_have_not_sealed() -> None:
+    """Talk binds nobody (rules: Time): besides the offer it means, ``decoys`` offers go to
+    players still to seal this tick, never to a sealed one, nor twice to anyone."""
+    import random
+
+    state = start((4,), n=8, rounds=1, ticks=4)
+    for s in (6, 7):  # p6 and p7 seal first
+        state, _ = GAME.apply(state, s, Contact(0))
+    channels = GAME.talk_channels(state, 1)
+    plain = _offers(AdaptiveBot().chat(GAME.view(state, 1), channels, random.Random(0)), 1)
+    bot = AdaptiveBot(decoys=3)
+    lines = bot.chat(GAME.view(state, 1), channels, random.Random(0))
+    decoyed = _offers(lines, 1)
+    assert len(plain) <= 1 and set(plain) <= set(decoyed)
+    assert set(decoyed) - set(plain) <= {0, 2, 3, 4, 5}  # unsealed, not itself
+    assert len(decoyed) == len(plain) + 3
+    assert set(decoyed.values()) == {"contact 1.1"}
+    many = AdaptiveBot(decoys=23).chat(GAME.view(state, 1), channels, random.Random(0))
+    assert set(_offers(many, 1)) == {0, 2, 3, 4, 5}  # everyone who may still answer, once

@@ -122,6 +122,9 @@ class AdaptiveBot(Bot):
         talk: Whether to greet, offer and answer offers.
         check_weight: Discount on the value of information of a check.
         recover: The chance an infected player without a vaccine is cured later.
+        decoys: Offers it makes each tick beyond the one it means, to players who have not
+            sealed yet (the most likely to qualify first): talk binds nobody, and a player who
+            answers a decoy spends the tick on a contact that does not happen.
     """
 
     name = "adaptive"
@@ -134,9 +137,11 @@ class AdaptiveBot(Bot):
         talk: bool = True,
         check_weight: Annotated[float, Meta(ge=0, le=10)] = 0.8,
         recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
+        decoys: Annotated[int, Meta(ge=0, le=23)] = 0,
     ) -> None:
         self.cure_prob = cure_prob
         self.cap = cap
+        self.decoys = decoys
         self.strength = strength
         self.talk = talk
         self.check_weight = check_weight
@@ -221,12 +226,28 @@ class AdaptiveBot(Bot):
             out.append(("public", HELLO))
             self.said_hello = True
         action = self._decide(view)
-        if isinstance(action, Contact):
-            j = action.player
-            channel = channel_of(view["seat"], j)
-            heard = offers_by_tick(view).get((view["round"], view["tick"]), set())
-            if (j, view["seat"]) not in heard and not view["submitted"][j] and channel in channels:
-                out.append((channel, f"contact {view['round']}.{view['tick']}"))
+        me = view["seat"]
+        offer = f"contact {view['round']}.{view['tick']}"
+        heard = offers_by_tick(view).get((view["round"], view["tick"]), set())
+        meant = action.player if isinstance(action, Contact) else None
+        if meant is not None:
+            channel = channel_of(me, meant)
+            if (meant, me) not in heard and not view["submitted"][meant] and channel in channels:
+                out.append((channel, offer))
+        if self.decoys:
+            p = self._sync(view).p_infected()
+            rivals = sorted(
+                (
+                    j
+                    for j in range(len(view["players"]))
+                    if j not in (me, meant)
+                    and not view["submitted"][j]
+                    and (j, me) not in heard
+                    and channel_of(me, j) in channels
+                ),
+                key=lambda j: p[j],
+            )
+            out += [(channel_of(me, j), offer) for j in rivals[: self.decoys]]
         return out
 
     # --- decisions --------------------------------------------------------------------------
