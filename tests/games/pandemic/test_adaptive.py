@@ -76,7 +76,7 @@ def test_decoy_offers_go_only_to_players_who_have_not_sealed() -> None:
     for s in (6, 7):  # p6 and p7 seal first
         state, _ = GAME.apply(state, s, Contact(0))
     channels = GAME.talk_channels(state, 1)
-    plain = _offers(AdaptiveBot().chat(GAME.view(state, 1), channels, random.Random(0)), 1)
+    plain = _offers(AdaptiveBot(decoys=0).chat(GAME.view(state, 1), channels, random.Random(0)), 1)
     bot = AdaptiveBot(decoys=3)
     lines = bot.chat(GAME.view(state, 1), channels, random.Random(0))
     decoyed = _offers(lines, 1)

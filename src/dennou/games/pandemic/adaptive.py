@@ -17,6 +17,13 @@ list and the talk it heard are all in its view):
   learns how much each player's offers are worth (an offer that was not kept counts against
   the player's offers).
 
+* **decoys**: besides the offer it means, it offers contacts to up to ``decoys`` players who
+  have not sealed their action yet, the least likely infected first. Talk binds nobody (rules:
+  Time); a player who answers a decoy spends its tick on a contact that does not happen, and
+  in a race for the top places a rival's lost vaccine is worth almost as much as one's own.
+  (The host passes at most 5 lines of a bot's talk per decision, so there it makes at most 3
+  or 4.)
+
 The world filter (who may be infected) and the value of a position are the ``belief`` bot's.
 Each tick it scores ``idle``, ``cure``, ``check`` and ``contact j`` one tick ahead over the
 worlds, with the learnt chances, offers a contact to the player it picks and answers offers.
@@ -137,7 +144,7 @@ class AdaptiveBot(Bot):
         talk: bool = True,
         check_weight: Annotated[float, Meta(ge=0, le=10)] = 0.8,
         recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
-        decoys: Annotated[int, Meta(ge=0, le=23)] = 0,
+        decoys: Annotated[int, Meta(ge=0, le=23)] = 11,
     ) -> None:
         self.cure_prob = cure_prob
         self.cap = cap
