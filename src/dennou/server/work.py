@@ -91,14 +91,19 @@ def turn_parts(game: Game[Any, Any], state: Any, seat: int, version: int) -> Tur
 
 
 def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any, float]:
-    """Run ``fn(*args)``: ``(True, result, seconds)`` or ``(False, error parts, seconds)``."""
-    started = time.perf_counter()
+    """Run ``fn(*args)``: ``(True, result, seconds)`` or ``(False, error parts, seconds)``.
+
+    The seconds are the running thread's CPU time: what the work would cost the event loop,
+    without the time a thread spent waiting for the GIL (which would keep cheap work off the
+    loop for no reason).
+    """
+    started = time.thread_time()
     try:
         result = fn(*args)
     except DennouError as exc:
         # an exception's pickle keeps only its message: send what rebuilds it with its context
-        return False, (type(exc), exc.message, exc.context), time.perf_counter() - started
-    return True, result, time.perf_counter() - started
+        return False, (type(exc), exc.message, exc.context), time.thread_time() - started
+    return True, result, time.thread_time() - started
 
 
 class Work:
@@ -109,7 +114,11 @@ class Work:
     """
 
     INLINE = 0.002
-    """Seconds under which work runs on the event loop."""
+    """Seconds under which work runs on the event loop (by its recent peak, not its mean)."""
+
+    PEAK_DECAY = 0.99
+    """Per run, how much of a kind's peak cost it keeps: one slow run keeps the kind off the
+    loop for hundreds of runs, however cheap the runs between (a view of a cached position)."""
 
     THREAD = 0.02
     """Seconds under which work runs on a thread; anything slower runs in a process."""
@@ -117,6 +126,7 @@ class Work:
     def __init__(self, processes: int = 1) -> None:
         self.cost: dict[Kind, float] = {}
         self.slowest: dict[Kind, float] = {}
+        self.peak: dict[Kind, float] = {}
         self.where: dict[Kind, dict[str, int]] = {}
         """Per kind: how many times it ran inline, on a thread, in a process."""
         self._processes = processes
@@ -138,8 +148,9 @@ class Work:
     async def run(self, kind: Kind, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` where its cost says (``fn``: a module-level function of this module)."""
         estimate = self.cost.get(kind)
+        peak = self.peak.get(kind)
         where = self.where.setdefault(kind, {"inline": 0, "thread": 0, "process": 0})
-        if estimate is not None and estimate < self.INLINE:
+        if peak is not None and peak < self.INLINE:
             ok, result, spent = _timed(fn, args)
             where["inline"] += 1
         elif estimate is None or estimate < self.THREAD:
@@ -150,6 +161,7 @@ class Work:
             ok, result, spent = await loop.run_in_executor(self._process_pool(), _timed, fn, args)
             where["process"] += 1
         self.cost[kind] = spent if estimate is None else 0.7 * estimate + 0.3 * spent
+        self.peak[kind] = spent if peak is None else max(spent, self.PEAK_DECAY * peak)
         self.slowest[kind] = max(spent, self.slowest.get(kind, 0.0))
         if not ok:
             cls, message, context = result

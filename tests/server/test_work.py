@@ -1,0 +1,57 @@
+"""Where the host runs engine work (``dennou.server.work.Work``): cheap work on the event loop,
+anything that was recently slow off it (docs/architecture.md, `work.py`; issue 15, item 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from dennou.server.work import Work
+
+
+def _burn(seconds: float) -> float:
+    """Spend ``seconds`` of this thread's CPU time."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+    return seconds
+
+
+def _runs(work: Work, kind: tuple[str, str], costs: list[float]) -> None:
+    async def go() -> None:
+        for cost in costs:
+            assert await work.run(kind, _burn, cost) == cost
+
+    asyncio.run(go())
+
+
+def test_cheap_work_runs_on_the_loop() -> None:
+    work = Work()
+    _runs(work, ("numeron", "apply"), [0.0] * 5)
+    assert work.where[("numeron", "apply")] == {"inline": 4, "thread": 1, "process": 0}
+
+
+def test_one_slow_run_keeps_a_kind_off_the_loop_while_cheap_runs_follow() -> None:
+    """A view of a new position costs its odds; views of cached positions cost nothing. The
+    cheap ones must not bring the kind back onto the loop, where the next new position would
+    stall every table."""
+    work = Work()
+    _runs(work, ("stud10", "view"), [0.03] + [0.0] * 60)
+    assert work.where[("stud10", "view")]["inline"] == 0
+    # the peak fades: after enough cheap runs the kind is cheap again
+    _runs(work, ("stud10", "view"), [0.0] * 400)
+    assert work.where[("stud10", "view")]["inline"] > 0
+
+
+def test_waiting_is_not_cost() -> None:
+    """Work that waits (here: sleeps) costs the loop nothing: thread CPU time is what counts."""
+
+    work = Work()
+
+    async def go() -> None:
+        for _ in range(3):
+            await work.run(("hilo", "apply"), time.sleep, 0.03)
+
+    asyncio.run(go())
+    assert work.where[("hilo", "apply")]["inline"] == 2
+    work.close()
