@@ -121,7 +121,11 @@ def hilo(page: Any) -> bool:
     """
     high, low = page.locator("[data-testid=pick-high]"), page.locator("[data-testid=pick-low]")
     if high.count() and low.count():
-        share = [int(re.sub(r"\D", "", b.locator(".share").inner_text()) or 0) for b in (high, low)]
+        # all_inner_texts does not wait: the buttons may be re-rendered as the decision moves on
+        texts = [b.locator(".share").all_inner_texts() for b in (high, low)]
+        if not all(texts):
+            return False
+        share = [int(re.sub(r"\D", "", t[0]) or 0) for t in texts]
         side = "high" if share[0] >= share[1] else "low"
         return _click(page, f"[data-testid=pick-{side}]")
     if not page.locator("[data-testid^=choice-]:not([disabled])").count():
