@@ -171,8 +171,10 @@ def test_heavy_steps_do_not_stop_other_tables(tmp_path: Path) -> None:
         # while the expensive table dealt, the other table played on, and pings came back in a
         # small part of one expensive view (on the loop, each would have waited for a whole one)
         assert max(other_versions, default=0) > 10, (other_versions, work)
+        # the slowest view is in CPU ms (about 95 here: a new position's odds); the pings below
+        # must come back in a quarter of it
         step_ms = work["stud10/view"]["slowest_ms"]
-        assert step_ms > 100 and work["stud10/view"]["inline"] == 0, work
+        assert step_ms > 50 and work["stud10/view"]["inline"] == 0, work
         pings.sort()
         assert len(pings) > 10 and pings[len(pings) // 2] < step_ms / 4, (step_ms, pings)
     finally:

@@ -55,3 +55,19 @@ def test_waiting_is_not_cost() -> None:
     asyncio.run(go())
     assert work.where[("hilo", "apply")]["inline"] == 2
     work.close()
+
+
+def test_work_said_to_be_heavy_never_runs_on_the_loop() -> None:
+    """10-card stud's views compute odds for each new position: cheap runs say nothing of the
+    next one (``GameSpec.heavy_views``)."""
+    from dennou.games import get
+
+    assert get("stud10").spec.heavy_views and not get("numeron").spec.heavy_views
+    work = Work()
+
+    async def go() -> None:
+        for _ in range(5):
+            await work.run(("stud10", "view"), _burn, 0.0, inline=False)
+
+    asyncio.run(go())
+    assert work.where[("stud10", "view")] == {"inline": 0, "thread": 5, "process": 0}

@@ -163,6 +163,9 @@ class GameSpec(msgspec.Struct, frozen=True):
         talk: Whether the game has talk channels.
         decisions: Whether players decide anything (``False``: chance decides it all, as in
             10-card stud; players only watch).
+        heavy_views: Whether building a view may take long however cheap the last ones were
+            (10-card stud's live odds, computed for each new position): a host never builds
+            its views on the event loop.
     """
 
     name: str
@@ -176,6 +179,7 @@ class GameSpec(msgspec.Struct, frozen=True):
     teams: bool = False
     talk: bool = False
     decisions: bool = True
+    heavy_views: bool = False
 
 
 Handler = Callable[[Any, Any, Seat, Any, list[Event]], Any]

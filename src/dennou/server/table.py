@@ -958,7 +958,12 @@ class TableActor:
             view, to_act = None, []
         else:
             view = await self.hub.work.run(
-                (self.game.spec.name, "view"), work.view, self.game, self.state, seat
+                (self.game.spec.name, "view"),
+                work.view,
+                self.game,
+                self.state,
+                seat,
+                inline=not self.game.spec.heavy_views,
             )
             to_act = sorted(self.game.to_act(self.state))
         channels = (
@@ -986,6 +991,7 @@ class TableActor:
             pending.state,
             seat,
             pending.version,
+            inline=not self.game.spec.heavy_views,
         )
         return p.Turn(
             table=self.id,

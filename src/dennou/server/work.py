@@ -145,12 +145,16 @@ class Work:
         """Start the worker process now (in the background), so that it is ready when needed."""
         self._process_pool().submit(int)
 
-    async def run(self, kind: Kind, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` where its cost says (``fn``: a module-level function of this module)."""
+    async def run(self, kind: Kind, fn: Callable[..., T], *args: Any, inline: bool = True) -> T:
+        """``fn(*args)`` where its cost says (``fn``: a module-level function of this module).
+
+        ``inline=False``: never on the event loop, whatever its cost so far (work whose next
+        run may cost far more than its last ones: ``GameSpec.heavy_views``).
+        """
         estimate = self.cost.get(kind)
         peak = self.peak.get(kind)
         where = self.where.setdefault(kind, {"inline": 0, "thread": 0, "process": 0})
-        if peak is not None and peak < self.INLINE:
+        if inline and peak is not None and peak < self.INLINE:
             ok, result, spent = _timed(fn, args)
             where["inline"] += 1
         elif estimate is None or estimate < self.THREAD:

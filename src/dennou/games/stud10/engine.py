@@ -59,6 +59,7 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         chance=True,
         hidden_information=True,
         decisions=False,
+        heavy_views=True,
     )
     rules_type = Stud10Rules
     codec = CODEC
