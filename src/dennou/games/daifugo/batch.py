@@ -121,6 +121,15 @@ def _legal(states: np.ndarray, flags: np.ndarray, flat: np.ndarray, offsets: np.
     return total
 
 
+@njit(cache=True, inline="always")
+def _among(values: np.ndarray, lo: int, hi: int, x: Any) -> bool:
+    """Whether ``x`` is one of ``values[lo:hi]``."""
+    for i in range(lo, hi):  # noqa: SIM110 - a plain loop compiles to a plain loop in Numba
+        if values[i] == x:
+            return True
+    return False
+
+
 @njit(cache=True)
 def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
     """The first unfinished game whose move is not one of its legal moves (-1: none)."""
@@ -135,12 +144,7 @@ def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
                 return g
             continue
         k = S.gen_moves(S._hand(st, st[S.TURN]), st, flags, buf)
-        found = False
-        for i in range(k):
-            if buf[i] == move:
-                found = True
-                break
-        if not found:
+        if not _among(buf, 0, k, move):
             return g
     return -1
 
@@ -153,14 +157,7 @@ def first_unlisted(values: np.ndarray, flat: np.ndarray, offsets: np.ndarray) ->
     """
     for g in range(values.shape[0]):
         lo, hi = offsets[g], offsets[g + 1]
-        if lo == hi:
-            continue
-        found = False
-        for i in range(lo, hi):
-            if flat[i] == values[g]:
-                found = True
-                break
-        if not found:
+        if lo != hi and not _among(flat, lo, hi, values[g]):
             return g
     return -1
 
