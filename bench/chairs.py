@@ -97,25 +97,26 @@ def versus(spec: str, field: str, seeds: int, people: int, gaya: str = "random")
     )
 
 
+def _take(args: list[str], flag: str) -> str | None:
+    """The value after ``flag`` (both removed from ``args``), or None without the flag."""
+    if flag not in args:
+        return None
+    i = args.index(flag)
+    value = args[i + 1]
+    del args[i : i + 2]
+    return value
+
+
 def main() -> None:
     args = sys.argv[1:]
-    if "--versus" in args:
-        i = args.index("--versus")
-        rival = args[i + 1]
-        del args[i : i + 2]
+    rival = _take(args, "--versus")
+    if rival is not None:
         seeds = int(args[0]) if args else 200
         people = int(args[1]) if len(args) > 1 else 24
         versus(args[2] if len(args) > 2 else "adaptive", rival, seeds, people)
         return
-    gaya = field = "random"
-    if "--gaya" in args:
-        i = args.index("--gaya")
-        gaya = args[i + 1]
-        del args[i : i + 2]
-    if "--field" in args:
-        i = args.index("--field")
-        field = args[i + 1]
-        del args[i : i + 2]
+    gaya = _take(args, "--gaya") or "random"
+    field = _take(args, "--field") or "random"
     games = int(args[0]) if args else 200
     people = int(args[1]) if len(args) > 1 else 24
     k = get("chairs").make_rules().n_players(people)

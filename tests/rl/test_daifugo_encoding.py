@@ -25,6 +25,7 @@ from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
 from dennou.games.daifugo.encoding import DaifugoEncoding
 from dennou.games.daifugo.fast import KernelState
+from dennou.games.daifugo.rules import LOCAL_RULES
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, FollowUp, Played
 
 CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
@@ -46,12 +47,8 @@ CONFIGS: dict[str, tuple[int, dict[str, Any]]] = {
         5,
         {
             "games": 3,
-            "sequences": True,
-            "suit_lock": True,
-            "eleven_back": True,
-            "five_skip": True,
-            "seven_pass": True,
-            "ten_discard": True,
+            **LOCAL_RULES,
+            "miyako_ochi": False,
             "daifugo_exchange": 3,
             "fugo_exchange": 2,
             "stalemate_passes": 12,
