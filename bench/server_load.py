@@ -306,7 +306,7 @@ def main() -> None:
     )
     print(f"{'metric':<22}{'value':>14}")
     for key, value in result.items():
-        text = f"{value:.1f}" if isinstance(value, float) else str(value)
+        text = f"{value:.3g}" if isinstance(value, float) else str(value)
         print(f"{key:<22}{text:>14}")
 
 

@@ -63,10 +63,24 @@ class Recorder(RandomBot):
         return super().act(view, legal, rng)
 
 
+class ModeTeller(RandomBot):
+    """Plays at random and says, before every decision, its process's ``dennou.core.native``
+    mode (what a search bot does while its compiled code is not built yet)."""
+
+    name = "mode-teller"
+
+    def chat(
+        self, view: JSON, channels: frozenset[str], rng: random.Random
+    ) -> Sequence[tuple[str, str]]:
+        from dennou.core import native
+
+        return [("public", f"mode {native.mode()}")] if "public" in channels else []
+
+
 def register() -> dict[str, Any]:
     """Add these bots to every game (the host resolves bot names in its own process)."""
     from dennou.arena import bots
 
-    added = {"spinner": Spinner, "recorder": Recorder}
+    added = {"spinner": Spinner, "recorder": Recorder, "mode-teller": ModeTeller}
     bots.GENERIC_BOTS.update(added)
     return added

@@ -112,6 +112,27 @@ def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
     assert said >= 2, "the bot did not play on after its worker was rebuilt"
 
 
+def test_host_bots_play_on_while_their_code_compiles(bots_live: LiveServer) -> None:
+    """15.6: the host's bot workers run in ``play-on`` mode (``dennou.core.native``): a search
+    bot whose compiled code is not built yet (a fresh install) decides by its fallback within
+    the seat's clock instead of waiting for the compiler (tests/arena/test_play_on.py)."""
+    token = bots_live.register("ann")
+    ws = bots_live.connect(token)
+    table = str(
+        ws.request(
+            {
+                "type": "create_table",
+                "game": "numeron",
+                "seats": ["open", "bot:mode-teller"],
+            }
+        )["table"]["id"]  # type: ignore[index]
+    )
+    asyncio.run(run_bot(HarnessBot, bots_live.ws_url, token, table=table, seed=4))
+    [record] = rec.loads(httpx.get(f"{bots_live.http}/api/tables/{table}/record").text)
+    said = {s.talk.text for s in record.steps if s.talk is not None and s.seat == 1}
+    assert said == {"mode play-on"}
+
+
 def test_heavy_steps_do_not_stop_other_tables(tmp_path: Path) -> None:
     """12.4: a rules option that makes every step expensive (10-card stud's odds) used to stall
     every table; now that work runs off the event loop and everyone else is served. The odds

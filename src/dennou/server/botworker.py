@@ -12,6 +12,7 @@ imported here; games and bots come in with the first request that names them.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import signal
 import time
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from dennou.core import native
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import Event, Game
@@ -122,6 +124,9 @@ def main(conn: Connection) -> None:
     """Serve decisions on ``conn`` until the host closes it."""
     # Ctrl-C at the terminal reaches the whole process group: the host stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A decision is bounded by the seat's clock: a bot whose compiled code is not built yet (a
+    # fresh install) decides by its fallback meanwhile, unless the operator asked it to wait.
+    native.set_mode(os.environ.get(native.ENV, "play-on"))
     bots: dict[Key, Bot] = {}
     while True:
         try:

@@ -251,8 +251,12 @@ def bot_run(
     """
     from rich.console import Console
 
+    from dennou.core import native
+
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
+    # the seat's clock bounds each decision: no first decision waits for a compiler
+    native.set_mode(os.environ.get(native.ENV, "play-on"))
     if tournament is not None:  # issue 14: a remote entrant of a host tournament
         from dennou.client.tournament import play_tournament
 

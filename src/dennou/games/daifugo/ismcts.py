@@ -40,10 +40,12 @@ from numba import njit
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON, Event, Seat
+from dennou.core.native import Native
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
+from dennou.games.daifugo.greedy import greedy_choice
 from dennou.games.daifugo.rules import DaifugoRules, titles_for
 from dennou.games.daifugo.views import determinize, known_holdings, tribute_caps
 
@@ -766,6 +768,8 @@ class IsmctsBot(Bot):
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose: exchange and follow-ups by rule or search, plays by search or the solver."""
         seed = rng.randrange(2**31) ^ self.seed
+        if not SEARCH.ready():  # compiling on a fresh install (dennou.core.native): play on
+            return greedy_choice(view, legal)
         if view["phase"] == "exchange":
             return self._exchange(view, legal, seed)
         if view["phase"] != "play":
@@ -1114,3 +1118,45 @@ __all__ = [
     "policy",
     "search",
 ]
+
+
+def _build_search() -> None:
+    """Run every search kernel once (:data:`SEARCH`'s build).
+
+    A self-play game of small ``ismcts`` bots (search, sampling, the two-player ending; the
+    exchange searches with the same kernels) and a batch of ``montecarlo``'s playouts.
+    """
+    from dennou.games.daifugo.engine import DaifugoEngine
+    from dennou.games.daifugo.views import DaifugoViews
+
+    game = DaifugoEngine(views=DaifugoViews, bots={})
+    rules = game.make_rules({"games": 1})
+    players = [f"p{i}" for i in range(5)]
+    bots = [IsmctsBot(playouts=10, samples=4) for _ in players]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat=seat, rules=rules, players=players)
+    rng = random.Random(0)
+    state = game.new(rules, players)
+    playouts_left = True
+    for _ in range(5_000):  # a game takes a few hundred steps
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = min(acting)
+        if seat < 0:
+            state, events = game.apply(state, seat, game.sample_chance(state, rng))
+        else:
+            view = game.view(state, seat)
+            action = bots[seat].act(view, game.legal_actions(state, seat), rng)
+            state, events = game.apply(state, seat, action)
+        for x, bot in enumerate(bots):
+            bot.observe([e for e in events if e.visible_to(x)])
+        if playouts_left and state.phase == "play" and state.follow_up is None:
+            playouts_left = False
+            sim = S.Sim(state)
+            hands = np.array([list(state.hands)] * 2, dtype=np.int64)
+            S.playouts(sim, hands, sim.legal_moves()[:2], seed=1)
+
+
+SEARCH = Native("daifugo search", _build_search)
+"""The compiled code of the ``montecarlo`` and ``ismcts`` bots (:mod:`dennou.core.native`)."""

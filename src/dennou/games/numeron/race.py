@@ -46,6 +46,7 @@ from msgspec import Meta
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
+from dennou.core.native import Native
 from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumber
 from dennou.games.numeron.knowledge import Candidates, knowledge
 from dennou.games.numeron.optimum import (
@@ -59,10 +60,12 @@ from dennou.games.numeron.optimum import (
     tree,
 )
 from dennou.games.numeron.solver import (
+    SEARCHING,
     CallChooser,
     best_reveal,
     judge_table,
     judgment_codes,
+    play_on,
     relabel_rank,
     score_calls,
     warm_up,
@@ -167,6 +170,12 @@ def shared_search(digits: int) -> Search:
         memo_clear(search.memo)
         memo_clear(search.lower)
     return search
+
+
+@cache
+def native(digits: int) -> Native:
+    """The ``race`` and ``optimal`` bots' compiled code and book for ``digits`` (:func:`warm`)."""
+    return Native(f"numeron race ({digits} digits)", lambda: warm(digits))
 
 
 def warm(digits: int) -> None:
@@ -507,7 +516,7 @@ class RaceBot(Bot):
         self.planner = None
         digits = getattr(rules, "digits", None)
         if isinstance(digits, int) and 3 <= digits <= 5:
-            warm(digits)
+            native(digits).start()
 
     def plan(self, digits: int, rng: random.Random) -> Planner:
         """This game's planner (built at the first decision, which draws the relabelling)."""
@@ -520,6 +529,9 @@ class RaceBot(Bot):
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         digits = view["rules"]["digits"]
         phase = view["phase"]
+        # the planner (built at the secret's choice) loads the book: it too waits for the build
+        if (phase == "setup" or phase in SEARCHING) and not native(digits).ready():
+            return play_on(view, legal, rng)  # compiling on a fresh install: play on
         planner = self.plan(digits, rng)
         if phase == "setup":
             pool = all_numbers(digits)

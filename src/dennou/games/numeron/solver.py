@@ -41,6 +41,7 @@ from msgspec import Meta
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
+from dennou.core.native import Native
 from dennou.games.numeron.actions import (
     Call,
     Change,
@@ -460,7 +461,7 @@ class SolverBot(Bot):
         self._chooser = None
         digits = getattr(rules, "digits", None)
         if isinstance(digits, int) and 3 <= digits <= 5:
-            warm_up(digits)
+            native(digits).start()
 
     # -- helpers --
     def chooser(self, digits: int, rng: random.Random) -> CallChooser:
@@ -481,6 +482,8 @@ class SolverBot(Bot):
         seat = view["seat"]
         digits = view["rules"]["digits"]
         phase = view["phase"]
+        if phase in SEARCHING and not native(digits).ready():
+            return play_on(view, legal, rng)  # compiling on a fresh install: play on
         chooser = self.chooser(digits, rng)
         if phase == "setup":
             pool = all_numbers(digits)
@@ -504,6 +507,35 @@ class SolverBot(Bot):
             action = choose_defence(view, legal, self.defend, rng)
             return action if action in legal else Decline()
         return legal[rng.randrange(len(legal))]
+
+
+SEARCHING = frozenset({"call", "attack_item", "defence"})
+"""The phases in which the solvers run compiled code."""
+
+
+@cache
+def native(digits: int) -> Native:
+    """The ``solver`` bot's compiled code for ``digits`` (:func:`warm_up` builds it)."""
+    return Native(f"numeron solver ({digits} digits)", lambda: warm_up(digits))
+
+
+def play_on(view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The solvers' choice while their code compiles (:mod:`dennou.core.native`).
+
+    A call: a random number still possible for the opponent's secret; no item; no defence;
+    anything else (the secret): at random.
+    """
+    phase = view["phase"]
+    if phase == "call":
+        digits = view["rules"]["digits"]
+        mine = knowledge(view["log"], digits, 1 - view["seat"])
+        possible = np.flatnonzero(mine.mask) if mine.count else np.arange(len(mine.mask))
+        return Call(all_numbers(digits)[int(possible[rng.randrange(len(possible))])])
+    if phase == "attack_item" and NoItem() in legal:
+        return NoItem()
+    if phase == "defence" and Decline() in legal:
+        return Decline()
+    return legal[rng.randrange(len(legal))]
 
 
 @cache
