@@ -110,29 +110,23 @@ def test_the_build_itself_may_use_the_code_it_builds(mode: None) -> None:
     assert seen == [True]
 
 
+def python(code: str, mode: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a new Python process whose environment sets the mode to ``mode``."""
+    env = {**os.environ, native.ENV: mode}
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
 def test_an_unknown_mode_is_refused(mode: None) -> None:
     with pytest.raises(ConfigError, match="'wait' or 'play-on'"):
         native.set_mode("sometimes")
-    env = {**os.environ, native.ENV: "sometimes"}
-    done = subprocess.run(
-        [sys.executable, "-c", "import dennou.core.native"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python("import dennou.core.native", "sometimes")
     assert done.returncode != 0
     assert "DENNOU_WHILE_COMPILING must be 'wait' or 'play-on'" in done.stderr
 
 
 def test_the_mode_comes_from_the_environment() -> None:
-    env = {**os.environ, native.ENV: "play-on"}
-    done = subprocess.run(
-        [sys.executable, "-c", "from dennou.core import native; print(native.mode())"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    done = python("from dennou.core import native; print(native.mode())", "play-on")
+    assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "play-on"

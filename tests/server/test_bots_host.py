@@ -77,25 +77,25 @@ def test_a_bot_thinking_past_its_clock_is_stopped_and_defaulted(
     assert stats["bot_kills"] >= 1
 
 
+def play_against(server: LiveServer, bot: str, **options: Any) -> rec.Record:
+    """A Numeron game of a harness client (seat 0) against ``bot``; its record."""
+    token = server.register("ann")
+    ws = server.connect(token)
+    created = ws.request(
+        {"type": "create_table", "game": "numeron", "seats": ["open", bot], "options": options}
+    )
+    table = str(created["table"]["id"])  # type: ignore[index]
+    asyncio.run(run_bot(HarnessBot, server.ws_url, token, table=table, seed=4))
+    [record] = rec.loads(httpx.get(f"{server.http}/api/tables/{table}/record").text)
+    return record
+
+
 def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
     """12.4: bots keep state (observe): after its worker is killed, the bot is rebuilt by
     replaying every event its seat saw, and plays on as if nothing happened."""
-    token = bots_live.register("ann")
-    ws = bots_live.connect(token)
-    table = str(
-        ws.request(
-            {
-                "type": "create_table",
-                "game": "numeron",
-                "seats": ["open", f"bot:recorder:mark={tmp_path / 'mark'}"],
-                "options": {"time_limit": 1.5},
-            }
-        )["table"]["id"]  # type: ignore[index]
-    )
-    asyncio.run(run_bot(HarnessBot, bots_live.ws_url, token, table=table, seed=4))
-    [record] = rec.loads(httpx.get(f"{bots_live.http}/api/tables/{table}/record").text)
+    record = play_against(bots_live, f"bot:recorder:mark={tmp_path / 'mark'}", time_limit=1.5)
     defaults = [s for s in record.steps if s.seat == 1 and s.default]
     assert [s.default for s in defaults] == ["timeout"]
     frames = list(rec.replay(record, REGISTRY["numeron"]))
@@ -116,19 +116,7 @@ def test_host_bots_play_on_while_their_code_compiles(bots_live: LiveServer) -> N
     """15.6: the host's bot workers run in ``play-on`` mode (``dennou.core.native``): a search
     bot whose compiled code is not built yet (a fresh install) decides by its fallback within
     the seat's clock instead of waiting for the compiler (tests/arena/test_play_on.py)."""
-    token = bots_live.register("ann")
-    ws = bots_live.connect(token)
-    table = str(
-        ws.request(
-            {
-                "type": "create_table",
-                "game": "numeron",
-                "seats": ["open", "bot:mode-teller"],
-            }
-        )["table"]["id"]  # type: ignore[index]
-    )
-    asyncio.run(run_bot(HarnessBot, bots_live.ws_url, token, table=table, seed=4))
-    [record] = rec.loads(httpx.get(f"{bots_live.http}/api/tables/{table}/record").text)
+    record = play_against(bots_live, "bot:mode-teller")
     said = {s.talk.text for s in record.steps if s.talk is not None and s.seat == 1}
     assert said == {"mode play-on"}
 
