@@ -36,6 +36,7 @@ from dennou.games.numeron.state import all_numbers
 def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """Play-on mode, every search bot's code 'compiling' until the returned event is set."""
     gate = threading.Event()
+    monkeypatch.setattr(native, "_ALL", [])  # dennou warm elsewhere must not build this one
     code = Native("gated", lambda: gate.wait(60), budget=0.05)
     monkeypatch.setattr(ismcts, "SEARCH", code)
     monkeypatch.setattr(daifugo_bots, "SEARCH", code)

@@ -34,3 +34,13 @@ def test_a_game_whose_seats_never_decide_is_warmed_by_its_views() -> None:
     rules = game.make_rules({})
     assert first_decision(game, rules, ["a", "b", "c", "d", "e"], random.Random(0)) is None
     assert set(warm_game(game)) == {"view"}
+
+
+def test_warm_builds_what_the_bots_later_decisions_use() -> None:
+    """Daifugo's search bots: their first decision compiles only part of their code (the
+    ending solver and the belief weights come later); ``warm`` builds the rest too."""
+    from dennou.games.daifugo.ismcts import SEARCH
+
+    taken = warm_game(get("daifugo"))
+    assert {"ismcts", "montecarlo", "native"} <= set(taken)
+    assert SEARCH.built

@@ -21,7 +21,9 @@ from dennou.core.native import Native
 
 
 @pytest.fixture
-def mode() -> Iterator[None]:
+def mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The mode restored after the test; the Natives it makes kept out of the process's list."""
+    monkeypatch.setattr(native, "_ALL", [])
     before = native.mode()
     yield
     native.set_mode(before)
@@ -82,6 +84,34 @@ def test_play_on_uses_a_build_that_finishes_within_the_budget(mode: None) -> Non
     native.set_mode("play-on")
     code = Native("test", lambda: None, budget=10.0)
     assert code.ready()
+
+
+def test_prepare_builds_now_in_wait_mode_and_starts_the_build_in_play_on(mode: None) -> None:
+    """A bot's ``reset`` prepares: outside any timed decision in ``wait`` mode, as before."""
+    native.set_mode("wait")
+    built: list[int] = []
+    code = Native("test", lambda: built.append(1))
+    code.prepare()
+    assert built == [1] and code.built
+    native.set_mode("play-on")
+    gate = Gate()
+    code = Native("test", gate, budget=0.0)
+    code.prepare()
+    assert not code.ready()
+    gate.open.set()
+    code.build()
+    assert code.ready() and gate.runs == 1
+
+
+def test_build_all_builds_every_native_made(mode: None) -> None:
+    """``dennou warm`` builds what the bots' later decisions use, not only their first."""
+    native.set_mode("wait")
+    built: list[str] = []
+    first = Native("first", lambda: built.append("first"))
+    second = Native("second", lambda: built.append("second"))
+    native.build_all()
+    assert first.built and second.built
+    assert built == ["first", "second"]
 
 
 def test_a_failed_build_is_reported_to_whoever_asks(mode: None) -> None:

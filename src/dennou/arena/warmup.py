@@ -4,9 +4,10 @@ The fast paths (the Daifugo simulator, the Numeron solvers, the stud odds) are N
 compiled on first use and cached on disk (``cache=True``). On a fresh install that first use
 costs seconds (12 s for the Daifugo ``montecarlo`` bot's first decision on this project's 2-core
 machine), longer than a table's clock. :func:`warm` makes each game's first decisions here, once:
-for every game, a state at its first decision, the spectators' view of it, and one decision of
-every built-in bot. After it, a new process loads the compiled code from the cache in well
-under a second (``bench/cold_start.py`` measures both).
+for every game, a state at its first decision, the spectators' view of it, one decision of
+every built-in bot, and the build of every :class:`~dennou.core.native.Native` those made (what
+the bots' later decisions use). After it, a new process loads the compiled code from the cache
+in well under a second (``bench/cold_start.py`` measures both).
 
 ``dennou warm`` runs it; ``dennou serve`` runs it in a background process at start (the host's
 event loop and its bot workers never wait for it).
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from dennou.arena.bots import available_bots, make_bot
+from dennou.core import native
 from dennou.core.game import CHANCE, Game
 
 SKIPPED_BOTS = frozenset({"policy"})
@@ -76,6 +78,9 @@ def warm_game(game: Game[Any, Any]) -> dict[str, float]:
         bot.reset(seat=seat, rules=rules, players=players)
         bot.act(view, legal, random.Random(0))
         taken[name] = time.perf_counter() - start
+    start = time.perf_counter()
+    native.build_all()  # what the bots' later decisions use (the game's ending, beliefs...)
+    taken["native"] = time.perf_counter() - start
     return taken
 
 

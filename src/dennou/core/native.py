@@ -68,6 +68,7 @@ class Native:
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
         self._error: BaseException | None = None
+        _ALL.append(self)
 
     def start(self) -> None:
         """Start the build on a background thread (once; later calls do nothing)."""
@@ -78,6 +79,32 @@ class Native:
                 target=self._run, name=f"dennou-native-{self.name}", daemon=True
             )
             self._thread.start()
+
+    def build(self) -> None:
+        """Build now (on the background thread, waiting for it); at once if already built.
+
+        Raises:
+            RuntimeError: The build failed (its error is the cause).
+        """
+        if self._thread is not None and threading.current_thread() is self._thread:
+            return
+        self.start()
+        self._done.wait()
+        self._raise()
+
+    def prepare(self) -> None:
+        """Get ready before any timed decision (a bot's ``reset``).
+
+        ``wait`` mode: build now; ``play-on``: start the build in the background.
+        """
+        if _mode == "wait":
+            self.build()
+        else:
+            self.start()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise RuntimeError(f"building the {self.name} code failed") from self._error
 
     def _run(self) -> None:
         try:
@@ -103,8 +130,7 @@ class Native:
             self.start()
             if not self._done.wait(self.budget):
                 return False
-        if self._error is not None:
-            raise RuntimeError(f"building the {self.name} code failed") from self._error
+        self._raise()
         return True
 
     @property
@@ -113,6 +139,20 @@ class Native:
         return self._done.is_set()
 
 
+_ALL: list[Native] = []
+"""Every :class:`Native` made in this process (:func:`build_all`)."""
+
+
+def build_all() -> None:
+    """Build every :class:`Native` made so far in this process (``dennou warm``).
+
+    Raises:
+        RuntimeError: A build failed (its error is the cause).
+    """
+    for code in list(_ALL):
+        code.build()
+
+
 set_mode(os.environ.get(ENV, "wait"))
 
-__all__ = ["ENV", "Mode", "Native", "mode", "set_mode"]
+__all__ = ["ENV", "Mode", "Native", "build_all", "mode", "set_mode"]

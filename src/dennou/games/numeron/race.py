@@ -516,7 +516,7 @@ class RaceBot(Bot):
         self.planner = None
         digits = getattr(rules, "digits", None)
         if isinstance(digits, int) and 3 <= digits <= 5:
-            native(digits).start()
+            native(digits).prepare()
 
     def plan(self, digits: int, rng: random.Random) -> Planner:
         """This game's planner (built at the first decision, which draws the relabelling)."""

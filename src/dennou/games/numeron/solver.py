@@ -461,7 +461,7 @@ class SolverBot(Bot):
         self._chooser = None
         digits = getattr(rules, "digits", None)
         if isinstance(digits, int) and 3 <= digits <= 5:
-            native(digits).start()
+            native(digits).prepare()
 
     # -- helpers --
     def chooser(self, digits: int, rng: random.Random) -> CallChooser:
