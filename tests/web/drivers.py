@@ -186,8 +186,12 @@ def chairs(page: Any) -> bool:
         return _click(page, "[data-testid=ready]")
     if page.locator("[data-testid=order-seal]").count():
         chairs = page.locator("[data-testid=order-chair]")
-        for i in range(min(2, chairs.count())):
-            if chairs.nth(i).get_attribute("aria-pressed") != "true":
+        # evaluate_all does not wait: the chairs may be re-rendered as the decision moves on
+        pressed = chairs.evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
+        for i, state in enumerate(pressed[:2]):
+            if state != "true":
+                if not chairs.nth(i).count():
+                    return False
                 chairs.nth(i).click()
         return _click(page, "[data-testid=order-seal]")
     if page.locator("[data-testid=block-seal]").count():
