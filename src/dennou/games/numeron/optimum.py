@@ -17,7 +17,8 @@ included) of any calling strategy, calls being any numbers of distinct digits::
   used yet) make calls equivalent; one call per class is tried;
 * **memo**: proven values and proven lower bounds, by set;
 * **breadth** (``exact_below``, ``breadth``): sets of more than ``exact_below`` numbers try only
-  their ``breadth`` most promising calls (by an estimate of the calls each part still needs). With
+  their ``breadth`` most promising calls (by an estimate of the calls each part still needs;
+  with ``rerank``, by a two-level estimate that also looks at each part's best next call). With
   ``exact_below`` at least the size of the first call's largest part, the search is exact; below
   that, it returns the value of the best strategy in that restricted family, an upper bound on
   the optimum that :func:`replay` then checks over every secret.
@@ -277,6 +278,53 @@ def _bounds(
 
 
 @nb.njit(cache=True)
+def _two_level(
+    tab: Any, s: Any, g: int, est: Any, hit: int, nresp: int
+) -> Any:  # pragma: no cover - compiled
+    """An estimate of ``V(s)`` after call ``g``: each part counted with its best next call.
+
+    A part's best next call is the one with the least ``sum est[|sub-part|]``, over every call.
+    """
+    n_all = tab.shape[0]
+    n = len(s)
+    row = tab[g]
+    counts = np.zeros(nresp, np.int64)
+    for i in range(n):
+        counts[row[s[i]]] += 1
+    order = np.argsort(row[s], kind="mergesort")
+    part = s[order]
+    out = float(n)
+    hist = np.zeros(nresp, np.int64)
+    start = 0
+    for r in range(nresp):
+        c = counts[r]
+        if c == 0:
+            continue
+        p = part[start : start + c]
+        start += c
+        if r == hit:
+            continue
+        if c <= 2:
+            out += est[c]
+            continue
+        best = 1e300
+        for h in range(n_all):
+            hr = tab[h]
+            for x in p:
+                hist[hr[x]] += 1
+            e = 0.0
+            for q in range(nresp):
+                if hist[q]:
+                    if q != hit:
+                        e += est[hist[q]]
+                    hist[q] = 0
+            if e < best:
+                best = e
+        out += c + best
+    return out
+
+
+@nb.njit(cache=True)
 def _solve(
     s: Any,
     cutoff: int,
@@ -289,6 +337,7 @@ def _solve(
     nresp: int,
     exact_below: int,
     breadth: Any,
+    rerank: int,
     memo: Any,
     lower: Any,
     stats: Any,
@@ -344,7 +393,8 @@ def _solve(
         # Calls with the same part sizes are nearly always mirror images (positions can be
         # permuted too, which the digit classes do not see): keep one of each, so that the
         # breadth is spent on different calls.
-        order = np.empty(min(breadth[n], len(full)), np.int64)
+        width = breadth[n] * max(1, rerank)
+        order = np.empty(min(width, len(full)), np.int64)
         limit = 0
         for a in full:
             if limit == len(order):
@@ -358,6 +408,15 @@ def _solve(
                 order[limit] = a
                 limit += 1
         order = order[:limit]
+        if rerank > 1:
+            # The one-level estimate misjudges parts that no call splits well: rank the
+            # ``rerank * breadth`` best again with each part's best next call (by estimate).
+            deeper = np.empty(limit, np.float64)
+            for i in range(limit):
+                deeper[i] = _two_level(tab, s, calls[order[i]], est, hit, nresp)
+                deeper[i] -= incand[calls[order[i]]] * 1e-3
+            order = order[np.argsort(deeper, kind="mergesort")[: breadth[n]]]
+            limit = len(order)
         # Within the breadth, look at the lowest bounds first (earlier cut-offs).
         sub = bound[order].astype(np.float64) * 1e6 + estimate[order]
         order = order[np.argsort(sub, kind="mergesort")]
@@ -417,6 +476,7 @@ def _solve(
                 nresp,
                 exact_below,
                 breadth,
+                rerank,
                 memo,
                 lower,
                 stats,
@@ -444,12 +504,17 @@ class Search:
         breadth: Larger sets try only this many calls.
         wide: ``(size, breadth)``: sets of more than ``size`` numbers try ``breadth`` calls
             instead (the few large sets near the root deserve a wider look).
+        rerank: Above 1, a set larger than ``exact_below`` first takes its ``rerank * breadth``
+            most promising calls by the one-level estimate, then keeps the ``breadth`` best by a
+            two-level one (each part counted with its own best next call): the one-level
+            estimate misjudges parts that no call splits well.
     """
 
     digits: int
     exact_below: int = 1 << 30
     breadth: int = 8
     wide: tuple[int, int] | None = None
+    rerank: int = 0
 
     def __post_init__(self) -> None:
         from dennou.games.numeron.solver import judge_table
@@ -484,6 +549,7 @@ class Search:
             self.nresp,
             self.exact_below,
             self.breadths,
+            self.rerank,
             self.memo,
             self.lower,
             self.stats,
