@@ -2,11 +2,13 @@
 
     python bench/daifugo_policy.py                    # 40 sets, writes the package's policy.json
     python bench/daifugo_policy.py --sets 8 --dry-run # a quick look, nothing written
+    python bench/daifugo_policy.py --sets 30 --teacher ismcts --workers 1 --dry-run
 
-Five ``montecarlo`` bots play sets of 10 games (two sets in three under the seed rules, one under
-the ``uecda`` preset). At every play decision with two or more candidate plays (one per kind of
-play, as ``ismcts`` lists them) the features of each candidate (:data:`.ismcts.FEATURES`) and
-the one chosen are kept. The policy is a softmax over ``w . features``; ``w`` maximises the
+Five ``montecarlo`` bots (or five of ``--teacher``, a bot spec: ``ismcts`` fits the policy to the
+choices of the search that uses it) play sets of 10 games (two sets in three under the seed rules,
+one under the ``uecda`` preset). At every play decision with two or more candidate plays (one per
+kind of play, as ``ismcts`` lists them) the features of each candidate (:data:`.ismcts.FEATURES`)
+and the one chosen are kept. The policy is a softmax over ``w . features``; ``w`` maximises the
 log-likelihood of the choices (a conditional logit, L2-regularised, L-BFGS), fitted on 80% of the
 decisions and scored on the other 20% (log-loss and top-1 agreement beside the hand-set weights).
 """
@@ -28,9 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import numpy as np
 from scipy.optimize import minimize
 
+from dennou.arena.bots import make_bot
 from dennou.arena.play import play
 from dennou.core.actions import Action
-from dennou.core.game import JSON
+from dennou.core.bot import Bot
+from dennou.core.game import JSON, Event
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
@@ -40,15 +44,21 @@ from dennou.games.daifugo.actions import Pass, Play
 from dennou.games.daifugo.bots import MonteCarloBot
 
 
-class Recorder(MonteCarloBot):
-    """``montecarlo``, keeping the features of its candidates and its choice at each play."""
+class Recorder(Bot):
+    """A teacher bot, keeping the features of its candidates and its choice at each play."""
 
-    def __init__(self, playouts: int) -> None:
-        super().__init__(playouts=playouts)
+    def __init__(self, teacher: Bot) -> None:
+        self.teacher = teacher
         self.rows: list[tuple[np.ndarray, int]] = []
 
+    def reset(self, *, seat: int, rules: Any, players: Sequence[str]) -> None:
+        self.teacher.reset(seat=seat, rules=rules, players=players)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.teacher.observe(events)
+
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-        action = super().act(view, legal, rng)
+        action = self.teacher.act(view, legal, rng)
         if view["phase"] == "play" and view["follow_up"] is None:
             row = features_of(view, legal, action)
             if row is not None:
@@ -92,14 +102,17 @@ def features_of(
     return feats, pick
 
 
-def one_set(job: tuple[int, str | None, int]) -> list[tuple[np.ndarray, int]]:
+def one_set(job: tuple[int, str | None, int, str | None]) -> list[tuple[np.ndarray, int]]:
     """The decisions of one self-play set."""
-    seed, preset, playouts = job
+    seed, preset, playouts, teacher = job
     options: dict[str, Any] = {"games": 10}
     if preset:
         options["preset"] = preset
     rules = GAME.make_rules(options)
-    bots = [Recorder(playouts) for _ in range(5)]
+    bots = [
+        Recorder(make_bot(GAME, teacher) if teacher else MonteCarloBot(playouts=playouts))
+        for _ in range(5)
+    ]
     play(GAME, rules, bots, seed)
     return [row for b in bots for row in b.rows]
 
@@ -130,6 +143,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", type=int, default=40)
     parser.add_argument("--playouts", type=int, default=400, help="montecarlo's per decision")
+    parser.add_argument(
+        "--teacher", default=None, help="bot spec whose choices are fitted (default: montecarlo)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--l2", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=0)
@@ -137,7 +153,8 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = [
-        (args.seed + i, "uecda" if i % 3 == 2 else None, args.playouts) for i in range(args.sets)
+        (args.seed + i, "uecda" if i % 3 == 2 else None, args.playouts, args.teacher)
+        for i in range(args.sets)
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         data = [row for rows in pool.map(one_set, jobs) for row in rows]
@@ -161,7 +178,9 @@ def main() -> None:
             "weights": [round(float(v), 4) for v in w],
             "how": (
                 f"bench/daifugo_policy.py --sets {args.sets} --playouts {args.playouts} "
-                f"--l2 {args.l2} --seed {args.seed}: {len(data)} montecarlo decisions, held-out "
+                + (f"--teacher {args.teacher} " if args.teacher else "")
+                + f"--l2 {args.l2} --seed {args.seed}: {len(data)} "
+                f"{(args.teacher or 'montecarlo').split(':')[0]} decisions, held-out "
                 f"top-1 agreement {agreement(w, test):.3f}"
             ),
         }
