@@ -86,7 +86,7 @@ class Native:
         Raises:
             RuntimeError: The build failed (its error is the cause).
         """
-        if self._thread is not None and threading.current_thread() is self._thread:
+        if self._on_build_thread():
             return
         self.start()
         self._done.wait()
@@ -101,6 +101,10 @@ class Native:
             self.build()
         else:
             self.start()
+
+    def _on_build_thread(self) -> bool:
+        """Whether the caller is the build itself (which uses the code it builds)."""
+        return self._thread is not None and threading.current_thread() is self._thread
 
     def _raise(self) -> None:
         if self._error is not None:
@@ -125,7 +129,7 @@ class Native:
         if not self._done.is_set():
             if _mode == "wait":
                 return True
-            if self._thread is not None and threading.current_thread() is self._thread:
+            if self._on_build_thread():
                 return True
             self.start()
             if not self._done.wait(self.budget):

@@ -1107,19 +1107,6 @@ def exchange_arms(
     return base, out
 
 
-__all__ = [
-    "FEATURES",
-    "IsmctsBot",
-    "TwoPlayerSolver",
-    "candidate_moves",
-    "deal_samples",
-    "log_weights",
-    "move_features",
-    "policy",
-    "search",
-]
-
-
 def _build_search() -> None:
     """Run every search kernel once (:data:`SEARCH`'s build).
 
@@ -1160,3 +1147,17 @@ def _build_search() -> None:
 
 SEARCH = Native("daifugo search", _build_search)
 """The compiled code of the ``montecarlo`` and ``ismcts`` bots (:mod:`dennou.core.native`)."""
+
+
+__all__ = [
+    "FEATURES",
+    "SEARCH",
+    "IsmctsBot",
+    "TwoPlayerSolver",
+    "candidate_moves",
+    "deal_samples",
+    "log_weights",
+    "move_features",
+    "policy",
+    "search",
+]
