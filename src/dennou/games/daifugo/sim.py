@@ -281,6 +281,10 @@ def _keep(
     return k + (1 if tkind < 0 or _beats_top(m, tkind, tlow, tsize, rev, lock, 0) else 0)
 
 
+_SUIT_ROW = np.uint64(0x1111111111111)
+"""One bit a rank, at suit 0 (the suit's other bits: shifted by the suit)."""
+
+
 @njit(cache=True)
 def gen_moves(
     hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray, limit: int = 0
@@ -343,6 +347,16 @@ def gen_moves(
             k += 1 if tkind != 0 or j == tsize else 0
     if fl[F_SEQS] and tkind != 0 and not (limit and k >= limit):
         for s in range(4):
+            # The suit's cards as one bit a rank (4 apart); a sequence needs 3 ranks in a row
+            # with at most ``jk`` of them jokers, so most suits of a hand hold none: skip them
+            # before the loops below look at every run (a lead's moves took 4x longer for them).
+            row = (hand >> np.uint64(s)) & _SUIT_ROW
+            if row == 0:
+                continue
+            if jk == 0 and not row & (row >> np.uint64(4)) & (row >> np.uint64(8)):
+                continue
+            if jk == 1 and not row & ((row >> np.uint64(4)) | (row >> np.uint64(8))):
+                continue
             for low in range(-1, 12):
                 for high in range(low + 2, 14):
                     run_size = high - low + 1
@@ -414,7 +428,8 @@ def _next_active(st: np.ndarray, seat: int) -> int:
     n = st[N]
     i = st[HEAD + n + seat]
     for k in range(1, n + 1):
-        x = st[HEAD + (i + k) % n]
+        j = i + k
+        x = st[HEAD + (j - n if j >= n else j)]
         if _hand(st, x) != 0:
             return int(x)
     return -1
@@ -579,6 +594,20 @@ def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndar
     last = st[LAST]
     passed = st[PASSED]  # the round as it was: forced passes below only mark visited seats
     i = st[HEAD + n + seat]
+    if skips == 0:  # nearly every step: one pass round the ring, no count needed
+        for k in range(1, n + 1):
+            j = i + k  # the ring's index without a division (``%`` cost ~5% of a step)
+            x = st[HEAD + (j - n if j >= n else j)]
+            if not _in_round(st, fl, x, last, passed):
+                continue
+            if not fl[F_AUTO] or _can_play(st, fl, x, buf):
+                st[TURN] = x
+                return
+            if _passes(st, fl, x):
+                return
+        _flush(st)
+        _lead(st, last)
+        return
     c = 0
     for k in range(1, n + 1):
         if _in_round(st, fl, st[HEAD + (i + k) % n], last, passed):
