@@ -313,14 +313,15 @@ def gen_moves(
     if tkind != 1:
         # Groups. On a top group the ranks and sizes are pruned here, so a kept group beats it
         # once it has the locked suits (when locked).
-        for r in range(13):
+        r_from, r_to = 0, 13
+        if tkind == 0:  # only the ranks that beat the top group
+            r_from, r_to = (0, tlow) if rev else (tlow + 1, 13)
+        for r in range(r_from, r_to):
             if limit and k >= limit:
                 return k
             nib = np.int64((hand >> np.uint64(4 * r)) & np.uint64(15))
             if nib == 0:
                 continue
-            if tkind == 0 and ((r >= tlow) if rev else (r <= tlow)):
-                continue  # this rank cannot beat the top group
             if tkind == 0 and _popcount(np.uint64(nib)) + jk < tsize:
                 continue
             nn: Any = _popcount(np.uint64(nib))
