@@ -52,7 +52,7 @@ from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.rules import DaifugoRules, from_options
 
 
-@njit(cache=True)
+@S.no_alloc
 def _deal_one(st: np.ndarray, deck: np.ndarray, diamond3: int) -> None:
     """A fresh game in ``st``: ``deck`` shuffled and dealt by seat from seat 0, the leader set."""
     np.random.shuffle(deck)
@@ -151,7 +151,7 @@ def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@S.no_alloc
 def first_unlisted(values: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
     """The first row whose value is not among its listed ones (CSR; -1: none).
 
@@ -186,7 +186,7 @@ def step_rows(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
             S.step(st, cards, flags, buf)
 
 
-@njit(cache=True)
+@S.no_alloc
 def _places(states: np.ndarray, out: np.ndarray) -> None:
     n = states[0, S.N]
     for g in range(states.shape[0]):

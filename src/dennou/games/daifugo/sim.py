@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -33,6 +33,18 @@ from numba import njit
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.state import DaifugoState
+
+if TYPE_CHECKING:
+    from numba.core.decorators import _JITWrapper
+
+_NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # a Numba option its type stubs do not list
+no_alloc: _JITWrapper = njit(cache=True, **_NO_REFCOUNTS)
+"""Compile a kernel function that creates no arrays, without reference counting (``@no_alloc``).
+
+Numba otherwise counts the references of every array a call passes or a slice makes (a call and
+an atomic add each way): a quarter of a batch step and of the engine's checked step. Such a
+function may not create an array; Numba refuses to compile one that does.
+"""
 
 MAXMOVES = 32768
 """Room for every move of any hand: :func:`gen_moves` writes without a bounds check.
@@ -201,7 +213,7 @@ def _lowest(x: np.uint64) -> Any:
     return _BIT_INDEX[((x & (~x + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
 
 
-@njit(cache=True)
+@no_alloc
 def move_info(m: np.uint64) -> Any:
     """``(kind, low rank, size, suits)`` of a play move (kind 0 group, 1 sequence)."""
     nat = m & NAT
@@ -226,14 +238,14 @@ def _count_of(kind: int, low: int, size: int, rank: int) -> Any:
     return size if low == rank else 0
 
 
-@njit(cache=True)
+@no_alloc
 def _count(m: np.uint64, rank: int) -> Any:
     """How many cards of ``rank`` the move holds (jokers standing in count)."""
     kind, low, size, _ = move_info(m)
     return _count_of(kind, low, size, rank)
 
 
-@njit(cache=True)
+@no_alloc
 def _beats_top(
     m: np.uint64, tkind: int, tlow: int, tsize: int, reverse: int, lock: int, s3: int
 ) -> bool:
@@ -252,7 +264,7 @@ def _beats_top(
     return bool(low + size - 1 < tlow if reverse else low > tlow + tsize - 1)
 
 
-@njit(cache=True)
+@no_alloc
 def _beats(m: np.uint64, top: np.uint64, reverse: int, returned: int, lock: int, s3: int) -> bool:
     """:func:`.cards.beats` on moves."""
     if returned:
@@ -285,7 +297,7 @@ _SUIT_ROW = np.uint64(0x1111111111111)
 """One bit a rank, at suit 0 (the suit's other bits: shifted by the suit)."""
 
 
-@njit(cache=True)
+@no_alloc
 def gen_moves(
     hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray, limit: int = 0
 ) -> int:
@@ -414,17 +426,17 @@ def _set_hand(st: np.ndarray, x: int, h: np.uint64) -> None:
     st[HEAD + 3 * st[N] + x] = np.int64(h)
 
 
-@njit(cache=True)
+@no_alloc
 def _remove(h: np.uint64, m: np.uint64) -> np.uint64:
     return (h & ~m & NAT) | _jbits(_jokers(h) - _jokers(m))
 
 
-@njit(cache=True)
+@no_alloc
 def _add_cards(h: np.uint64, m: np.uint64) -> np.uint64:
     return ((h | m) & NAT) | _jbits(_jokers(h) + _jokers(m))
 
 
-@njit(cache=True)
+@no_alloc
 def _next_active(st: np.ndarray, seat: int) -> int:
     n = st[N]
     i = st[HEAD + n + seat]
@@ -436,7 +448,7 @@ def _next_active(st: np.ndarray, seat: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@no_alloc
 def _active(st: np.ndarray) -> int:
     c = 0
     for x in range(st[N]):
@@ -445,13 +457,13 @@ def _active(st: np.ndarray) -> int:
     return c
 
 
-@njit(cache=True)
+@no_alloc
 def _finish(st: np.ndarray, x: int) -> None:
     st[HEAD + 2 * st[N] + st[NFIN]] = x
     st[NFIN] += 1
 
 
-@njit(cache=True)
+@no_alloc
 def _end(st: np.ndarray) -> None:
     """The game is over: the holders (in turn order), then the fallen 大富豪, are placed.
 
@@ -472,27 +484,27 @@ def _end(st: np.ndarray) -> None:
     st[OVER] = 1
 
 
-@njit(cache=True)
+@no_alloc
 def _stalemate(st: np.ndarray) -> None:
     """千日手: the seats still holding cards are placed in a random order."""
     n = st[N]
-    left = np.empty(n, dtype=np.int64)
+    at = HEAD + 2 * n + st[NFIN]  # the holders, in turn order, shuffled where they finish
     c = 0
     for i in range(n):
         x = st[HEAD + i]
         if _hand(st, x) != 0:
-            left[c] = x
+            st[at + c] = x
             c += 1
     for i in range(c - 1, 0, -1):
         j = np.random.randint(i + 1)
-        left[i], left[j] = left[j], left[i]
+        st[at + i], st[at + j] = st[at + j], st[at + i]
     for i in range(c):
-        _finish(st, left[i])
-        _set_hand(st, left[i], np.uint64(0))
+        _set_hand(st, st[at + i], np.uint64(0))
+    st[NFIN] += c
     _end(st)
 
 
-@njit(cache=True)
+@no_alloc
 def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
     """``seat`` is out (and 都落ち); whether the game is over."""
     _finish(st, seat)
@@ -504,7 +516,7 @@ def _go_out(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
     return _active(st) <= 1
 
 
-@njit(cache=True)
+@no_alloc
 def _flush(st: np.ndarray) -> None:
     base = HEAD + 4 * st[N]
     discards = np.uint64(st[DISCARDS])
@@ -519,7 +531,7 @@ def _flush(st: np.ndarray) -> None:
     st[BACK] = 0
 
 
-@njit(cache=True)
+@no_alloc
 def _lead(st: np.ndarray, seat: int) -> None:
     x = seat if _hand(st, seat) != 0 else _next_active(st, seat)
     st[TURN] = x
@@ -533,7 +545,7 @@ _ADD = np.array([0, 0x7777777777777, 0x6666666666666, 0x5555555555555, 0x4444444
 _LOCKED = np.array([sum(nib << (4 * r) for r in range(13)) for nib in range(16)], dtype=np.uint64)
 
 
-@njit(cache=True)
+@no_alloc
 def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
     """Whether seat ``x`` holds a play on the field (:func:`.fast.can_follow` on vectors)."""
     hand = _hand(st, x)
@@ -565,7 +577,7 @@ def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
     return bool((c + np.uint64(_ADD[need])) & _M8 & beat)
 
 
-@njit(cache=True)
+@no_alloc
 def _passes(st: np.ndarray, fl: np.ndarray, seat: int) -> bool:
     """``seat`` passes; whether that made a 千日手 (which ends the game, or stops the engine)."""
     st[PASSED] |= 1 << seat
@@ -584,7 +596,7 @@ def _in_round(st: np.ndarray, fl: np.ndarray, x: int, last: int, passed: int) ->
     return bool(_hand(st, x) != 0 and not (passed >> x) & 1 and (x != last or fl[F_FLUSHALL] != 0))
 
 
-@njit(cache=True)
+@no_alloc
 def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndarray) -> None:
     """The engine's turn step after ``seat`` played or passed.
 
@@ -633,7 +645,7 @@ def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndar
     _lead(st, last)
 
 
-@njit(cache=True)
+@no_alloc
 def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> None:
     kind, low, size = st[TKIND], st[TLOW], st[TSIZE]
     if fl[F_CUT] and _count_of(kind, low, size, EIGHT):
@@ -648,7 +660,7 @@ def _after_play(st: np.ndarray, fl: np.ndarray, seat: int, buf: np.ndarray) -> N
     _advance(st, fl, seat, skips, buf)
 
 
-@njit(cache=True)
+@no_alloc
 def _follow_up_due(st: np.ndarray, fl: np.ndarray, seat: int, given: bool) -> bool:
     if not fl[F_SEVEN] and not fl[F_TEN]:
         return False
@@ -665,7 +677,7 @@ def _follow_up_due(st: np.ndarray, fl: np.ndarray, seat: int, given: bool) -> bo
     return False
 
 
-@njit(cache=True)
+@no_alloc
 def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bool:
     """Apply ``move`` for the seat to act, unchecked; return whether the game ended."""
     seat = st[TURN]
@@ -729,7 +741,7 @@ ILLEGAL, HANDED_BACK, GAME_OVER = -1, -2, -3
 """What :func:`engine_step` answers instead of the next position."""
 
 
-@njit(cache=True)
+@no_alloc
 def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> int:
     """The engine's play or pass ``move`` (0) of the seat to play, checked, on ``st`` in place.
 
@@ -763,7 +775,7 @@ def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray
     return int(k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
 
 
-@njit(cache=True)
+@no_alloc
 def legal_moves(st: np.ndarray, fl: np.ndarray, buf: np.ndarray) -> int:
     """The legal plays of the seat to play (passing aside), in ``buf``; their count.
 
@@ -777,7 +789,7 @@ def legal_moves(st: np.ndarray, fl: np.ndarray, buf: np.ndarray) -> int:
 
 
 # --- playouts ---------------------------------------------------------------------------------
-@njit(cache=True)
+@no_alloc
 def _weakest(hand: np.uint64, count: int, reverse: int) -> np.uint64:
     """The ``count`` weakest cards of ``hand`` in the current order (jokers last)."""
     out = np.uint64(0)
@@ -792,7 +804,7 @@ def _weakest(hand: np.uint64, count: int, reverse: int) -> np.uint64:
     return out | _jbits(min(count - got, _jokers(hand)))
 
 
-@njit(cache=True)
+@no_alloc
 def _choose(st: np.ndarray, fl: np.ndarray, buf: np.ndarray, policy: int, eps: float) -> np.uint64:
     seat = st[TURN]
     hand = _hand(st, seat)
