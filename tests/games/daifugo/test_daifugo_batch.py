@@ -137,21 +137,30 @@ def test_redeal_deals_only_the_chosen_rows() -> None:
         games.redeal([0, 3])
 
 
-def test_batches_side_by_side_keep_their_own_deals() -> None:
-    a, b = Batch(6, seed=3), Batch(6, seed=3)
-    other = Batch(6, seed=4)
+@pytest.mark.parametrize("rules", [{}, {"lead_pass": True, "stalemate_passes": 6}])
+def test_batches_side_by_side_keep_their_own_deals(rules: dict[str, Any]) -> None:
+    """Deals and 千日手 draws come from each batch's own generator (the second rules end many
+    games in a 千日手, whose order is drawn when a step may make one)."""
+    a, b = Batch(6, rules, seed=3), Batch(6, rules, seed=3)
+    other = Batch(6, rules, seed=4)
     assert np.array_equal(a.hands, b.hands)
     assert not np.array_equal(a.hands, other.hands)
     rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
-    while not a.done.all():
+    ended = 0
+    for _ in range(3000):  # bounded: several games a row, dealt again as they end
+        places = {}
         for games, rng in ((a, rng_a), (other, np.random.default_rng(9)), (b, rng_b)):
-            if games.done.all():
-                continue
             flat, offsets = games.legal()
             counts = np.diff(offsets)
             pick = offsets[:-1] + (rng.random(6) * np.maximum(counts, 1)).astype(np.int64)
             games.step(np.where(counts > 0, flat[np.minimum(pick, len(flat) - 1)], 0))
-    assert np.array_equal(a.states, b.states)
+            places[id(games)] = games.places
+            if games.done.any():
+                ended += int(games.done.sum()) if games is a else 0
+                games.redeal(games.done)
+        assert np.array_equal(places[id(a)], places[id(b)])
+        assert np.array_equal(a.states, b.states)
+    assert ended > 100
     a.reset(seed=8)
     b.reset(seed=8)
     assert np.array_equal(a.hands, b.hands)

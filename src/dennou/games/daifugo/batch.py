@@ -86,22 +86,18 @@ def deal_rows(states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int,
     """A fresh game in every row: shuffled deck dealt by seat from seat 0, the leader set."""
     if seed >= 0:
         np.random.seed(seed)
-    deck = np.arange(52 + jokers)
-    for g in range(states.shape[0]):
-        _deal_one(states[g], deck, diamond3)
+    _deal_each(states, np.arange(52 + jokers), diamond3, np.ones(states.shape[0], np.bool_))
 
 
-@njit(cache=True)
-def _deal_where(
-    states: np.ndarray, flags: np.ndarray, jokers: int, diamond3: int, which: np.ndarray
-) -> None:
-    deck = np.arange(52 + jokers)  # one deck for every row: shuffling it again is a fresh deal
+@S.no_alloc
+def _deal_each(states: np.ndarray, deck: np.ndarray, diamond3: int, which: np.ndarray) -> None:
+    """A fresh game in each chosen row (one deck for all: shuffling it again is a fresh deal)."""
     for g in range(states.shape[0]):
         if which[g]:
             _deal_one(states[g], deck, diamond3)
 
 
-@njit(cache=True)
+@S.no_alloc
 def _legal(states: np.ndarray, flags: np.ndarray, flat: np.ndarray, offsets: np.ndarray) -> int:
     """Every unfinished game's legal moves into ``flat`` (CSR by ``offsets``); the total."""
     total = 0
@@ -131,11 +127,12 @@ def _among(values: np.ndarray, lo: int, hi: int, x: Any) -> bool:
     return False
 
 
-@njit(cache=True)
-def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> int:
-    """The first unfinished game whose move is not one of its legal moves (-1: none)."""
-    # scratch, written before it is read: zeroing its 256 KiB cost ~3% of a batch step
-    buf = np.empty(S.MAXMOVES, dtype=np.uint64)
+@S.no_alloc
+def _illegal(states: np.ndarray, moves: np.ndarray, flags: np.ndarray, buf: np.ndarray) -> int:
+    """The first unfinished game whose move is not one of its legal moves (-1: none).
+
+    ``buf``: scratch for one game's moves (:data:`.sim.MAXMOVES`).
+    """
     for g in range(states.shape[0]):
         st = states[g]
         if st[S.OVER] or st[S.TURN] < 0:
@@ -172,12 +169,26 @@ def step_rows(states: np.ndarray, moves: np.ndarray, flags: np.ndarray) -> None:
     list of legal moves). The cards a 7 pass or 10 discard takes are the weakest in the current
     order (under a revolution or 11-back the highest ranks; jokers last).
     """
-    # scratch, written before it is read: zeroing its 256 KiB cost ~3% of a batch step
-    buf = np.empty(S.MAXMOVES, dtype=np.uint64)
+    _step_each(states, moves, flags, np.empty(S.MAXMOVES, dtype=np.uint64), -1)
+
+
+@S.no_alloc
+def _step_each(
+    states: np.ndarray, moves: np.ndarray, flags: np.ndarray, buf: np.ndarray, seed: int
+) -> None:
+    """:func:`step_rows` with the caller's scratch ``buf`` (:data:`.sim.MAXMOVES`).
+
+    ``seed`` (-1: none) seeds the kernel's stream before the first game whose step may end in
+    a 千日手 (the only draw a step makes), so that most steps skip the seeding's cost.
+    """
+    stale = flags[S.F_STALE]
     for g in range(states.shape[0]):
         st = states[g]
         if st[S.OVER] or st[S.TURN] < 0:
             continue
+        if seed >= 0 and stale and st[S.PASS_RUN] + st[S.N] >= stale:
+            np.random.seed(seed)  # a step passes each seat at most once
+            seed = -1
         if S.step(st, moves[g], flags, buf):
             continue
         while st[S.FU_KIND] and not st[S.OVER]:
@@ -235,18 +246,18 @@ class Batch:
         self._flat = np.zeros(n_games * 64 + S.MAXMOVES, dtype=np.uint64)
         self._offsets = np.zeros(n_games + 1, dtype=np.int64)
         self._listed = False  # whether _flat holds the legal moves of the states as they are
+        self._buf = np.empty(S.MAXMOVES, dtype=np.uint64)  # one game's moves, scratch
+        self._deck = np.arange(52 + rules.jokers)
         self._rng = np.random.default_rng(seed)
+        self._seeds: list[int] = []  # the generator's next seeds for the kernel, last first
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
         """Deal a fresh game in every row (``seed``: replace the batch's generator first)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        rules = self.rules
-        self._listed = False
-        deal_rows(
-            self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", self._draw()
-        )
+            self._seeds = []
+        self._deal(np.ones(self.states.shape[0], dtype=np.bool_))
 
     def redeal(self, rows: Any) -> None:
         """Deal a fresh game in the chosen rows only (the others are untouched).
@@ -263,14 +274,19 @@ class Batch:
         which = np.asarray(rows)
         if which.shape != (self.states.shape[0],) or which.dtype != np.bool_:
             raise ValueError(f"rows: a bool array of shape {(self.states.shape[0],)}")
+        self._deal(which)
+
+    def _deal(self, which: Any) -> None:
         self._listed = False
         S._seed(self._draw())
-        rules = self.rules
-        _deal_where(self.states, self.flags, rules.jokers, rules.first_lead == "diamond3", which)
+        self._deck[:] = np.arange(self._deck.shape[0])  # each call deals from the same order
+        _deal_each(self.states, self._deck, self.rules.first_lead == "diamond3", which)
 
     def _draw(self) -> int:
         """A seed for the kernel's stream (shared by the process) from this batch's generator."""
-        return int(self._rng.integers(0, 2**32 - 1))
+        if not self._seeds:  # drawn 256 at a time: one draw costs as much as a step's share
+            self._seeds = self._rng.integers(0, 2**32 - 1, size=256).tolist()[::-1]
+        return self._seeds.pop()
 
     @property
     def turn(self) -> Any:
@@ -326,10 +342,8 @@ class Batch:
         if self._listed:  # checked against the list already made, not generated again
             bad = first_unlisted(moves, self._flat, self._offsets)
         else:
-            bad = _illegal(self.states, moves, self.flags)
+            bad = _illegal(self.states, moves, self.flags, self._buf)
         if bad >= 0:
             raise ValueError(f"game {bad}: move {int(moves[bad]):#x} is not legal now")
-        if self.flags[S.F_STALE]:  # the only draw a step can make is a 千日手's order
-            S._seed(self._draw())
         self._listed = False
-        step_rows(self.states, moves, self.flags)
+        _step_each(self.states, moves, self.flags, self._buf, self._draw())

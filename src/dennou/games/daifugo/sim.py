@@ -371,15 +371,22 @@ def gen_moves(
             if jk == 1 and not row & ((row >> np.uint64(4)) | (row >> np.uint64(8))):
                 continue
             for low in range(-1, 12):
+                # the run low..high grows a rank at a time: its cards and gaps kept as it grows
+                held = np.uint64(0)
+                missing = 0
+                for r in range(low, low + 2):
+                    if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
+                        held |= np.uint64(1) << np.uint64(4 * r + s)
+                    else:
+                        missing += 1
+                if missing > jk:
+                    continue
                 for high in range(low + 2, 14):
                     run_size = high - low + 1
-                    held = np.uint64(0)
-                    missing = 0
-                    for r in range(low, high + 1):
-                        if 0 <= r <= 12 and hand >> np.uint64(4 * r + s) & np.uint64(1):
-                            held |= np.uint64(1) << np.uint64(4 * r + s)
-                        else:
-                            missing += 1
+                    if high <= 12 and hand >> np.uint64(4 * high + s) & np.uint64(1):
+                        held |= np.uint64(1) << np.uint64(4 * high + s)
+                    else:
+                        missing += 1
                     if missing > jk:
                         break
                     if tkind == 1 and run_size != tsize:
