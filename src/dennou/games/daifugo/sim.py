@@ -325,15 +325,20 @@ def gen_moves(
     if tkind != 1:
         # Groups. On a top group the ranks and sizes are pruned here, so a kept group beats it
         # once it has the locked suits (when locked).
-        r_from, r_to = 0, 13
-        if tkind == 0:  # only the ranks that beat the top group
-            r_from, r_to = (0, tlow) if rev else (tlow + 1, 13)
-        for r in range(r_from, r_to):
+        # The ranks held (a bit at 4 x rank), and on a top group only those that beat it: the
+        # loop visits them alone, weakest first, instead of all 13.
+        held_ranks = hand & NAT
+        held_ranks = held_ranks | held_ranks >> np.uint64(1)
+        held_ranks = (held_ranks | held_ranks >> np.uint64(2)) & _SUIT_ROW
+        if tkind == 0:
+            low_ranks = (np.uint64(1) << np.uint64(4 * tlow)) - np.uint64(1)
+            held_ranks &= low_ranks if rev else ~(low_ranks << np.uint64(4) | np.uint64(15))
+        while held_ranks:
+            r = _lowest(held_ranks) >> 2
+            held_ranks &= held_ranks - np.uint64(1)
             if limit and k >= limit:
                 return k
             nib = np.int64((hand >> np.uint64(4 * r)) & np.uint64(15))
-            if nib == 0:
-                continue
             if tkind == 0 and _popcount(np.uint64(nib)) + jk < tsize:
                 continue
             nn: Any = _popcount(np.uint64(nib))
