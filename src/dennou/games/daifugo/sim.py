@@ -608,6 +608,18 @@ def _in_round(st: np.ndarray, fl: np.ndarray, x: int, last: int, passed: int) ->
     return bool(_hand(st, x) != 0 and not (passed >> x) & 1 and (x != last or fl[F_FLUSHALL] != 0))
 
 
+@njit(cache=True, inline="always")
+def _offer(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
+    """Seat ``x`` of the round gets the turn, or is passed for (automatic passes, no play).
+
+    Returns whether the turn step is over: the turn given, or a 千日手.
+    """
+    if not fl[F_AUTO] or _can_play(st, fl, x, buf):
+        st[TURN] = x
+        return True
+    return _passes(st, fl, x)
+
+
 @no_alloc
 def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndarray) -> None:
     """The engine's turn step after ``seat`` played or passed.
@@ -623,12 +635,7 @@ def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndar
         for k in range(1, n + 1):
             j = i + k  # the ring's index without a division (``%`` cost ~5% of a step)
             x = st[HEAD + (j - n if j >= n else j)]
-            if not _in_round(st, fl, x, last, passed):
-                continue
-            if not fl[F_AUTO] or _can_play(st, fl, x, buf):
-                st[TURN] = x
-                return
-            if _passes(st, fl, x):
+            if _in_round(st, fl, x, last, passed) and _offer(st, fl, x, buf):
                 return
         _flush(st)
         _lead(st, last)
@@ -648,10 +655,7 @@ def _advance(st: np.ndarray, fl: np.ndarray, seat: int, skips: int, buf: np.ndar
                 j += 1
                 if (j <= start) if sweep == 0 else (j > start):
                     continue
-                if not fl[F_AUTO] or _can_play(st, fl, x, buf):
-                    st[TURN] = x
-                    return
-                if _passes(st, fl, x):
+                if _offer(st, fl, x, buf):
                     return
     _flush(st)
     _lead(st, last)
