@@ -94,6 +94,9 @@ def load_weights(path: Path = POLICY_FILE) -> np.ndarray:
 WEIGHTS = load_weights()
 """The shipped policy weights."""
 
+CARRY = {"daifugo": 0.44, "fugo": 0.34, "heimin": 0.25, "hinmin": -0.05, "daihinmin": -0.05}
+"""What a title brings to the next game of a set, as a share of the points' range."""
+
 _NAT = np.uint64((1 << 52) - 1)
 _CARDS = np.uint64((1 << 54) - 1)
 _SEQ = np.uint64(1 << 58)
@@ -236,6 +239,8 @@ def _playout(
     st: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
+    wh: np.ndarray,
+    seat: int,
     buf: np.ndarray,
     probs: np.ndarray,
     feats: np.ndarray,
@@ -243,7 +248,8 @@ def _playout(
     for _ in range(100_000):
         if st[S.OVER]:
             return
-        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+        ws = wh if st[S.TURN] == seat else w
+        if S.step(st, _choose(st, fl, ws, buf, probs, feats), fl, buf):
             return
 
 
@@ -260,10 +266,151 @@ def policy_playouts(
     out = np.zeros((games, n), dtype=np.int64)
     for g in range(games):
         st = base.copy()
-        _playout(st, fl, w, buf, probs, feats)
+        _playout(st, fl, w, w, -1, buf, probs, feats)
         for p in range(n):
             out[g, st[S.HEAD + 2 * n + p]] = p
     return out
+
+
+# --- the value of a position ------------------------------------------------------------------
+VALUE_FEATURES = (
+    "bias",
+    "cards",
+    "ranks",
+    "jokers",
+    "top_rank",
+    "eights",
+    "weak_singles",
+    "strength",
+    "fewest_other",
+    "mean_other",
+    "controls_other",
+    "most_controls_other",
+    "players",
+    "my_lead",
+    "my_follow",
+    "shortest",
+    "first_out_taken",
+    "finished",
+)
+"""Features of a position for the seat whose value it is (see :func:`value_features`)."""
+
+NV = len(VALUE_FEATURES)
+
+VALUE_FILE = Path(__file__).with_name("value.json")
+"""The fitted value weights: ``{"features": [...], "weights": [...], "how": "..."}``."""
+
+
+def load_value(path: Path = VALUE_FILE) -> np.ndarray:
+    """The value model's weights from ``path`` (zeros, a value of 0.5, if missing or stale)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return np.zeros(NV)
+    if list(data.get("features", [])) != list(VALUE_FEATURES):
+        return np.zeros(NV)
+    return np.array(data["weights"], dtype=np.float64)
+
+
+VALUE = load_value()
+"""The shipped value weights."""
+
+
+@njit(cache=True)
+def _hand_counts(hand: np.uint64, rev: bool, cut: bool) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """Cards, ranks held, jokers, top-rank cards, 8s (0 without the 8-cut) and weak singles."""
+    cards = S._popcount(hand)
+    jk = S._jokers(hand)
+    ranks = 0
+    weak = 0
+    total = 0.0
+    for q in range(13):
+        c = S._popcount((hand >> np.uint64(4 * q)) & np.uint64(15))
+        if c > 0:
+            ranks += 1
+        strength = ((12 - q) if rev else q) / 12.0
+        total += c * strength
+        if c == 1 and strength < 0.5:
+            weak += 1
+    top = S._popcount((hand >> np.uint64(4 * (0 if rev else 12))) & np.uint64(15))
+    eights = S._popcount((hand >> np.uint64(4 * S.EIGHT)) & np.uint64(15)) if cut else 0
+    return cards, ranks, jk, top, eights, (weak, total)
+
+
+@njit(cache=True)
+def value_features(st: np.ndarray, fl: np.ndarray, seat: int, out: Any) -> None:
+    """Fill ``out`` (``NV`` floats) with the features of position ``st`` for ``seat``.
+
+    Every hand is read (the simulator vector of a determinization or a finished game). The
+    seat's own hand: cards, ranks held (about the plays it needs), jokers, top-rank cards, 8s
+    (with the 8-cut), singles of the weaker half and mean strength in the current order; the
+    others still in: the fewest and the mean cards, their controls (jokers, top rank, 8s) in all
+    and the most one holds; players still in; whether the seat leads or follows now; whether
+    it holds the fewest cards; whether someone is already out (the first title is gone).
+    """
+    n = st[S.N]
+    rev = st[S.REVOLUTION] != st[S.BACK]
+    cut = fl[S.F_CUT] != 0
+    for i in range(NV):
+        out[i] = 0.0
+    out[0] = 1.0
+    mine = np.uint64(st[S.HEAD + 3 * n + seat])
+    cards, ranks, jk, top, eights, rest = _hand_counts(mine, rev, cut)
+    weak, total = rest
+    out[1] = cards / 13.0
+    out[2] = ranks / 13.0
+    out[3] = jk
+    out[4] = top / 4.0
+    out[5] = eights / 4.0
+    out[6] = weak / 5.0
+    naturals = cards - jk
+    out[7] = total / naturals if naturals > 0 else 1.0
+    fewest = 99
+    others = 0
+    summed = 0.0
+    controls = 0.0
+    most = 0.0
+    for x in range(n):
+        if x == seat:
+            continue
+        h = np.uint64(st[S.HEAD + 3 * n + x])
+        if h == 0:
+            continue
+        c2, _, jk2, top2, e2, _ = _hand_counts(h, rev, cut)
+        others += 1
+        summed += c2
+        fewest = min(fewest, c2)
+        ctl = jk2 + top2 + e2
+        controls += ctl
+        most = max(most, float(ctl))
+    if others > 0:
+        out[8] = fewest / 13.0
+        out[9] = summed / others / 13.0
+        out[15] = 1.0 if cards <= fewest else 0.0
+    out[10] = controls / 8.0
+    out[11] = most / 4.0
+    out[12] = (others + 1) / n
+    if st[S.TURN] == seat:
+        if st[S.TOP] == 0:
+            out[13] = 1.0
+        else:
+            out[14] = 1.0
+    if st[S.NFIN] > 0:
+        out[16] = 1.0
+    out[17] = st[S.NFIN] / (n - 1)
+
+
+@njit(cache=True)
+def position_value(st: np.ndarray, fl: np.ndarray, seat: int, v: np.ndarray, feats: Any) -> Any:
+    """The value model's estimate (0-1) of the seat's reward from ``st``.
+
+    A logistic of :func:`value_features` with the weights ``v`` (``feats``: scratch space).
+    """
+    value_features(st, fl, seat, feats)
+    z = 0.0
+    for i in range(NV):
+        z += v[i] * feats[i]
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 # --- the root search ----------------------------------------------------------------------------
@@ -276,6 +423,9 @@ def search(
     diamond3: int,
     fl: np.ndarray,
     w: np.ndarray,
+    wh: np.ndarray,
+    vw: np.ndarray,
+    blend: float,
     value: np.ndarray,
     seat: int,
     budget: int,
@@ -296,6 +446,10 @@ def search(
         diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
         fl: Rule flags.
         w: Policy weights.
+        wh: The policy weights of ``seat``'s own moves in the playouts.
+        vw: The value model's weights (:func:`position_value`).
+        blend: The value model's share of the reward, judged after the first move (0: the
+            playout's result alone).
         value: The reward of each finishing place (0-1).
         seat: Whose reward.
         budget: Playouts.
@@ -312,6 +466,7 @@ def search(
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
     feats = np.zeros(NF)
+    vfeats = np.zeros(NV)
     done = 0
     for k in range(arms):
         done += visits[k]
@@ -346,14 +501,20 @@ def search(
         over = False
         if use_first:
             over = S.step(st, first[pick], fl, buf)
+        judged = -1.0
+        if blend > 0 and not over and S._hand(st, seat) != 0:
+            judged = position_value(st, fl, seat, vw, vfeats)
         if not over:
-            _playout(st, fl, w, buf, probs, feats)
+            _playout(st, fl, w, wh, seat, buf, probs, feats)
         place = 0
         for p in range(n):
             if st[S.HEAD + 2 * n + p] == seat:
                 place = p
+        reward = value[place]
+        if judged >= 0:
+            reward = (1.0 - blend) * reward + blend * judged
         visits[pick] += 1
-        totals[pick] += value[place]
+        totals[pick] += reward
         done += 1
 
 
@@ -443,8 +604,40 @@ def deal_samples(
     return out
 
 
-PLAY, PASS, AUTO_PASS, GIFT = 0, 1, 2, 3
+PLAY, PASS, AUTO_PASS, GIFT, TRIBUTE = 0, 1, 2, 3, 4
 """Kinds of observation weighed by :func:`log_weights`."""
+
+_TRIBUTE_MISS = 0.05
+"""The likelihood of a deal that contradicts a tribute between two other seats (see below)."""
+
+
+@njit(cache=True)
+def tribute_fits(receiver: np.uint64, giver: np.uint64, count: int) -> bool:
+    """Whether hands fit a tribute of ``count`` cards between two seats the viewer only saw.
+
+    A tribute is the giver's strongest cards, so the receiver holds ``count`` cards at least as
+    strong as anything the giver kept. The giver's ``count`` weakest cards are left out of the
+    comparison: they may be the receiver's gift in return. Hands are as at the start of play
+    (jokers are the strongest, rank 13).
+    """
+    ranks = np.zeros(14, dtype=np.int64)
+    for r in range(13):
+        ranks[r] = S._popcount((giver >> np.uint64(4 * r)) & np.uint64(15))
+    ranks[13] = S._jokers(giver)
+    skip = count
+    top = -1
+    for r in range(14):
+        drop = min(skip, ranks[r])
+        skip -= drop
+        if ranks[r] - drop > 0:
+            top = r
+    if top < 0:
+        return True
+    strong: Any = 0
+    for r in range(top, 13):
+        strong += S._popcount((receiver >> np.uint64(4 * r)) & np.uint64(15))
+    strong += S._jokers(receiver)
+    return bool(strong >= count)
 
 
 @njit(cache=True)
@@ -466,8 +659,11 @@ def log_weights(
         deals: ``[M, seats]`` candidate hands (card sets) now.
         seats: ``[D]`` who acted.
         kinds: ``[D]`` :data:`PLAY`, :data:`PASS`, :data:`AUTO_PASS` (the host passed for the
-            seat) or :data:`GIFT` (an exchange gift received: ``context[d, 0]`` holds the
-            ranks below the gift's strongest card, as a card set).
+            seat), :data:`GIFT` (an exchange gift received: ``context[d, 0]`` holds the
+            ranks below the gift's strongest card, as a card set) or :data:`TRIBUTE` (a
+            tribute between two other seats: ``seats[d]`` received ``context[d, 1]`` cards
+            from ``context[d, 0]``, who has played ``context[d, 2]`` since; see
+            :func:`tribute_fits`).
         context: ``[D, 8]`` the field then: top move, returned, top kind, low, size,
             revolution, 11-back, lock.
         moves: ``[D]`` the move played (plays).
@@ -487,6 +683,14 @@ def log_weights(
     auto = fl[S.F_AUTO] != 0
     for d in range(seats.shape[0]):
         x = seats[d]
+        if kinds[d] == TRIBUTE:
+            y = context[d, 0]
+            for g in range(count):
+                hand = S._add_cards(np.uint64(deals[g, x]), np.uint64(later[d]))
+                gave = S._add_cards(np.uint64(deals[g, y]), np.uint64(context[d, 2]))
+                if not tribute_fits(hand, gave, context[d, 1]):
+                    out[g] += math.log(_TRIBUTE_MISS)
+            continue
         if kinds[d] != GIFT:
             st[S.TOP] = context[d, 0]
             st[S.RETURNED] = context[d, 1]
@@ -724,6 +928,15 @@ class IsmctsBot(Bot):
         solver_nodes: Positions the two-player solver may visit (0: no solver).
         exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
         seed: Mixed into the random stream (different bots with the same game seed).
+        xscale: The exchange search's budget, in multiples of ``playouts`` (experimental).
+        carry: Weight of what a title brings to the next game of the set (:data:`CARRY`) in
+            the rewards (experimental; 0: the title's points only).
+        sharp: Factor on the policy weights of the seat's own moves in its playouts
+            (experimental; 1: the shipped policy).
+        tributes: Weigh deals by the tributes between two other seats (:func:`tribute_fits`;
+            experimental).
+        blend: The value model's share of each playout's reward (:func:`position_value`;
+            experimental).
     """
 
     name = "ismcts"
@@ -739,6 +952,11 @@ class IsmctsBot(Bot):
         solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
+        xscale: Annotated[int, Meta(ge=1, le=64)] = 2,
+        carry: Annotated[float, Meta(ge=0, le=10)] = 0.0,
+        sharp: Annotated[float, Meta(ge=0, le=10)] = 1.0,
+        tributes: bool = False,
+        blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -749,6 +967,12 @@ class IsmctsBot(Bot):
         self.solver_nodes = solver_nodes
         self.exchange = exchange
         self.seed = seed
+        self.xscale = xscale
+        self.carry = carry
+        self.sharp = sharp
+        self.tributes = tributes
+        self.blend = blend
+        self.value_weights = VALUE
         self.weights = WEIGHTS
         self.tracker = Tracker()
         self.rules: DaifugoRules | None = None
@@ -779,7 +1003,7 @@ class IsmctsBot(Bot):
         candidates = candidate_moves(view, legal)
         if len(candidates) == 1:
             return candidates[0][1]
-        ctx = Context(view, self.weights)
+        ctx = Context(view, self.weights, self.carry)
         solved = self._solve(view, ctx, candidates)
         if solved is not None:
             return solved
@@ -837,6 +1061,8 @@ class IsmctsBot(Bot):
                     if y == x:
                         everything = C.add(everything, cards)
                 rows.append((x, GIFT, (mask, 0, 0, 0, 0, 0, 0, 0), 0, everything))
+        if self.tributes:
+            rows += self._tributes(view)
         if not rows:
             return None
         return (
@@ -846,6 +1072,31 @@ class IsmctsBot(Bot):
             np.array([r[3] for r in rows], dtype=np.uint64),
             np.array([r[4] for r in rows], dtype=np.int64),
         )
+
+    def _tributes(self, view: JSON) -> list[tuple[int, int, tuple[int, ...], int, int]]:
+        """The tributes between two other seats this game, as :data:`TRIBUTE` observations."""
+        me = view["seat"]
+        counts = view["counts"]
+        if view["rules"].get("seven_pass"):
+            return []  # cards change hands during play: the start-of-play hands are unknown
+
+        def everything(x: int) -> int:
+            out = 0
+            for _, y, cards in self.tracker.played:
+                if y == x:
+                    out = C.add(out, cards)
+            return out
+
+        rows: list[tuple[int, int, tuple[int, ...], int, int]] = []
+        for st in view["exchange"]:
+            x, y = st["receiver"], st["giver"]
+            if st["kind"] != "tribute" or not st["done"] or st["cheated"] or me in (x, y):
+                continue
+            if not counts[x] and not counts[y]:
+                continue
+            rows.append((x, TRIBUTE, (y, st["count"], everything(y), 0, 0, 0, 0, 0), 0,
+                         everything(x)))  # fmt: skip
+        return rows
 
     def _search(
         self,
@@ -861,7 +1112,10 @@ class IsmctsBot(Bot):
         arms = len(moves)
         visits = np.zeros(arms, dtype=np.int64)
         totals = np.zeros(arms)
-        args = (base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights)
+        args = (
+            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
+            self.weights * self.sharp, self.value_weights, self.blend,
+        )  # fmt: skip
         if not self.ms:
             search(*args, ctx.value, ctx.seat, self.playouts * scale, self.explore, seed,
                    visits, totals)  # fmt: skip
@@ -907,11 +1161,11 @@ class IsmctsBot(Bot):
         options = gift_options(hand, count)
         if len(options) == 1:
             return Give(tuple(C.cards_str(options[0])))
-        ctx = Context(view, self.weights)
+        ctx = Context(view, self.weights, self.carry)
         base, hands = exchange_arms(view, ctx, options, seed, self.samples)
         diamond3 = ctx.rules.first_lead == "diamond3"
         moves = np.zeros(len(options), dtype=np.uint64)
-        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, 2)
+        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, self.xscale)
         return Give(tuple(C.cards_str(options[_best(visits, totals)])))
 
 
@@ -979,17 +1233,24 @@ def gift_options(hand: Sequence[int], count: int, pool: int = 7) -> list[tuple[i
 class Context:
     """What one decision needs from the view: the rules, flags, the base vector, the rewards."""
 
-    def __init__(self, view: JSON, weights: np.ndarray) -> None:
+    def __init__(self, view: JSON, weights: np.ndarray, carry: float = 0.0) -> None:
         self.view = view
         self.seat: int = view["seat"]
         self.state = determinize(view, self.seat, random.Random(0))
         self.rules = self.state.rules
         self.fl = S.flags_of_rules(self.rules)
         n = len(view["players"])
-        final = view["game_no"] == self.rules.games
-        points = [self.rules.title_points(t, final=final) for t in titles_for(n)]
+        final = view["game_no"] >= self.rules.games
+        titles = titles_for(n)
+        points = [self.rules.title_points(t, final=final) for t in titles]
         lo, hi = min(points), max(points)
-        self.value = np.array([(p - lo) / ((hi - lo) or 1) for p in points], dtype=np.float64)
+        value = [(p - lo) / ((hi - lo) or 1) for p in points]
+        if carry and not final and self.rules.exchange and n == 5:
+            # A title is also the next game's start: worth what it tends to bring there.
+            value = [v + carry * CARRY[t] for v, t in zip(value, titles, strict=True)]
+            lo2, hi2 = min(value), max(value)
+            value = [(v - lo2) / ((hi2 - lo2) or 1) for v in value]
+        self.value = np.array(value, dtype=np.float64)
         self.base = S.pack(self.state) if view["phase"] == "play" else np.zeros(0, np.int64)
         self.gifts = self._gifts()
 
