@@ -160,8 +160,8 @@ def main() -> None:
     w = fit(x, y, args.l2)
     if not args.dry_run:
         how = (
-            f"bench/daifugo_value.py: {len(y)} positions of {args.hero} against 4 {args.field}; "
-            f"held-out MSE {mse:.4f} (constant {base:.4f})"
+            f"bench/daifugo_value.py: {len(y)} positions of {args.hero} against 4 {args.field} "
+            f"(deal seeds {deal.min()}-{deal.max()}); held-out MSE {mse:.4f} (constant {base:.4f})"
         )
         out = {"features": list(I.VALUE_FEATURES), "weights": [round(float(v), 4) for v in w],
                "how": how}  # fmt: skip

@@ -94,9 +94,6 @@ def load_weights(path: Path = POLICY_FILE) -> np.ndarray:
 WEIGHTS = load_weights()
 """The shipped policy weights."""
 
-CARRY = {"daifugo": 0.44, "fugo": 0.34, "heimin": 0.25, "hinmin": -0.05, "daihinmin": -0.05}
-"""What a title brings to the next game of a set, as a share of the points' range."""
-
 _NAT = np.uint64((1 << 52) - 1)
 _CARDS = np.uint64((1 << 54) - 1)
 _SEQ = np.uint64(1 << 58)
@@ -239,8 +236,6 @@ def _playout(
     st: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
-    wh: np.ndarray,
-    seat: int,
     buf: np.ndarray,
     probs: np.ndarray,
     feats: np.ndarray,
@@ -248,9 +243,31 @@ def _playout(
     for _ in range(100_000):
         if st[S.OVER]:
             return
-        ws = wh if st[S.TURN] == seat else w
-        if S.step(st, _choose(st, fl, ws, buf, probs, feats), fl, buf):
+        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
             return
+
+
+@njit(cache=True)
+def _playout_cut(
+    st: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    moves: int,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> bool:
+    """:func:`_playout` stopped after ``moves`` moves while ``seat`` still holds cards.
+
+    Returns whether it was cut (the seat's place is then not known).
+    """
+    for _ in range(moves):
+        if st[S.OVER] or S._hand(st, seat) == 0:
+            break
+        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+            return False
+    return not (st[S.OVER] or S._hand(st, seat) == 0)
 
 
 @njit(cache=True)
@@ -266,7 +283,7 @@ def policy_playouts(
     out = np.zeros((games, n), dtype=np.int64)
     for g in range(games):
         st = base.copy()
-        _playout(st, fl, w, w, -1, buf, probs, feats)
+        _playout(st, fl, w, buf, probs, feats)
         for p in range(n):
             out[g, st[S.HEAD + 2 * n + p]] = p
     return out
@@ -318,7 +335,11 @@ VALUE = load_value()
 
 @njit(cache=True)
 def _hand_counts(hand: np.uint64, rev: bool, cut: bool) -> tuple[Any, Any, Any, Any, Any, Any]:
-    """Cards, ranks held, jokers, top-rank cards, 8s (0 without the 8-cut) and weak singles."""
+    """A hand's counts: cards, ranks held, jokers, top-rank cards, 8s, and the rest.
+
+    8s count 0 without the 8-cut; the rest is (singles of the weaker half, summed strength of
+    the naturals), in the current order.
+    """
     cards = S._popcount(hand)
     jk = S._jokers(hand)
     ranks = 0
@@ -423,9 +444,9 @@ def search(
     diamond3: int,
     fl: np.ndarray,
     w: np.ndarray,
-    wh: np.ndarray,
     vw: np.ndarray,
     blend: float,
+    cutoff: int,
     value: np.ndarray,
     seat: int,
     budget: int,
@@ -446,10 +467,11 @@ def search(
         diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
         fl: Rule flags.
         w: Policy weights.
-        wh: The policy weights of ``seat``'s own moves in the playouts.
         vw: The value model's weights (:func:`position_value`).
         blend: The value model's share of the reward, judged after the first move (0: the
             playout's result alone).
+        cutoff: Moves after which a playout stops and the value model judges the position
+            while ``seat`` still holds cards (0: to the end of the game).
         value: The reward of each finishing place (0-1).
         seat: Whose reward.
         budget: Playouts.
@@ -504,8 +526,17 @@ def search(
         judged = -1.0
         if blend > 0 and not over and S._hand(st, seat) != 0:
             judged = position_value(st, fl, seat, vw, vfeats)
+        cut = False
+        if not over and cutoff > 0:
+            cut = _playout_cut(st, fl, w, seat, cutoff, buf, probs, feats)
+            if cut:
+                judged = position_value(st, fl, seat, vw, vfeats)
+                visits[pick] += 1
+                totals[pick] += judged
+                done += 1
+                continue
         if not over:
-            _playout(st, fl, w, wh, seat, buf, probs, feats)
+            _playout(st, fl, w, buf, probs, feats)
         place = 0
         for p in range(n):
             if st[S.HEAD + 2 * n + p] == seat:
@@ -604,40 +635,8 @@ def deal_samples(
     return out
 
 
-PLAY, PASS, AUTO_PASS, GIFT, TRIBUTE = 0, 1, 2, 3, 4
+PLAY, PASS, AUTO_PASS, GIFT = 0, 1, 2, 3
 """Kinds of observation weighed by :func:`log_weights`."""
-
-_TRIBUTE_MISS = 0.05
-"""The likelihood of a deal that contradicts a tribute between two other seats (see below)."""
-
-
-@njit(cache=True)
-def tribute_fits(receiver: np.uint64, giver: np.uint64, count: int) -> bool:
-    """Whether hands fit a tribute of ``count`` cards between two seats the viewer only saw.
-
-    A tribute is the giver's strongest cards, so the receiver holds ``count`` cards at least as
-    strong as anything the giver kept. The giver's ``count`` weakest cards are left out of the
-    comparison: they may be the receiver's gift in return. Hands are as at the start of play
-    (jokers are the strongest, rank 13).
-    """
-    ranks = np.zeros(14, dtype=np.int64)
-    for r in range(13):
-        ranks[r] = S._popcount((giver >> np.uint64(4 * r)) & np.uint64(15))
-    ranks[13] = S._jokers(giver)
-    skip = count
-    top = -1
-    for r in range(14):
-        drop = min(skip, ranks[r])
-        skip -= drop
-        if ranks[r] - drop > 0:
-            top = r
-    if top < 0:
-        return True
-    strong: Any = 0
-    for r in range(top, 13):
-        strong += S._popcount((receiver >> np.uint64(4 * r)) & np.uint64(15))
-    strong += S._jokers(receiver)
-    return bool(strong >= count)
 
 
 @njit(cache=True)
@@ -659,11 +658,8 @@ def log_weights(
         deals: ``[M, seats]`` candidate hands (card sets) now.
         seats: ``[D]`` who acted.
         kinds: ``[D]`` :data:`PLAY`, :data:`PASS`, :data:`AUTO_PASS` (the host passed for the
-            seat), :data:`GIFT` (an exchange gift received: ``context[d, 0]`` holds the
-            ranks below the gift's strongest card, as a card set) or :data:`TRIBUTE` (a
-            tribute between two other seats: ``seats[d]`` received ``context[d, 1]`` cards
-            from ``context[d, 0]``, who has played ``context[d, 2]`` since; see
-            :func:`tribute_fits`).
+            seat) or :data:`GIFT` (an exchange gift received: ``context[d, 0]`` holds the
+            ranks below the gift's strongest card, as a card set).
         context: ``[D, 8]`` the field then: top move, returned, top kind, low, size,
             revolution, 11-back, lock.
         moves: ``[D]`` the move played (plays).
@@ -683,14 +679,6 @@ def log_weights(
     auto = fl[S.F_AUTO] != 0
     for d in range(seats.shape[0]):
         x = seats[d]
-        if kinds[d] == TRIBUTE:
-            y = context[d, 0]
-            for g in range(count):
-                hand = S._add_cards(np.uint64(deals[g, x]), np.uint64(later[d]))
-                gave = S._add_cards(np.uint64(deals[g, y]), np.uint64(context[d, 2]))
-                if not tribute_fits(hand, gave, context[d, 1]):
-                    out[g] += math.log(_TRIBUTE_MISS)
-            continue
         if kinds[d] != GIFT:
             st[S.TOP] = context[d, 0]
             st[S.RETURNED] = context[d, 1]
@@ -928,15 +916,10 @@ class IsmctsBot(Bot):
         solver_nodes: Positions the two-player solver may visit (0: no solver).
         exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
         seed: Mixed into the random stream (different bots with the same game seed).
-        xscale: The exchange search's budget, in multiples of ``playouts`` (experimental).
-        carry: Weight of what a title brings to the next game of the set (:data:`CARRY`) in
-            the rewards (experimental; 0: the title's points only).
-        sharp: Factor on the policy weights of the seat's own moves in its playouts
-            (experimental; 1: the shipped policy).
-        tributes: Weigh deals by the tributes between two other seats (:func:`tribute_fits`;
-            experimental).
         blend: The value model's share of each playout's reward (:func:`position_value`;
             experimental).
+        cutoff: Stop each playout after this many moves and let the value model judge
+            (experimental; 0: play to the end).
     """
 
     name = "ismcts"
@@ -952,11 +935,8 @@ class IsmctsBot(Bot):
         solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
-        xscale: Annotated[int, Meta(ge=1, le=64)] = 2,
-        carry: Annotated[float, Meta(ge=0, le=10)] = 0.0,
-        sharp: Annotated[float, Meta(ge=0, le=10)] = 1.0,
-        tributes: bool = False,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
+        cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -967,11 +947,8 @@ class IsmctsBot(Bot):
         self.solver_nodes = solver_nodes
         self.exchange = exchange
         self.seed = seed
-        self.xscale = xscale
-        self.carry = carry
-        self.sharp = sharp
-        self.tributes = tributes
         self.blend = blend
+        self.cutoff = cutoff
         self.value_weights = VALUE
         self.weights = WEIGHTS
         self.tracker = Tracker()
@@ -1003,7 +980,7 @@ class IsmctsBot(Bot):
         candidates = candidate_moves(view, legal)
         if len(candidates) == 1:
             return candidates[0][1]
-        ctx = Context(view, self.weights, self.carry)
+        ctx = Context(view, self.weights)
         solved = self._solve(view, ctx, candidates)
         if solved is not None:
             return solved
@@ -1061,8 +1038,6 @@ class IsmctsBot(Bot):
                     if y == x:
                         everything = C.add(everything, cards)
                 rows.append((x, GIFT, (mask, 0, 0, 0, 0, 0, 0, 0), 0, everything))
-        if self.tributes:
-            rows += self._tributes(view)
         if not rows:
             return None
         return (
@@ -1072,31 +1047,6 @@ class IsmctsBot(Bot):
             np.array([r[3] for r in rows], dtype=np.uint64),
             np.array([r[4] for r in rows], dtype=np.int64),
         )
-
-    def _tributes(self, view: JSON) -> list[tuple[int, int, tuple[int, ...], int, int]]:
-        """The tributes between two other seats this game, as :data:`TRIBUTE` observations."""
-        me = view["seat"]
-        counts = view["counts"]
-        if view["rules"].get("seven_pass"):
-            return []  # cards change hands during play: the start-of-play hands are unknown
-
-        def everything(x: int) -> int:
-            out = 0
-            for _, y, cards in self.tracker.played:
-                if y == x:
-                    out = C.add(out, cards)
-            return out
-
-        rows: list[tuple[int, int, tuple[int, ...], int, int]] = []
-        for st in view["exchange"]:
-            x, y = st["receiver"], st["giver"]
-            if st["kind"] != "tribute" or not st["done"] or st["cheated"] or me in (x, y):
-                continue
-            if not counts[x] and not counts[y]:
-                continue
-            rows.append((x, TRIBUTE, (y, st["count"], everything(y), 0, 0, 0, 0, 0), 0,
-                         everything(x)))  # fmt: skip
-        return rows
 
     def _search(
         self,
@@ -1114,7 +1064,7 @@ class IsmctsBot(Bot):
         totals = np.zeros(arms)
         args = (
             base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
-            self.weights * self.sharp, self.value_weights, self.blend,
+            self.value_weights, self.blend, self.cutoff,
         )  # fmt: skip
         if not self.ms:
             search(*args, ctx.value, ctx.seat, self.playouts * scale, self.explore, seed,
@@ -1161,11 +1111,11 @@ class IsmctsBot(Bot):
         options = gift_options(hand, count)
         if len(options) == 1:
             return Give(tuple(C.cards_str(options[0])))
-        ctx = Context(view, self.weights, self.carry)
+        ctx = Context(view, self.weights)
         base, hands = exchange_arms(view, ctx, options, seed, self.samples)
         diamond3 = ctx.rules.first_lead == "diamond3"
         moves = np.zeros(len(options), dtype=np.uint64)
-        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, self.xscale)
+        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, 2)
         return Give(tuple(C.cards_str(options[_best(visits, totals)])))
 
 
@@ -1233,24 +1183,17 @@ def gift_options(hand: Sequence[int], count: int, pool: int = 7) -> list[tuple[i
 class Context:
     """What one decision needs from the view: the rules, flags, the base vector, the rewards."""
 
-    def __init__(self, view: JSON, weights: np.ndarray, carry: float = 0.0) -> None:
+    def __init__(self, view: JSON, weights: np.ndarray) -> None:
         self.view = view
         self.seat: int = view["seat"]
         self.state = determinize(view, self.seat, random.Random(0))
         self.rules = self.state.rules
         self.fl = S.flags_of_rules(self.rules)
         n = len(view["players"])
-        final = view["game_no"] >= self.rules.games
-        titles = titles_for(n)
-        points = [self.rules.title_points(t, final=final) for t in titles]
+        final = view["game_no"] == self.rules.games
+        points = [self.rules.title_points(t, final=final) for t in titles_for(n)]
         lo, hi = min(points), max(points)
-        value = [(p - lo) / ((hi - lo) or 1) for p in points]
-        if carry and not final and self.rules.exchange and n == 5:
-            # A title is also the next game's start: worth what it tends to bring there.
-            value = [v + carry * CARRY[t] for v, t in zip(value, titles, strict=True)]
-            lo2, hi2 = min(value), max(value)
-            value = [(v - lo2) / ((hi2 - lo2) or 1) for v in value]
-        self.value = np.array(value, dtype=np.float64)
+        self.value = np.array([(p - lo) / ((hi - lo) or 1) for p in points], dtype=np.float64)
         self.base = S.pack(self.state) if view["phase"] == "play" else np.zeros(0, np.int64)
         self.gifts = self._gifts()
 
@@ -1413,12 +1356,16 @@ SEARCH = Native("daifugo search", _build_search)
 __all__ = [
     "FEATURES",
     "SEARCH",
+    "VALUE_FEATURES",
     "IsmctsBot",
     "TwoPlayerSolver",
     "candidate_moves",
     "deal_samples",
+    "load_value",
     "log_weights",
     "move_features",
     "policy",
+    "position_value",
     "search",
+    "value_features",
 ]
