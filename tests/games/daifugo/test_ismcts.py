@@ -271,3 +271,51 @@ def test_exchange_gift_is_searched_and_legal() -> None:
     gifts = [s for s in record.steps if s.action and s.action.get("type") == "give"]
     assert len(gifts) >= 4
     assert not [s for s in record.steps if s.default is not None]
+
+
+# --- the value model ------------------------------------------------------------------------------
+def test_value_features_of_a_hand_built_position() -> None:
+    """Seat 0 to lead with JK 2s 2h 8c 3d 4d 4s against 5 and 2 cards (seed rules, 8-cut)."""
+    state = dealt({0: "JK 2s 2h 8c 3d 4d 4s", 1: "5c 6c 7c 9c 2d", 2: "Ks Kh"}, n=5, lead=0)
+    fl = S.flags_of_rules(state.rules)
+    out = np.zeros(I.NV)
+    I.value_features(S.pack(state), fl, 0, out)
+    got = dict(zip(I.VALUE_FEATURES, out, strict=True))
+    assert got["bias"] == 1.0
+    assert got["cards"] == pytest.approx(7 / 13)
+    assert got["ranks"] == pytest.approx(4 / 13)  # 3, 4, 8, 2
+    assert got["jokers"] == 1.0
+    assert got["top_rank"] == pytest.approx(2 / 4)
+    assert got["eights"] == pytest.approx(1 / 4)
+    assert got["weak_singles"] == pytest.approx(2 / 5)  # the 3 and the 8 (the 4s are a pair)
+    assert got["strength"] == pytest.approx((0 + 1 + 1 + 5 + 12 + 12) / 12 / 6)
+    assert got["fewest_other"] == pytest.approx(2 / 13)
+    assert got["mean_other"] == pytest.approx(3.5 / 13)
+    assert got["controls_other"] == pytest.approx(1 / 8)  # seat 1's 2
+    assert got["most_controls_other"] == pytest.approx(1 / 4)
+    assert got["players"] == pytest.approx(3 / 5)
+    assert (got["my_lead"], got["my_follow"], got["shortest"]) == (1.0, 0.0, 0.0)
+    assert (got["first_out_taken"], got["finished"]) == (0.0, 0.0)
+    # from seat 2's side: it holds the fewest, and it is not its turn
+    I.value_features(S.pack(state), fl, 2, out)
+    got = dict(zip(I.VALUE_FEATURES, out, strict=True))
+    assert (got["shortest"], got["my_lead"]) == (1.0, 0.0)
+    assert got["cards"] == pytest.approx(2 / 13)
+
+
+def test_the_value_model_loads_and_judges_in_0_1(tmp_path: Any) -> None:
+    assert I.VALUE.shape == (I.NV,)
+    stale = tmp_path / "value.json"
+    stale.write_text('{"features": ["bias"], "weights": [1.0]}', encoding="utf-8")
+    assert not I.load_value(stale).any()  # stale features: no model (a value of 0.5)
+    state = dealt({0: "JK 2s 3d", 1: "5c 6c 7c", 2: "Ks Kh 4c"}, n=3, lead=0)
+    v = I.position_value(S.pack(state), S.flags_of_rules(state.rules), 0, I.VALUE, np.zeros(I.NV))
+    assert 0.0 < v < 1.0
+
+
+def test_the_value_model_s_options_keep_the_bot_contract() -> None:
+    """``blend`` and ``cutoff``: legal actions only, reproducible, blind to hidden state."""
+    rules = GAME.make_rules({"games": 2})
+    specs = (FAST + ":blend=0.3", "greedy", FAST + ":cutoff=10", "greedy", "random")
+    tally = check_bots(GAME, rules, specs, seeds=[5], every=2)
+    assert tally.twin_checks >= 10 and tally.hidden_differs >= 10

@@ -248,6 +248,29 @@ def _playout(
 
 
 @njit(cache=True)
+def _playout_cut(
+    st: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    moves: int,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> bool:
+    """:func:`_playout` stopped after ``moves`` moves while ``seat`` still holds cards.
+
+    Returns whether it was cut (the seat's place is then not known).
+    """
+    for _ in range(moves):
+        if st[S.OVER] or S._hand(st, seat) == 0:
+            break
+        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+            return False
+    return not (st[S.OVER] or S._hand(st, seat) == 0)
+
+
+@njit(cache=True)
 def policy_playouts(
     base: np.ndarray, fl: np.ndarray, w: np.ndarray, games: int, seed: int
 ) -> np.ndarray:
@@ -266,6 +289,151 @@ def policy_playouts(
     return out
 
 
+# --- the value of a position ------------------------------------------------------------------
+VALUE_FEATURES = (
+    "bias",
+    "cards",
+    "ranks",
+    "jokers",
+    "top_rank",
+    "eights",
+    "weak_singles",
+    "strength",
+    "fewest_other",
+    "mean_other",
+    "controls_other",
+    "most_controls_other",
+    "players",
+    "my_lead",
+    "my_follow",
+    "shortest",
+    "first_out_taken",
+    "finished",
+)
+"""Features of a position for the seat whose value it is (see :func:`value_features`)."""
+
+NV = len(VALUE_FEATURES)
+
+VALUE_FILE = Path(__file__).with_name("value.json")
+"""The fitted value weights: ``{"features": [...], "weights": [...], "how": "..."}``."""
+
+
+def load_value(path: Path = VALUE_FILE) -> np.ndarray:
+    """The value model's weights from ``path`` (zeros, a value of 0.5, if missing or stale)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return np.zeros(NV)
+    if list(data.get("features", [])) != list(VALUE_FEATURES):
+        return np.zeros(NV)
+    return np.array(data["weights"], dtype=np.float64)
+
+
+VALUE = load_value()
+"""The shipped value weights."""
+
+
+@njit(cache=True)
+def _hand_counts(hand: np.uint64, rev: bool, cut: bool) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """A hand's counts: cards, ranks held, jokers, top-rank cards, 8s, and the rest.
+
+    8s count 0 without the 8-cut; the rest is (singles of the weaker half, summed strength of
+    the naturals), in the current order.
+    """
+    cards = S._popcount(hand)
+    jk = S._jokers(hand)
+    ranks = 0
+    weak = 0
+    total = 0.0
+    for q in range(13):
+        c = S._popcount((hand >> np.uint64(4 * q)) & np.uint64(15))
+        if c > 0:
+            ranks += 1
+        strength = ((12 - q) if rev else q) / 12.0
+        total += c * strength
+        if c == 1 and strength < 0.5:
+            weak += 1
+    top = S._popcount((hand >> np.uint64(4 * (0 if rev else 12))) & np.uint64(15))
+    eights = S._popcount((hand >> np.uint64(4 * S.EIGHT)) & np.uint64(15)) if cut else 0
+    return cards, ranks, jk, top, eights, (weak, total)
+
+
+@njit(cache=True)
+def value_features(st: np.ndarray, fl: np.ndarray, seat: int, out: Any) -> None:
+    """Fill ``out`` (``NV`` floats) with the features of position ``st`` for ``seat``.
+
+    Every hand is read (the simulator vector of a determinization or a finished game). The
+    seat's own hand: cards, ranks held (about the plays it needs), jokers, top-rank cards, 8s
+    (with the 8-cut), singles of the weaker half and mean strength in the current order; the
+    others still in: the fewest and the mean cards, their controls (jokers, top rank, 8s) in all
+    and the most one holds; players still in; whether the seat leads or follows now; whether
+    it holds the fewest cards; whether someone is already out (the first title is gone).
+    """
+    n = st[S.N]
+    rev = st[S.REVOLUTION] != st[S.BACK]
+    cut = fl[S.F_CUT] != 0
+    for i in range(NV):
+        out[i] = 0.0
+    out[0] = 1.0
+    mine = np.uint64(st[S.HEAD + 3 * n + seat])
+    cards, ranks, jk, top, eights, rest = _hand_counts(mine, rev, cut)
+    weak, total = rest
+    out[1] = cards / 13.0
+    out[2] = ranks / 13.0
+    out[3] = jk
+    out[4] = top / 4.0
+    out[5] = eights / 4.0
+    out[6] = weak / 5.0
+    naturals = cards - jk
+    out[7] = total / naturals if naturals > 0 else 1.0
+    fewest = 99
+    others = 0
+    summed = 0.0
+    controls = 0.0
+    most = 0.0
+    for x in range(n):
+        if x == seat:
+            continue
+        h = np.uint64(st[S.HEAD + 3 * n + x])
+        if h == 0:
+            continue
+        c2, _, jk2, top2, e2, _ = _hand_counts(h, rev, cut)
+        others += 1
+        summed += c2
+        fewest = min(fewest, c2)
+        ctl = jk2 + top2 + e2
+        controls += ctl
+        most = max(most, float(ctl))
+    if others > 0:
+        out[8] = fewest / 13.0
+        out[9] = summed / others / 13.0
+        out[15] = 1.0 if cards <= fewest else 0.0
+    out[10] = controls / 8.0
+    out[11] = most / 4.0
+    out[12] = (others + 1) / n
+    if st[S.TURN] == seat:
+        if st[S.TOP] == 0:
+            out[13] = 1.0
+        else:
+            out[14] = 1.0
+    if st[S.NFIN] > 0:
+        out[16] = 1.0
+    out[17] = st[S.NFIN] / (n - 1)
+
+
+@njit(cache=True)
+def position_value(st: np.ndarray, fl: np.ndarray, seat: int, v: np.ndarray, feats: Any) -> Any:
+    """The value model's estimate (0-1) of the seat's reward from ``st``.
+
+    A logistic of :func:`value_features` with the weights ``v`` (``feats``: scratch space).
+    """
+    value_features(st, fl, seat, feats)
+    z = 0.0
+    for i in range(NV):
+        z += v[i] * feats[i]
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 # --- the root search ----------------------------------------------------------------------------
 @njit(cache=True)
 def search(
@@ -276,6 +444,9 @@ def search(
     diamond3: int,
     fl: np.ndarray,
     w: np.ndarray,
+    vw: np.ndarray,
+    blend: float,
+    cutoff: int,
     value: np.ndarray,
     seat: int,
     budget: int,
@@ -296,6 +467,11 @@ def search(
         diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
         fl: Rule flags.
         w: Policy weights.
+        vw: The value model's weights (:func:`position_value`).
+        blend: The value model's share of the reward, judged after the first move (0: the
+            playout's result alone).
+        cutoff: Moves after which a playout stops and the value model judges the position
+            while ``seat`` still holds cards (0: to the end of the game).
         value: The reward of each finishing place (0-1).
         seat: Whose reward.
         budget: Playouts.
@@ -312,6 +488,7 @@ def search(
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
     feats = np.zeros(NF)
+    vfeats = np.zeros(NV)
     done = 0
     for k in range(arms):
         done += visits[k]
@@ -346,14 +523,29 @@ def search(
         over = False
         if use_first:
             over = S.step(st, first[pick], fl, buf)
+        judged = -1.0
+        if blend > 0 and not over and S._hand(st, seat) != 0:
+            judged = position_value(st, fl, seat, vw, vfeats)
+        cut = False
+        if not over and cutoff > 0:
+            cut = _playout_cut(st, fl, w, seat, cutoff, buf, probs, feats)
+            if cut:
+                judged = position_value(st, fl, seat, vw, vfeats)
+                visits[pick] += 1
+                totals[pick] += judged
+                done += 1
+                continue
         if not over:
             _playout(st, fl, w, buf, probs, feats)
         place = 0
         for p in range(n):
             if st[S.HEAD + 2 * n + p] == seat:
                 place = p
+        reward = value[place]
+        if judged >= 0:
+            reward = (1.0 - blend) * reward + blend * judged
         visits[pick] += 1
-        totals[pick] += value[place]
+        totals[pick] += reward
         done += 1
 
 
@@ -724,6 +916,10 @@ class IsmctsBot(Bot):
         solver_nodes: Positions the two-player solver may visit (0: no solver).
         exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
         seed: Mixed into the random stream (different bots with the same game seed).
+        blend: The value model's share of each playout's reward (:func:`position_value`;
+            experimental).
+        cutoff: Stop each playout after this many moves and let the value model judge
+            (experimental; 0: play to the end).
     """
 
     name = "ismcts"
@@ -739,6 +935,8 @@ class IsmctsBot(Bot):
         solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
+        blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
+        cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -749,6 +947,9 @@ class IsmctsBot(Bot):
         self.solver_nodes = solver_nodes
         self.exchange = exchange
         self.seed = seed
+        self.blend = blend
+        self.cutoff = cutoff
+        self.value_weights = VALUE
         self.weights = WEIGHTS
         self.tracker = Tracker()
         self.rules: DaifugoRules | None = None
@@ -861,7 +1062,10 @@ class IsmctsBot(Bot):
         arms = len(moves)
         visits = np.zeros(arms, dtype=np.int64)
         totals = np.zeros(arms)
-        args = (base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights)
+        args = (
+            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
+            self.value_weights, self.blend, self.cutoff,
+        )  # fmt: skip
         if not self.ms:
             search(*args, ctx.value, ctx.seat, self.playouts * scale, self.explore, seed,
                    visits, totals)  # fmt: skip
@@ -1152,12 +1356,16 @@ SEARCH = Native("daifugo search", _build_search)
 __all__ = [
     "FEATURES",
     "SEARCH",
+    "VALUE_FEATURES",
     "IsmctsBot",
     "TwoPlayerSolver",
     "candidate_moves",
     "deal_samples",
+    "load_value",
     "log_weights",
     "move_features",
     "policy",
+    "position_value",
     "search",
+    "value_features",
 ]
