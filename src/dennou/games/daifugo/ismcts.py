@@ -103,7 +103,7 @@ _TINY = 1e-4
 
 
 # --- the policy ----------------------------------------------------------------------------------
-@njit(cache=True)
+@S.no_alloc
 def move_features(st: np.ndarray, fl: np.ndarray, hand: np.uint64, m: np.uint64, out: Any) -> None:
     """Fill ``out`` (``NF`` floats) with the features of move ``m`` (0: pass) of ``hand``.
 
@@ -168,7 +168,7 @@ def move_features(st: np.ndarray, fl: np.ndarray, hand: np.uint64, m: np.uint64,
     out[15] = 1.0 / (left + 1)
 
 
-@njit(cache=True)
+@S.no_alloc
 def policy(
     st: np.ndarray,
     fl: np.ndarray,
@@ -205,7 +205,7 @@ def policy(
     return k, can_pass
 
 
-@njit(cache=True)
+@S.no_alloc
 def _choose(
     st: np.ndarray,
     fl: np.ndarray,
@@ -231,7 +231,7 @@ def _choose(
     return buf[total - 1] if total - 1 < k else _ZERO
 
 
-@njit(cache=True)
+@S.no_alloc
 def _playout(
     st: np.ndarray,
     fl: np.ndarray,
@@ -247,7 +247,7 @@ def _playout(
             return
 
 
-@njit(cache=True)
+@S.no_alloc
 def _playout_cut(
     st: np.ndarray,
     fl: np.ndarray,
@@ -333,7 +333,7 @@ VALUE = load_value()
 """The shipped value weights."""
 
 
-@njit(cache=True)
+@S.no_alloc
 def _hand_counts(hand: np.uint64, rev: bool, cut: bool) -> tuple[Any, Any, Any, Any, Any, Any]:
     """A hand's counts: cards, ranks held, jokers, top-rank cards, 8s, and the rest.
 
@@ -358,7 +358,7 @@ def _hand_counts(hand: np.uint64, rev: bool, cut: bool) -> tuple[Any, Any, Any, 
     return cards, ranks, jk, top, eights, (weak, total)
 
 
-@njit(cache=True)
+@S.no_alloc
 def value_features(st: np.ndarray, fl: np.ndarray, seat: int, out: Any) -> None:
     """Fill ``out`` (``NV`` floats) with the features of position ``st`` for ``seat``.
 
@@ -421,7 +421,7 @@ def value_features(st: np.ndarray, fl: np.ndarray, seat: int, out: Any) -> None:
     out[17] = st[S.NFIN] / (n - 1)
 
 
-@njit(cache=True)
+@S.no_alloc
 def position_value(st: np.ndarray, fl: np.ndarray, seat: int, v: np.ndarray, feats: Any) -> Any:
     """The value model's estimate (0-1) of the seat's reward from ``st``.
 
