@@ -297,6 +297,13 @@ _SUIT_ROW = np.uint64(0x1111111111111)
 """One bit a rank, at suit 0 (the suit's other bits: shifted by the suit)."""
 
 
+@njit(cache=True, inline="always")
+def _beating(rank: Any, reverse: Any) -> np.uint64:
+    """The card set of every natural of a rank stronger than ``rank`` (``reverse``: lower)."""
+    lower = (np.uint64(1) << np.uint64(4 * rank)) - np.uint64(1)
+    return lower if reverse else NAT & ~((lower << np.uint64(4)) | np.uint64(15))
+
+
 @no_alloc
 def gen_moves(
     hand: np.uint64, st: np.ndarray, fl: np.ndarray, out: np.ndarray, limit: int = 0
@@ -326,13 +333,12 @@ def gen_moves(
         # Groups. On a top group the ranks and sizes are pruned here, so a kept group beats it
         # once it has the locked suits (when locked).
         # The ranks held (a bit at 4 x rank), and on a top group only those that beat it: the
-        # loop visits them alone, weakest first, instead of all 13.
+        # loop visits them alone, lowest rank first (the readable order), instead of all 13.
         held_ranks = hand & NAT
         held_ranks = held_ranks | held_ranks >> np.uint64(1)
         held_ranks = (held_ranks | held_ranks >> np.uint64(2)) & _SUIT_ROW
         if tkind == 0:
-            low_ranks = (np.uint64(1) << np.uint64(4 * tlow)) - np.uint64(1)
-            held_ranks &= low_ranks if rev else ~(low_ranks << np.uint64(4) | np.uint64(15))
+            held_ranks &= _beating(tlow, rev)
         while held_ranks:
             r = _lowest(held_ranks) >> 2
             held_ranks &= held_ranks - np.uint64(1)
@@ -579,8 +585,7 @@ def _can_play(st: np.ndarray, fl: np.ndarray, x: int, buf: np.ndarray) -> bool:
     if need > 4:
         return False
     # the ranks that beat the top, of the locked suits: any with ``need`` natural cards?
-    low = (np.uint64(1) << np.uint64(4 * st[TLOW])) - np.uint64(1)
-    beat = low if st[REVOLUTION] != st[BACK] else NAT & ~((low << np.uint64(4)) | np.uint64(15))
+    beat = _beating(st[TLOW], st[REVOLUTION] != st[BACK])
     mask = hand & beat
     if st[LOCK]:
         mask &= _LOCKED[st[LOCK]]
