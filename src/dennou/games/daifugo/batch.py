@@ -247,7 +247,6 @@ class Batch:
         self._offsets = np.zeros(n_games + 1, dtype=np.int64)
         self._listed = False  # whether _flat holds the legal moves of the states as they are
         self._buf = np.empty(S.MAXMOVES, dtype=np.uint64)  # one game's moves, scratch
-        self._deck = np.arange(52 + rules.jokers)
         self._rng = np.random.default_rng(seed)
         self._seeds: list[int] = []  # the generator's next seeds for the kernel, last first
         self.reset()
@@ -279,8 +278,8 @@ class Batch:
     def _deal(self, which: Any) -> None:
         self._listed = False
         S._seed(self._draw())
-        self._deck[:] = np.arange(self._deck.shape[0])  # each call deals from the same order
-        _deal_each(self.states, self._deck, self.rules.first_lead == "diamond3", which)
+        deck = np.arange(52 + self.rules.jokers)  # each call deals from the same order
+        _deal_each(self.states, deck, self.rules.first_lead == "diamond3", which)
 
     def _draw(self) -> int:
         """A seed for the kernel's stream (shared by the process) from this batch's generator."""

@@ -526,15 +526,11 @@ def search(
         judged = -1.0
         if blend > 0 and not over and S._hand(st, seat) != 0:
             judged = position_value(st, fl, seat, vw, vfeats)
-        cut = False
-        if not over and cutoff > 0:
-            cut = _playout_cut(st, fl, w, seat, cutoff, buf, probs, feats)
-            if cut:
-                judged = position_value(st, fl, seat, vw, vfeats)
-                visits[pick] += 1
-                totals[pick] += judged
-                done += 1
-                continue
+        if not over and cutoff > 0 and _playout_cut(st, fl, w, seat, cutoff, buf, probs, feats):
+            visits[pick] += 1
+            totals[pick] += position_value(st, fl, seat, vw, vfeats)
+            done += 1
+            continue
         if not over:
             _playout(st, fl, w, buf, probs, feats)
         place = 0
