@@ -76,19 +76,21 @@ def daifugo(page: Any) -> bool:
     """Exchange: give the strongest cards; play: the first legal play, else pass."""
     give = page.locator("[data-testid=give]")
     if give.count():
-        need = int(re.findall(r"\d+", give.inner_text())[0])
-        cards = page.locator(".b-daifugo .hand button.card")
+        # all_inner_texts does not wait: after our own give the button stays until the
+        # server's answer removes it, so it may be gone by the time it is read
+        texts = give.all_inner_texts()
+        if not texts:
+            return False
+        need = int(re.findall(r"\d+", texts[0])[0])
+        cards = page.locator(".b-daifugo .hand button.card:not([disabled])")
         n = cards.count()
-        if n == 0 or cards.first.is_disabled():
+        if n == 0:
             return False
         selected = page.locator(".b-daifugo .hand button.card.selected").count()
         if selected == 0:
             for i in range(need):
                 cards.nth(n - 1 - i).click()
-        if give.is_disabled():
-            return False
-        give.click()
-        return True
+        return _click(page, "[data-testid=give]")
     chip = _enabled(page, "[data-testid=legal-play]")
     if chip is not None:
         chip.first.click()
