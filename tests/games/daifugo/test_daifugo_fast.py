@@ -14,10 +14,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dennou.games.daifugo import DaifugoRules
+from dennou.core.game import CHANCE
+from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
-from dennou.games.daifugo.state import Played
+from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.state import STATE_FIELDS, Played
 
 from . import reference as R
 
@@ -116,3 +118,45 @@ def test_readings_cache_answers_as_the_readable_function() -> None:
             got = F.readings(texts, 6, suit_lock, True)
             want = C.combo_from(texts, suit_jokers=suit_lock, sequences=True)
             assert (None if want is None else tuple(want)) == got
+
+
+def _fields(state: Any) -> dict[str, Any]:
+    return {name: getattr(state, name) for name in STATE_FIELDS if name != "log_chain"}
+
+
+def test_kernel_transitions_equal_the_readable_rules_under_every_option() -> None:
+    """Rules page, every option: over random sets of random rule combinations, each action
+    ``apply`` takes by the kernel (a play, a pass, a deal starting play, a game's end) gives
+    the state, the events and then the legal actions the readable rules give (``apply_rules``
+    and ``legal_actions_rules`` on a plain copy), listed in the same order, also where a hand
+    has more plays than the kernel's vector keeps."""
+    from tests.games.daifugo.test_daifugo_sim import random_options
+
+    rng = random.Random(11)
+    seen = {"kernel": 0, "ends": 0, "many": 0}
+    for _ in range(150):
+        n = rng.choice([2, 3, 4, 5, 5, 6])
+        rules = GAME.make_rules({**random_options(rng), "games": 3})
+        state = GAME.new(rules, [f"p{i}" for i in range(n)])
+        for _ in range(3000):
+            acting = GAME.to_act(state)
+            if not acting:
+                break
+            (seat,) = acting
+            if seat == CHANCE:
+                action = GAME.sample_chance(state, rng)
+            else:
+                legal = GAME.legal_actions(state, seat)
+                plain = state.copy()
+                assert list(legal) == list(GAME.legal_actions_rules(plain, seat))
+                assert [legal[i] for i in range(-len(legal), len(legal))] == [*legal, *legal]
+                seen["many"] += len(legal) > S.MREG
+                action = legal[rng.randrange(len(legal))]
+            new, events = GAME.apply(state, seat, action)
+            ref, ref_events = GAME.apply_rules(state.copy(), seat, action)
+            assert _fields(new) == _fields(ref)
+            assert list(events) == ref_events
+            seen["kernel"] += type(new) is F.KernelState
+            seen["ends"] += type(state) is F.KernelState and new.phase != "play"
+            state = new
+    assert seen["kernel"] > 25_000 and seen["ends"] > 100 and seen["many"] > 10, seen

@@ -443,13 +443,8 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
     def _legal(self, state: DaifugoState, seat: Seat) -> Any:
         if state.phase == "play" and seat == state.turn and state.follow_up is None:
             if type(state) is F.KernelState:
-                moves = state._moves
-                if isinstance(moves, int):  # the vector keeps them (the common case)
-                    st = state._k
-                    end = len(st) - S.MREG
-                    moves = st[end : end + moves]
-                numbers = np.sort(self._numbers_of_moves(moves))
-                passes = state._may_pass
+                numbers = np.sort(self._numbers_of_moves(state.moves()))
+                passes = state._r & 1
             else:
                 combos = self.game.legal_combos(state, seat)  # type: ignore[attr-defined]
                 moves = np.array([S.move_of(c) for c in combos], dtype=np.int64)

@@ -17,6 +17,7 @@ and bots are assembled with these rules in :mod:`.game`.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from math import comb, factorial
@@ -45,6 +46,10 @@ _ONE_SEAT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 
 _SUIT_SETS = {
     suits: "".join(C.SUIT_NAMES[s] for s in range(4) if suits >> s & 1) for suits in range(16)
 }
+
+
+_DECK_STR = tuple(tuple(C.cards_str(C.deck(jokers))) for jokers in range(3))
+"""The deck's wire forms in code order, by the number of jokers (what a deal shuffles)."""
 
 
 def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -133,12 +138,14 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             return Places(tuple(F.shuffled(self._unplaced(state), rng)))
         if state.phase != "deal":
             raise IllegalActionError("no deal is due", phase=state.phase)
-        deck = F.shuffled(list(C.deck(state.rules.jokers)), rng)
-        return Deal(tuple(C.cards_str(deck)))
+        return Deal(tuple(F.shuffled(list(_DECK_STR[state.rules.jokers]), rng)))
 
     # --- legal actions ----------------------------------------------------------------------
-    def legal_actions(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
-        """The actions ``seat`` may take now.
+    legal_actions = F.legal_actions
+    apply = F.apply
+
+    def legal_actions_rules(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
+        """The actions ``seat`` may take now, by the readable rules (:meth:`legal_actions`).
 
         Deals are too many to list (any ordering of the deck is accepted); the places of a
         千日手 are listed lazily. In the exchange the sequence lists the honest choices, but
@@ -147,8 +154,6 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         order or spelling (``Th`` for ``10h``, ``JK`` for ``JK=7h`` where that is the first
         legal reading) is contained too.
         """
-        if type(state) is F.KernelState:
-            return F.kernel_legal(self, state, seat) if seat == state.turn else []
         phase = state.phase
         if phase == "play":
             if seat != state.turn:
@@ -260,19 +265,6 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 seat=seat,
                 phase=state.phase,
             )
-
-    def apply(
-        self, state: DaifugoState, seat: Seat, action: Action
-    ) -> tuple[DaifugoState, list[Event]]:
-        """Apply an action after checking it against the rules (never mutates ``state``).
-
-        Plays and passes of the seat to play, and a deal that starts play at once, run on the
-        Numba kernel (:func:`.fast.apply`), their events built by these rules when read
-        (:class:`.fast.LazyEvents`); everything else, and every refusal, by the readable rules
-        (:meth:`apply_rules`), which the tests hold the kernel to.
-        """
-        done = F.apply(self, state, seat, action)
-        return done if done is not None else self.apply_rules(state, seat, action)
 
     def apply_rules(
         self, state: DaifugoState, seat: Seat, action: Action
@@ -933,11 +925,12 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         rules = s.rules
         finish = list(s.finished)
         last_hand: tuple[int, ...] = ()
+        hands = s.hands
         for x in s.order:
-            if s.active(x):
+            if hands[x]:
                 finish.append(x)
                 last_hand = s.hand(x)
-                s.discards = C.add(s.discards, s.hands[x])
+                s.discards = C.add(s.discards, hands[x])
         if s.fallen >= 0:
             finish.append(s.fallen)
         for p in s.field:
@@ -950,12 +943,13 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         for x, t in zip(finish, names, strict=True):
             titles[x] = t
         final = s.game_no == rules.games
-        pts = tuple(rules.title_points(t, final=final) for t in titles)
+        tp = rules.title_points
+        pts = tuple([tp(t, final=final) for t in titles])
         s.results = (
             *s.results,
             GameResult(s.game_no, tuple(finish), s.cheaters, tuple(titles), pts, last_hand),
         )
-        s.points = tuple(a + b for a, b in zip(s.points, pts, strict=True))
+        s.points = tuple(map(operator.add, s.points, pts))
         s.titles = tuple(titles)
         if rules.turn_order == "seats":
             dealer = finish[0] if finish else 0  # UECda deals from the 大富豪

@@ -440,13 +440,15 @@ class KernelState(DaifugoState):
     state.
     """
 
-    __slots__ = ("_base", "_k", "_kernel", "_may_pass", "_moves")
+    __slots__ = ("_base", "_k", "_kernel", "_many", "_r")
     _base: DaifugoState
     _k: Any
     _kernel: Kernel
-    _may_pass: bool
-    _moves: Any
-    """How many legal moves the vector keeps, or (more than it keeps) an array of them."""
+    _r: int
+    """The kernel's answer (:func:`.sim.engine_step`): legal moves << 8 | turn << 1 | may pass
+    (``lead_pass`` included)."""
+    _many: Any
+    """The legal moves when more than the vector keeps (set only then)."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         """Made with fields (``dataclasses.replace``, copying code): a plain state."""
@@ -457,6 +459,15 @@ class KernelState(DaifugoState):
     def __reduce__(self) -> Any:
         """Pickled as the plain state with the same fields."""
         return (DaifugoState, tuple(getattr(self, name) for name in STATE_FIELDS))
+
+    def moves(self) -> Any:
+        """The legal kernel moves of the seat to play, in order (an array; ``pass`` apart)."""
+        k = self._r >> 8
+        if k > S.MREG:
+            return self._many
+        st = self._k
+        start = len(st) - S.MREG
+        return st[start : start + k]
 
     def unpack(self) -> None:
         """Fill the fields of :data:`KERNEL_FIELDS` from the vector."""
@@ -470,25 +481,29 @@ KernelState.follow_up = None  # type: ignore[misc]
 
 def unpacked(st: Any) -> dict[str, Any]:
     """The fields of :data:`KERNEL_FIELDS` that the kernel's vector ``st`` holds."""
+    # whole slices converted at once: reading a NumPy array's items one by one costs more
     n = int(st[S.N])
     base = S.HEAD + 4 * n
-    field = []
-    for i in range(int(st[S.FCOUNT])):
-        meta = int(st[base + S.FMAX + i])
-        field.append(Played(meta & 7, combo_of_move(int(st[base + i])), bool(meta >> 3)))
-    passed = int(st[S.PASSED])
+    v = st[:base].tolist()
+    count = v[S.FCOUNT]
+    moves = st[base : base + count].tolist() if count else ()
+    metas = st[base + S.FMAX : base + S.FMAX + count].tolist() if count else ()
+    passed = v[S.PASSED]
     return {
-        "hands": tuple(int(h) for h in st[S.HEAD + 3 * n : S.HEAD + 4 * n]),
-        "field": tuple(field),
-        "discards": int(st[S.DISCARDS]),
-        "passed": frozenset(x for x in range(n) if passed >> x & 1),
-        "last": int(st[S.LAST]),
-        "revolution": bool(st[S.REVOLUTION]),
-        "back": bool(st[S.BACK]),
-        "lock": int(st[S.LOCK]),
-        "pass_run": int(st[S.PASS_RUN]),
-        "finished": tuple(int(x) for x in st[S.HEAD + 2 * n : S.HEAD + 2 * n + st[S.NFIN]]),
-        "fallen": int(st[S.FALLEN]),
+        "hands": tuple(v[S.HEAD + 3 * n : S.HEAD + 4 * n]),
+        "field": tuple(
+            Played(meta & 7, combo_of_move(move), bool(meta >> 3))
+            for move, meta in zip(moves, metas, strict=True)
+        ),
+        "discards": v[S.DISCARDS],
+        "passed": frozenset(x for x in range(n) if passed >> x & 1) if passed else frozenset(),
+        "last": v[S.LAST],
+        "revolution": bool(v[S.REVOLUTION]),
+        "back": bool(v[S.BACK]),
+        "lock": v[S.LOCK],
+        "pass_run": v[S.PASS_RUN],
+        "finished": tuple(v[S.HEAD + 2 * n : S.HEAD + 2 * n + v[S.NFIN]]),
+        "fallen": v[S.FALLEN],
     }
 
 
@@ -535,9 +550,9 @@ def _successor(
     new._base = base
     new._k = st
     new._kernel = kern
-    new._may_pass = bool(r & 1) or kern.lead_pass
-    k = r >> 8
-    new._moves = k if k <= S.MREG else kern.buf[:k].astype(np.int64)
+    new._r = r | kern.lead_pass
+    if r >> 8 > S.MREG:
+        new._many = kern.buf[: r >> 8].astype(np.int64)
     return new
 
 
@@ -559,6 +574,7 @@ def kernel_state(state: DaifugoState) -> KernelState | None:
 
 
 GAME_OVER = S.GAME_OVER
+_MREG = S.MREG
 
 
 def _last_position(now: KernelState, st: Any) -> DaifugoState:
@@ -599,10 +615,11 @@ def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | Non
     jokers = 0
     try:
         for i, x in enumerate(order):
-            part = deck[i::n]
-            held = part.count("JK")
-            # A sum of the cards' bits: a card twice carries, so the counts below catch it.
-            mask = sum(map(_BITS.__getitem__, part))
+            # A sum of the cards' bits: a card twice carries, so the counts below catch it;
+            # jokers add up above the naturals and their carries (at most 54 cards < 2**6).
+            total = sum(map(_BITS.__getitem__, deck[i::n]))
+            held = total >> _JOKER_SHIFT
+            mask = total & _BELOW_JOKERS
             hands[x] = mask | C.JOKER_BITS[held]
             naturals |= mask
             count += mask.bit_count()
@@ -629,8 +646,10 @@ def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | Non
     return _successor(state, base, st, kern, k << 8 | leader << 1)
 
 
-_BITS = {C.card_str(c): 1 << c for c in range(52)} | {"JK": 0}
-"""The card set of each card's canonical wire form (a joker counts apart)."""
+_JOKER_SHIFT = 60
+_BELOW_JOKERS = (1 << _JOKER_SHIFT) - 1
+_BITS = {C.card_str(c): 1 << c for c in range(52)} | {"JK": 1 << _JOKER_SHIFT}
+"""What each card's canonical wire form adds to a hand's sum (jokers count from bit 60)."""
 _BLANKS: dict[tuple[int, ...], Any] = {}
 
 
@@ -660,22 +679,14 @@ class KernelPlays(Sequence[Action]):
     spelling), like the readable rules' :class:`~.engine.LegalPlays`.
     """
 
-    __slots__ = ("_count", "_engine", "_len", "_moves", "_off", "_pass", "_seat", "_state")
-    _count: int
+    __slots__ = ("_engine", "_len", "_seat", "_state")
     _engine: Any
     _len: int
-    _moves: Any
-    _off: int
-    _pass: bool
     _seat: int
-    _state: DaifugoState
+    _state: KernelState
 
     def __len__(self) -> int:
         return self._len
-
-    def _move(self, i: int) -> int:
-        move: int = self._moves.item(self._off + i)
-        return move
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -684,24 +695,27 @@ class KernelPlays(Sequence[Action]):
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        count = self._count
+        state = self._state
+        count = state._r >> 8
         if type(index) is int and 0 <= index < count:
-            move = self._moves.item(self._off + index)
+            # the vector keeps up to MREG moves at its end: a negative index reads them
+            move = state._k.item(index - _MREG) if count <= _MREG else state._many.item(index)
             return _PLAY_OF_MOVE.get(move) or play_of_move(move)
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
-            index += len(self)
+            index += self._len
         if 0 <= index < count:
-            return play_of_move(self._move(index))
-        if index == count and self._pass:
+            return play_of_move(state.moves().item(index))
+        if index == count and self._len > count:
             return PASS
         raise IndexError(index)
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(self._count):
-            yield play_of_move(self._move(i))
-        if self._pass:
+        state = self._state
+        for move in state.moves().tolist():
+            yield play_of_move(move)
+        if self._len > state._r >> 8:
             yield PASS
 
     def __contains__(self, action: object) -> bool:
@@ -718,24 +732,24 @@ class KernelPlays(Sequence[Action]):
         return f"KernelPlays({list(self)!r})"
 
 
-def kernel_legal(engine: Any, state: KernelState, seat: int) -> KernelPlays:
-    """The legal actions of a kernel-held state (``engine.allows``: the legality test)."""
+def legal_actions(engine: Any, state: DaifugoState, seat: int) -> Sequence[Action]:
+    """``DaifugoEngine.legal_actions``: the actions ``seat`` may take now.
+
+    Of a kernel-held state (the play phase, nothing owed), a :class:`KernelPlays` for the seat
+    to play and nothing for the others; of any other state, the readable rules'
+    (``engine.legal_actions_rules``). The engine's method itself, so that the hot path of
+    every random or search player makes one call.
+    """
+    if type(state) is not KernelState:
+        return engine.legal_actions_rules(state, seat)  # type: ignore[no-any-return]
+    if seat != state.turn:
+        return []
     plays = _new_state(KernelPlays)
-    moves = state._moves
-    if isinstance(moves, int):
-        st = state._k
-        plays._count = moves
-        plays._moves = st
-        plays._off = len(st) - S.MREG
-    else:
-        plays._count = len(moves)
-        plays._moves = moves
-        plays._off = 0
-    plays._pass = state._may_pass
-    plays._len = plays._count + plays._pass
-    plays._engine = engine
     plays._state = state
+    plays._engine = engine
     plays._seat = seat
+    r = state._r
+    plays._len = (r >> 8) + (r & 1)
     return plays
 
 
@@ -810,22 +824,30 @@ class LazyEvents(list[Event]):
 _lazy = list.__new__
 
 
-def apply(engine: Any, state: DaifugoState, seat: int, action: Action) -> Any:
-    """The engine's ``apply`` by the kernel, with :class:`LazyEvents`; ``None`` otherwise.
+def apply(
+    engine: Any, state: DaifugoState, seat: int, action: Action
+) -> tuple[DaifugoState, list[Event]]:
+    """``DaifugoEngine.apply``: apply an action after checking it (never mutates ``state``).
 
-    A play or pass of the seat to play (a game's end closed by ``engine._close_game``), or a
-    deal when play starts at once. ``None`` hands the action to the readable rules: anything
-    else, every refusal (they explain it), a 千日手, a 7 pass or 10 discard owed.
+    Plays and passes of the seat to play, and a deal that starts play at once, run on the
+    Numba kernel, their events built by the readable rules when read (:class:`LazyEvents`);
+    a game's end is closed by ``engine._close_game``. Everything else, and every refusal (the
+    readable rules explain it), a 千日手, a 7 pass or 10 discard owed, goes to the readable
+    rules (``engine.apply_rules``), which the tests hold the kernel to. The engine's method
+    itself, so that the hot path of every random or search player makes one call.
     """
     if type(state) is not KernelState:
         if state.phase == "play" and seat == state.turn:
             now = kernel_state(state)  # None: a 7 pass or 10 discard is owed
-            return None if now is None else apply(engine, now, seat, action)
-        if state.phase == "deal" and seat == -1 and type(action) is Deal:
-            return _deal(engine, state, action)
-        return None
+            if now is not None:
+                return apply(engine, now, seat, action)
+        elif state.phase == "deal" and seat == -1 and type(action) is Deal:
+            dealt = _deal(engine, state, action)
+            if dealt is not None:
+                return dealt
+        return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
     if seat != state.turn:
-        return None
+        return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
     # The hot path of every random player and search: kept in one function on purpose.
     kern = state._kernel
     kind = type(action)
@@ -834,11 +856,11 @@ def apply(engine: Any, state: DaifugoState, seat: int, action: Action) -> Any:
         if move is None:
             move = kern.move_of(action.cards)  # type: ignore[attr-defined]
             if move is None:
-                return None
+                return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
     elif kind is Pass:
         move = _PASS_MOVE
     else:
-        return None
+        return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
     st = state._k.copy()
     r = _engine_step(st, move, kern.flags, kern.buf)
     new: DaifugoState
@@ -850,22 +872,25 @@ def apply(engine: Any, state: DaifugoState, seat: int, action: Action) -> Any:
         held._base = state._base
         held._k = st
         held._kernel = kern
-        held._may_pass = bool(r & 1) or kern.lead_pass
-        k = r >> 8
-        held._moves = k if k <= S.MREG else kern.buf[:k].astype(np.int64)
+        held._r = r | kern.lead_pass
+        if r >> 8 > _MREG:
+            held._many = kern.buf[: r >> 8].astype(np.int64)
         new = held
     elif r == GAME_OVER:
         new = _last_position(state, st)
         engine._close_game(new)
     else:
-        return None
+        return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
     events = _lazy(LazyEvents)
     events._source = (engine, state, seat, action)
     new.log_chain = (state.log_chain, events)
     return new, events
 
 
-def _deal(engine: Any, state: DaifugoState, action: Deal) -> Any:
+def _deal(
+    engine: Any, state: DaifugoState, action: Deal
+) -> tuple[DaifugoState, list[Event]] | None:
+    """The deal by the kernel when play starts at once, with lazy events; else ``None``."""
     dealt = kernel_deal(state, action.deck)
     if dealt is None:
         return None

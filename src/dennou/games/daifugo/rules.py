@@ -9,6 +9,7 @@ common local rules is an option here, with its range or values checked on constr
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta
@@ -222,6 +223,7 @@ def from_options(options: Mapping[str, Any]) -> DaifugoRules:
     return rules
 
 
+@cache
 def titles_for(n: int) -> tuple[Title, ...]:
     """Titles by finishing order in a game of ``n`` players (rules: Titles and points).
 
