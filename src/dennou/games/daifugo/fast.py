@@ -348,6 +348,8 @@ KERNEL_FIELDS = (
 """Fields a KernelState unpacks from the kernel's vector."""
 
 GAME_FIELDS = (
+    "rules",
+    "players",
     "game_no",
     "deals",
     "order",
@@ -432,7 +434,7 @@ _SLOTS = {name: getattr(DaifugoState, name) for name in (*KERNEL_FIELDS, *GAME_F
 class KernelState(DaifugoState):
     """A play-phase state held in the kernel's vector; a :class:`DaifugoState` in every way.
 
-    Set when it is made: ``rules``, ``players``, ``turn`` and ``log_chain`` (``phase`` is
+    Set when it is made: ``turn`` and ``log_chain`` (``phase`` is
     ``"play"`` and ``follow_up`` ``None``: class constants). The fields of
     :data:`KERNEL_FIELDS` are unpacked from the vector when any of them is first read; those of
     :data:`GAME_FIELDS` come from ``_base``, the readable state the game's play phase started
@@ -479,23 +481,34 @@ KernelState.phase = "play"  # type: ignore[misc]
 KernelState.follow_up = None  # type: ignore[misc]
 
 
-def unpacked(st: Any) -> dict[str, Any]:
-    """The fields of :data:`KERNEL_FIELDS` that the kernel's vector ``st`` holds."""
+def unpacked(st: Any, *, closing: bool = False) -> dict[str, Any]:
+    """The fields of :data:`KERNEL_FIELDS` that the kernel's vector ``st`` holds.
+
+    ``closing`` (a game that just ended, closed next): the field's cards already in the
+    discards and the field empty, as the close leaves them, without building its plays.
+    """
     # whole slices converted at once: reading a NumPy array's items one by one costs more
     n = int(st[S.N])
     base = S.HEAD + 4 * n
     v = st[:base].tolist()
     count = v[S.FCOUNT]
     moves = st[base : base + count].tolist() if count else ()
-    metas = st[base + S.FMAX : base + S.FMAX + count].tolist() if count else ()
+    discards = v[S.DISCARDS]
+    if closing:
+        for move in moves:
+            discards = C.add(discards, combo_of_move(move).cards)
+        field: tuple[Played, ...] = ()
+    else:
+        metas = st[base + S.FMAX : base + S.FMAX + count].tolist() if count else ()
+        field = tuple(
+            Played(meta & 7, combo_of_move(move), bool(meta >> 3))
+            for move, meta in zip(moves, metas, strict=True)
+        )
     passed = v[S.PASSED]
     return {
         "hands": tuple(v[S.HEAD + 3 * n : S.HEAD + 4 * n]),
-        "field": tuple(
-            Played(meta & 7, combo_of_move(move), bool(meta >> 3))
-            for move, meta in zip(moves, metas, strict=True)
-        ),
-        "discards": v[S.DISCARDS],
+        "field": field,
+        "discards": discards,
         "passed": frozenset(x for x in range(n) if passed >> x & 1) if passed else frozenset(),
         "last": v[S.LAST],
         "revolution": bool(v[S.REVOLUTION]),
@@ -539,13 +552,9 @@ for _name in GAME_FIELDS:
 _new_state = object.__new__
 
 
-def _successor(
-    prev: DaifugoState, base: DaifugoState, st: Any, kern: Kernel, r: int
-) -> KernelState:
+def _successor(base: DaifugoState, st: Any, kern: Kernel, r: int) -> KernelState:
     """A kernel-held state from an :func:`.sim.engine_step` answer ``r`` (moves, turn, top)."""
     new = _new_state(KernelState)
-    new.rules = prev.rules
-    new.players = prev.players
     new.turn = r >> 1 & 127
     new._base = base
     new._k = st
@@ -566,9 +575,9 @@ def kernel_state(state: DaifugoState) -> KernelState | None:
     st = S.pack(state, engine=True)
     base = state.copy()
     base.log_chain = ()
-    k = S.legal_moves(st, kern.flags, kern.buf)
+    k = _legal_moves(st, kern.flags, kern.buf)
     r = k << 8 | state.turn << 1 | bool(state.field)
-    new = _successor(state, base, st, kern, r)
+    new = _successor(base, st, kern, r)
     new.log_chain = state.log_chain
     return new
 
@@ -582,19 +591,31 @@ def _last_position(now: KernelState, st: Any) -> DaifugoState:
     last = now._base.copy()
     last.rules, last.players, last.phase, last.turn = now.rules, now.players, "play", now.turn
     last.follow_up = None
-    for name, value in unpacked(st).items():
+    for name, value in unpacked(st, closing=True).items():
         setattr(last, name, value)
     return last
 
 
-def _engine_step(st: Any, move: Any, flags: Any, buf: Any) -> int:
-    # The compiled entry point, once compiled: it skips the dispatcher's type resolution.
-    global _engine_step
-    result: int = S.engine_step(st, move, flags, buf)
-    compiled = S.engine_step.overloads.get(S.engine_step.signatures[0])
-    if compiled is not None:
-        _engine_step = getattr(compiled, "entry_point", _engine_step)
-    return result
+def _entry_point(name: str, dispatcher: Any) -> Any:
+    """A stand-in for the module global ``name``: calls ``dispatcher`` once, then rebinds.
+
+    Once ``dispatcher`` has compiled for the arguments of its first call, the global becomes
+    that compilation's entry point: later calls skip the dispatcher's type resolution (a third
+    of a small kernel call).
+    """
+
+    def first_call(*args: Any) -> Any:
+        result = dispatcher(*args)
+        compiled = dispatcher.overloads.get(tuple(map(dispatcher.typeof_pyval, args)))
+        if compiled is not None:
+            globals()[name] = compiled.entry_point
+        return result
+
+    return first_call
+
+
+_engine_step = _entry_point("_engine_step", S.engine_step)
+_legal_moves = _entry_point("_legal_moves", S.legal_moves)
 
 
 _PASS_MOVE = np.uint64(0)
@@ -642,8 +663,8 @@ def kernel_deal(state: DaifugoState, deck: tuple[str, ...]) -> KernelState | Non
         st[S.DAIFUGO] = state.titles.index("daifugo")
     for x in range(n):
         st[S.HEAD + 3 * n + x] = hands[x]
-    k = S.legal_moves(st, kern.flags, kern.buf)
-    return _successor(state, base, st, kern, k << 8 | leader << 1)
+    k = _legal_moves(st, kern.flags, kern.buf)
+    return _successor(base, st, kern, k << 8 | leader << 1)
 
 
 _JOKER_SHIFT = 60
@@ -866,8 +887,6 @@ def apply(
     new: DaifugoState
     if r >= 0:
         held: KernelState = _new_state(KernelState)
-        held.rules = state.rules
-        held.players = state.players
         held.turn = r >> 1 & 127
         held._base = state._base
         held._k = st
@@ -894,8 +913,10 @@ def _deal(
     dealt = kernel_deal(state, action.deck)
     if dealt is None:
         return None
-    source = state.copy()  # the deal's events need nothing of the last game's log
-    source.log_chain = ()
+    source = state
+    if state.log_chain:  # the deal's events need nothing of the last game's log
+        source = state.copy()
+        source.log_chain = ()
     events = _lazy(LazyEvents)
     events._source = (engine, source, -1, action)
     dealt.log_chain = ((), events)
@@ -912,11 +933,18 @@ def shuffled(items: list[Any], rng: random.Random) -> list[Any]:
         rng.shuffle(items)
         return items
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        bound = i + 1
-        bits = bound.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+        if len(_SHUFFLE_STEPS) < 100:
+            _SHUFFLE_STEPS[len(items)] = steps
+    for i, bits in steps:
         j = getrandbits(bits)
-        while j >= bound:
+        while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
     return items
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""Per list length: each index a shuffle swaps into, from the last, and the bits it draws."""
