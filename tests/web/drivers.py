@@ -11,6 +11,8 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 Driver = Callable[[Any], bool]
 
 
@@ -218,5 +220,18 @@ DRIVERS: dict[str, Driver] = {
 
 
 def driver(game: str) -> Driver:
-    """The game's driver (the generic one for games without a board of their own)."""
-    return DRIVERS.get(game, generic)
+    """The game's driver (the generic one for games without a board of their own).
+
+    A read or click that times out because the page moved on meanwhile (the decision ended, the
+    game ended and its board gave way to the results) is no move: the caller looks again, and
+    its own deadline catches a page that really stopped.
+    """
+    move = DRIVERS.get(game, generic)
+
+    def patient(page: Any) -> bool:
+        try:
+            return move(page)
+        except PlaywrightTimeoutError:
+            return False
+
+    return patient
