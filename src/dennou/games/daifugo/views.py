@@ -88,13 +88,13 @@ def view(game: DaifugoEngine, state: DaifugoState, seat: Seat | None) -> JSON:
         "passes": state.pass_run,
         "follow_up": _follow_up_json(state),
         "fallen": state.fallen if state.fallen >= 0 else None,
-        "discards": C.cards_str(C.cards_in(state.discards)),
+        "discards": _card_strs(state.discards),
         "exchange": [_step_json(st, seat) for st in state.steps],
         "results": [_result_json(r) for r in state.results],
         "log": _log(state, seat),
     }
     if seat is not None:
-        out["hand"] = C.cards_str(state.hand(seat))
+        out["hand"] = _card_strs(state.hands[seat])
         out["me"] = {
             "seat": seat,
             "title": state.titles[seat],
@@ -137,7 +137,7 @@ def table_view(state: DaifugoState, seat: Seat) -> JSON:
         "titles": list(state.titles),
         "layout": _play_json(plays[-1]) if plays else None,
         "exchange": [_step_json(st, seat) for st in state.steps],
-        "hand": C.cards_str(state.hand(seat)),
+        "hand": _card_strs(state.hands[seat]),
     }
 
 
@@ -155,7 +155,8 @@ LOG_TAIL = 24
 def _log(state: DaifugoState, seat: Seat | None) -> list[JSON]:
     out: list[JSON] = []
     for e in state.log_reversed():
-        if e.visible_to(seat):
+        audience = e.audience  # e.visible_to(seat), inline: a view reads LOG_TAIL events
+        if audience is None or (seat is not None and seat in audience):
             out.append(_event_json(e))
             if len(out) == LOG_TAIL:
                 break
@@ -166,11 +167,27 @@ def _log(state: DaifugoState, seat: Seat | None) -> list[JSON]:
 def _event_json(e: Event) -> JSON:
     # Event data holds only scalars and lists of scalars: copying the lists keeps a client that
     # edits its view from reaching the state's events.
-    data = {k: list(v) if isinstance(v, list) else v for k, v in e.data.items()}
+    data = dict(e.data)
+    for k, v in data.items():
+        if isinstance(v, list):
+            data[k] = list(v)
     d: JSON = {"kind": e.kind, "text": e.text, "data": data}
     if e.audience is not None:
         d["audience"] = sorted(e.audience)
     return d
+
+
+_CARD_STRS: dict[int, tuple[str, ...]] = {}
+
+
+def _card_strs(cards: int) -> list[str]:
+    """``cards_str(cards_in(cards))``, remembered by card set (views repeat hands and discards)."""
+    got = _CARD_STRS.get(cards)
+    if got is None:
+        if len(_CARD_STRS) > 50_000:
+            _CARD_STRS.clear()
+        got = _CARD_STRS[cards] = tuple(C.cards_str(C.cards_in(cards)))
+    return list(got)
 
 
 def _step_json(st: ExchangeStep, seat: Seat | None) -> JSON:
