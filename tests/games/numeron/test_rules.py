@@ -18,7 +18,8 @@ from dennou.core.errors import (
 from dennou.core.game import CHANCE
 from dennou.games.numeron import GAME as G
 from dennou.games.numeron import NumeronRules, judge
-from dennou.games.numeron.actions import Call, Change, Decline, Move, NoItem, SetNumber
+from dennou.games.numeron.actions import Call, Change, Decline, Move, NoItem, SetNumber, Shuffle
+from dennou.games.numeron.state import all_numbers
 from tests.games.numeron.helpers import kinds, run, start
 
 NO_ITEMS: tuple[str, ...] = ()
@@ -145,6 +146,36 @@ def test_defence_window_comes_before_the_attack_item() -> None:
     assert state.phase == "attack_item" and G.to_act(state) == {0}
     state, _ = run(state, (0, "no_item"))
     assert state.phase == "call" and G.to_act(state) == {0}
+
+
+@pytest.mark.parametrize(("digits", "count"), [(4, 5), (5, 1)])
+def test_defence_lists_exactly_the_items_apply_accepts(digits: int, count: int) -> None:
+    """rules: Items, SHUFFLE / CHANGE / MOVE — the defence window's legal actions are exactly
+    those ``apply`` accepts, each once: every number, position, digit and step tried, out of
+    range ones included."""
+    rng = random.Random(digits)
+    pool = all_numbers(digits)
+    for number in rng.sample(pool, count):
+        items = ("shuffle", "change", "move")
+        state = start(pool[0], number, digits=digits, items=items)
+        assert state.phase == "defence" and G.to_act(state) == {1}
+        listed = list(G.legal_actions(state, 1))
+        assert len(set(listed)) == len(listed)
+        span = range(-1, digits + 1)
+        tries = [
+            Decline(),
+            *(Shuffle(n) for n in pool),
+            *(Change(p, d) for p in span for d in range(-1, 11)),
+            *(Move(i, j, k) for i in span for j in span for k in range(-1, 11)),
+        ]
+        accepted = set()
+        for action in tries:
+            try:
+                G.apply(state, 1, action)
+            except (IllegalActionError, InvalidActionError):
+                continue
+            accepted.add(action)
+        assert set(listed) == accepted, number
 
 
 def test_no_defence_window_when_defender_has_no_defence_item() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import permutations
 
 from dennou.core.actions import Action, LazyActions
@@ -145,24 +146,13 @@ class Numeron(Game[NumeronState, NumeronRules]):
             out.append(Decline())
             number = state.numbers[seat]
             assert number is not None
+            shuffles, changes, moves = _defences(number)
             if "shuffle" in items:
-                out.extend(Shuffle(n) for n in sorted(_permutations(number)))
+                out.extend(shuffles)
             if "change" in items:
-                out.extend(
-                    Change(p, d)
-                    for p in range(digits)
-                    for d in range(10)
-                    if str(d) not in number and digit_class(d) == digit_class(int(number[p]))
-                )
+                out.extend(changes)
             if "move" in items:
-                out.extend(
-                    Move(i, j, k)
-                    for i in range(digits)
-                    for j in range(digits)
-                    if i != j
-                    for k in range(1, 10)
-                    if _moved(number, i, j, k) is not None
-                )
+                out.extend(moves)
             return out
         out.append(NoItem())
         if "double" in items:
@@ -640,6 +630,32 @@ def _numbers(
         accepts,
         {"form": {**CODEC.dump(example), "number": f"<{digits} distinct digits 0-9>"}},
     )
+
+
+@lru_cache(maxsize=20_000)
+def _defences(number: str) -> tuple[tuple[Shuffle, ...], tuple[Change, ...], tuple[Move, ...]]:
+    """The SHUFFLE, CHANGE and MOVE a defender holding ``number`` may make (rules: Items).
+
+    A pure function of the number (its length is the digits), remembered: a random or search
+    player lists them at every defence, and there are at most 30,240 numbers.
+    """
+    digits = len(number)
+    shuffles = tuple(Shuffle(n) for n in sorted(_permutations(number)))
+    changes = tuple(
+        Change(p, d)
+        for p in range(digits)
+        for d in range(10)
+        if str(d) not in number and digit_class(d) == digit_class(int(number[p]))
+    )
+    moves = tuple(
+        Move(i, j, k)
+        for i in range(digits)
+        for j in range(digits)
+        if i != j
+        for k in range(1, 10)
+        if _moved(number, i, j, k) is not None
+    )
+    return shuffles, changes, moves
 
 
 def _permutations(number: str) -> set[str]:
