@@ -134,17 +134,20 @@ class Chairs(Game[ChairsState, ChairsRules]):
             return frozenset()
         if phase in ("map", "race", "tiebreak"):
             return frozenset({CHANCE})
+        # list comprehensions, not generators: frozenset() of a list is the cheaper build, and
+        # every step asks this several times
         n = range(state.n)
         if phase == "free":
-            return frozenset(s for s in n if s not in state.ready)
+            ready = state.ready
+            return frozenset([s for s in n if s not in ready])
         if phase == "go":
+            blocks, playing, orders = state.blocks, state.playing, state.orders
             return frozenset(
-                s
-                for s in n
-                if state.blocks[s] is None or (state.playing[s] and state.orders[s] is None)
+                [s for s in n if blocks[s] is None or (playing[s] and orders[s] is None)]
             )
         if phase == "vote":
-            return frozenset(s for s in n if state.votes[s] is None)
+            votes = state.votes
+            return frozenset([s for s in n if votes[s] is None])
         parent = state.history[-1].parent
         assert parent is not None
         return frozenset({parent})

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from dennou.core.actions import Action, Concat, LazyActions
@@ -567,33 +568,47 @@ class Hilo(Game[HiloState, HiloRules]):
 
 
 def _numbered(top: int, make: Callable[[int], Action]) -> LazyActions[Action]:
-    example = make(0)
-    tag = str(example).split()[0]
-    cls = type(example)
-    return LazyActions(
-        top + 1,
-        make,
-        lambda a: type(a) is cls and _in_range(getattr(a, "x", None), top),
-        {"form": {**CODEC.dump(example), "x": f"<0..{top}>"}, "text": f"{tag} <x 0..{top}>"},
-    )
+    contains, form, text = _numbered_space(top, make)
+    return LazyActions(top + 1, make, contains, {"form": dict(form), "text": text})
 
 
 def _guesses(top: int, make: Callable[[int, Direction], Action]) -> LazyActions[Action]:
+    item, contains, form, text = _guess_space(top, make)
+    return LazyActions(2 * (top + 1), item, contains, {"form": dict(form), "text": text})
+
+
+# What a space of numbered actions is made of depends only on its top and its action class:
+# built once (each call still gets its own description to hand out).
+@lru_cache(maxsize=256)
+def _numbered_space(
+    top: int, make: Callable[[int], Action]
+) -> tuple[Callable[[object], bool], dict[str, Any], str]:
+    example = make(0)
+    tag = str(example).split()[0]
+    cls = type(example)
+    return (
+        lambda a: type(a) is cls and _in_range(getattr(a, "x", None), top),
+        {**CODEC.dump(example), "x": f"<0..{top}>"},
+        f"{tag} <x 0..{top}>",
+    )
+
+
+@lru_cache(maxsize=256)
+def _guess_space(
+    top: int, make: Callable[[int, Direction], Action]
+) -> tuple[Callable[[int], Action], Callable[[object], bool], dict[str, Any], str]:
     example = make(0, "high")
     tag = str(example).split()[0]
     cls = type(example)
-    return LazyActions(
-        2 * (top + 1),
+    return (
         lambda i: make(i // 2, DIRECTIONS[i % 2]),
         lambda a: (
             type(a) is cls
             and _in_range(getattr(a, "x", None), top)
             and getattr(a, "direction", None) in DIRECTIONS
         ),
-        {
-            "form": {**CODEC.dump(example), "x": f"<0..{top}>", "direction": "high|low"},
-            "text": f"{tag} <x 0..{top}> high|low",
-        },
+        {**CODEC.dump(example), "x": f"<0..{top}>", "direction": "high|low"},
+        f"{tag} <x 0..{top}> high|low",
     )
 
 

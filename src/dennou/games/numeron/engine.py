@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import permutations
+from typing import Any
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import IllegalActionError, InvalidActionError
@@ -623,13 +624,14 @@ def _numbers(
     digits: int, make: Callable[[str], Action], accepts: Callable[[object], bool]
 ) -> LazyActions[Action]:
     pool = all_numbers(digits)
-    example = make(pool[0])
-    return LazyActions(
-        len(pool),
-        lambda i: make(pool[i]),
-        accepts,
-        {"form": {**CODEC.dump(example), "number": f"<{digits} distinct digits 0-9>"}},
-    )
+    form = _number_form(make(pool[0]), digits)
+    return LazyActions(len(pool), lambda i: make(pool[i]), accepts, {"form": dict(form)})
+
+
+@lru_cache(maxsize=256)
+def _number_form(example: Action, digits: int) -> dict[str, Any]:
+    """How to form a number action like ``example`` (built once; callers copy it)."""
+    return {**CODEC.dump(example), "number": f"<{digits} distinct digits 0-9>"}
 
 
 @lru_cache(maxsize=20_000)
