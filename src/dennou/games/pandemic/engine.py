@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from math import comb
 
 from dennou.core.actions import Action, LazyActions
@@ -113,7 +114,7 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         if state.phase in ("setup", "tiebreak"):
             return frozenset({CHANCE})
         if state.phase == "tick":
-            return frozenset(s for s, a in enumerate(state.pending) if a is None)
+            return frozenset([s for s, a in enumerate(state.pending) if a is None])
         return frozenset()
 
     def sample_chance(self, state: PandemicState, rng: random.Random) -> Action:
@@ -133,12 +134,7 @@ class Pandemic(Game[PandemicState, PandemicRules]):
             if state.phase == "setup":
                 return _subsets(tuple(range(state.n)), state.rules.infected, Infect)
             return _subsets(state.tied, state.slots, Tiebreak)
-        return [
-            Idle(),
-            Check(),
-            Cure(),
-            *(Contact(p) for p in range(state.n) if p != seat),
-        ]
+        return list(_tick_actions(state.n, seat))
 
     # --- transitions ------------------------------------------------------------------------
     @handles("setup", Infect)
@@ -486,3 +482,9 @@ def _subsets(
         lambda a: type(a) is cls and _is_subset(a.seats, pool, k),  # type: ignore[attr-defined]
         {"form": {**CODEC.dump(make(tuple(pool[:k]))), "seats": f"<{k} of {list(pool)}>"}},
     )
+
+
+@lru_cache(maxsize=1024)
+def _tick_actions(n: int, seat: int) -> tuple[Action, ...]:
+    """A seat's choices at a tick (rules: A tick), built once per table size and seat."""
+    return (Idle(), Check(), Cure(), *(Contact(p) for p in range(n) if p != seat))

@@ -181,7 +181,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
     def to_act(self, state: SmugglingState) -> frozenset[Seat]:
         """Nominations: every seat not yet in; trunk: the smuggler; room: who has not acted."""
         if state.phase == "nominate":
-            return frozenset(s for s, n in enumerate(state.nominations) if n is None)
+            return frozenset([s for s, n in enumerate(state.nominations) if n is None])
         if state.phase == "trunk":
             assert state.smuggler is not None
             return frozenset({state.smuggler})
