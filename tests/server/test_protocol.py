@@ -496,3 +496,66 @@ def test_talk_at_a_game_without_talk_has_its_own_code(live: LiveServer) -> None:
     ]["id"]  # type: ignore[index]
     ann.wait_for("turn", table=table)
     assert ann.request({"type": "talk", "table": table, "text": "hi"})["code"] == "no_talk"
+
+
+def _turn(view: dict[str, Any]) -> bytes:
+    from dennou.server import protocol as p
+
+    return p.encode(
+        p.Turn(
+            table="t",
+            version=1,
+            seat=0,
+            view=view,
+            legal=None,
+            legal_count=0,
+            legal_description=None,
+            legal_sample=None,
+            channels=[],
+            deadline=0.0,
+            time_limit=0.0,
+        )
+    )
+
+
+def _view_msg(view: dict[str, Any]) -> bytes:
+    from dennou.server import protocol as p
+
+    return p.encode(
+        p.ViewMsg(table="t", version=1, seat=0, status="playing", view=view, to_act=[], channels=[])
+    )
+
+
+@pytest.mark.parametrize("game_name", ["numeron", "stud10"])
+def test_turn_and_view_messages_copy_a_views_kept_log_encoding_byte_for_byte(
+    game_name: str,
+) -> None:
+    """A view's log keeps its JSON encoding (``LogJSON``); the message carrying the view is the
+    same bytes as encoding the log event by event, and a log changed since is sent as it is."""
+    import copy
+
+    from dennou.core.game import CHANCE
+    from dennou.core.views import LogJSON
+
+    game = REGISTRY[game_name]
+    rng = random.Random(5)
+    state = game.new(game.make_rules(), [f"p{i}" for i in range(game.spec.min_players)])
+    compared = 0
+    while game.to_act(state) and compared < 300:
+        for who in (0, None):
+            view = game.view(state, who)
+            assert isinstance(view["log"], LogJSON) or not view["log"]
+            plain = {**copy.deepcopy(view), "log": list(view["log"])}
+            assert _turn(view) == _turn(plain)
+            assert _view_msg(view) == _view_msg(plain)
+            compared += 1
+        seat = min(game.to_act(state))
+        if seat == CHANCE:
+            state = game.apply(state, CHANCE, game.sample_chance(state, rng))[0]
+        else:
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[rng.randrange(len(legal))])[0]
+    view = game.view(state, 0)
+    view["log"].append({"kind": "edited", "text": "<b>x</b>", "data": {}})
+    assert json.loads(_view_msg(view))["view"]["log"][-1]["kind"] == "edited"
+    assert compared > 20

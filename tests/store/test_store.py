@@ -133,3 +133,34 @@ def test_a_failed_step_write_fails_only_its_caller(store: Store, threaded: bool)
     assert outcomes[0] is None and isinstance(outcomes[1], StoreError) and outcomes[2] is None
     assert [s.action["type"] for s in store.steps("t1")] == ["a", "b"]  # type: ignore[index]
     async_store.close()
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_async_store_serves_one_event_loop_after_another_and_skips_cancelled_callers(
+    store: Store, threaded: bool
+) -> None:
+    """Callers are resumed on their own loop, once per flush; a caller that gave up waiting
+    (cancelled) still has its step written, and the others are resumed as usual."""
+    store.create_table(table_row())
+    async_store = AsyncStore(store, threaded=threaded)
+
+    async def first() -> None:
+        given_up = asyncio.ensure_future(
+            async_store.append_step("t1", 0, Step(0, action={"type": "x", "i": 0}))
+        )
+        rest = [
+            async_store.append_step("t1", i, Step(0, action={"type": "x", "i": i}))
+            for i in range(1, 50)
+        ]
+        await asyncio.sleep(0)  # the first append is queued, then its caller gives up
+        given_up.cancel()
+        await asyncio.gather(*rest)
+
+    async def second() -> int:
+        await async_store.append_step("t1", 50, Step(0, action={"type": "x", "i": 50}))
+        return len(await async_store.call(store.steps, "t1"))
+
+    asyncio.run(first())
+    assert asyncio.run(second()) == 51
+    assert [s.action["i"] for s in store.steps("t1")] == list(range(51))  # type: ignore[index]
+    async_store.close()

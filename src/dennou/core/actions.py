@@ -8,6 +8,7 @@ validates a whole tagged union in one step and writes its JSON Schema for the pr
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import types
@@ -110,7 +111,8 @@ class ActionCodec:
                 f"unknown action type {kind!r}; expected one of {sorted(self.by_tag)}"
             )
         try:
-            return typing.cast(Action, msgspec.convert(data, self.union))
+            # its own class, not the union: msgspec resolves a union's types at every call
+            return msgspec.convert(data, self.by_tag[kind])
         except msgspec.ValidationError as exc:
             raise InvalidActionError(f"invalid {kind!r} action: {exc}") from None
 
@@ -128,7 +130,7 @@ class ActionCodec:
             raise InvalidActionError(
                 f"unknown action {words[0]!r}; expected one of {sorted(self.by_tag)}"
             )
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         fields = cls.__struct_fields__
         args: dict[str, Any] = {"type": words[0].lower()}
         rest = words[1:]
@@ -147,7 +149,7 @@ class ActionCodec:
                     f"too many words for {words[0]!r}: expected {' '.join(fields) or 'none'}"
                 )
         try:
-            return typing.cast(Action, msgspec.convert(args, self.union, strict=False))
+            return msgspec.convert(args, cls, strict=False)
         except msgspec.ValidationError as exc:
             usage = " ".join([words[0], *(f"<{f}>" for f in fields)])
             raise InvalidActionError(f"invalid {words[0]!r} ({exc}); usage: {usage}") from None
@@ -161,6 +163,12 @@ class ActionCodec:
     def schema(self) -> dict[str, Any]:
         """Return the JSON Schema of this game's actions."""
         return msgspec.json.schema(self.union)
+
+
+@functools.cache
+def _hints(cls: type[Action]) -> dict[str, Any]:
+    """An action class's field types (the text form reads them for every action)."""
+    return typing.get_type_hints(cls)
 
 
 _INT_WORD = re.compile(r"[+-]?[0-9]+")

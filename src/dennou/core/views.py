@@ -15,6 +15,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
+import msgspec
+
 from dennou.core.actions import Action
 from dennou.core.jsondata import to_json
 
@@ -86,6 +88,47 @@ class Views(Generic[S]):
         }
 
 
+_EVERY = "every"
+"""The audience key of a log's every event (a game's end shows them all)."""
+
+_encode_json = msgspec.json.Encoder().encode
+
+
+class LogJSON(list["JSON"]):
+    """A view's event log: a plain list of the events' JSON that can also give it encoded.
+
+    The host sends views as JSON, and a view carrying a long log would encode every event of it
+    for every message; the log's JSON encoding is kept beside it, appended as the log grows, so
+    :meth:`encoded` costs a copy of bytes. Anything else reads it as the list it is; it pickles
+    as a plain list (a bot process needs no cache).
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, items: list[JSON], source: tuple[EventLog, _Chain | None, Any, int]) -> None:
+        super().__init__(items)
+        self._source = source
+
+    def __reduce__(self) -> tuple[type[list[JSON]], tuple[list[JSON]]]:
+        return list, (list(self),)
+
+    def encoded(self) -> bytes | None:
+        """This log's JSON bytes, or ``None`` if the list was changed since the view was built.
+
+        Byte for byte what encoding the list gives (each event's JSON encoded once per line of
+        play and audience, then copied).
+        """
+        events, chain, who, count = self._source
+        if len(self) != count:
+            return None
+        if chain is None or not count:
+            return b"[]"
+        if self[-1] is not chain.shown(who)[count - 1]:
+            return None
+        with events._lock:
+            return chain.encoded(who, count)
+
+
 class _Chain:
     """The JSON of one line of play's events, append-only, and what each audience sees of it.
 
@@ -96,12 +139,15 @@ class _Chain:
             ``events`` how many of those there are (``counts[i]``: among the first ``i``).
     """
 
-    __slots__ = ("events", "every", "seen")
+    __slots__ = ("blobs", "events", "every", "seen")
 
     def __init__(self, events: list[Event], every: list[JSON]) -> None:
         self.events = events
         self.every = every
         self.seen: dict[Seat | None, tuple[list[JSON], list[int]]] = {}
+        self.blobs: dict[Any, tuple[bytearray, list[int]]] = {}
+        """Per audience (:data:`_EVERY`: every event), the JSON encoding of the events it sees,
+        comma-separated, and where each event's encoding ends (built when first asked for)."""
 
     def extend(self, events: Sequence[Event], every: Sequence[JSON]) -> None:
         self.events.extend(events)
@@ -117,6 +163,21 @@ class _Chain:
         for who, (seen, counts) in self.seen.items():
             chain.seen[who] = (seen[: counts[length]], counts[: length + 1])
         return chain
+
+    def shown(self, who: Any) -> list[JSON]:
+        """The JSON of the events ``who`` sees (:data:`_EVERY`: all of them)."""
+        return self.every if who == _EVERY else self.seen[who][0]
+
+    def encoded(self, who: Any, count: int) -> bytes:
+        """The JSON array of the first ``count`` events ``who`` sees, as bytes."""
+        blob, ends = self.blobs.setdefault(who, (bytearray(), [0]))
+        shown = self.shown(who)
+        for i in range(len(ends) - 1, count):
+            if i:
+                blob += b","
+            blob += _encode_json(shown[i])
+            ends.append(len(blob))
+        return b"[" + blob[: ends[count]] + b"]"
 
     def visible(self, who: Seat | None, length: int) -> list[JSON]:
         if who not in self.seen:
@@ -172,12 +233,13 @@ class EventLog:
         """The JSON of the events of ``log`` that ``seat`` may see (all, with ``everything``)."""
         n = len(log)
         if not n:
-            return []
+            return LogJSON([], (self, None, seat, 0))
         with self._lock:
             chain = self._chain(log)
             if everything:
-                return chain.every[:n]
-            return chain.visible(seat, n)
+                return LogJSON(chain.every[:n], (self, chain, _EVERY, n))
+            shown = chain.visible(seat, n)
+            return LogJSON(shown, (self, chain, seat, len(shown)))
 
     def _known(self, log: Sequence[Event], i: int) -> _Chain | None:
         found = self._logs.get(id(log[i]))

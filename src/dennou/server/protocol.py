@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from dennou.core.views import LogJSON
 from dennou.server.errors import ErrorCode, Refused
 
 PROTOCOL = 1
@@ -423,7 +424,18 @@ _encoder = msgspec.json.Encoder()
 
 
 def encode(message: ServerMessage) -> bytes:
-    """A server message as JSON bytes."""
+    """A server message as JSON bytes.
+
+    A view's event log keeps its own encoding (:class:`~dennou.core.views.LogJSON`): a turn or
+    view message of a long game copies it instead of encoding every event again.
+    """
+    if isinstance(message, (Turn, ViewMsg)) and message.view is not None:
+        log = message.view.get("log")
+        if isinstance(log, LogJSON):
+            raw = log.encoded()
+            if raw is not None:
+                view = {**message.view, "log": msgspec.Raw(raw)}
+                message = msgspec.structs.replace(message, view=view)
     return _encoder.encode(message)
 
 

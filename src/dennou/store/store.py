@@ -12,6 +12,7 @@ failure reaches the caller as a :class:`~dennou.core.errors.StoreError` (protoco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import queue
@@ -19,7 +20,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,7 +29,6 @@ from alembic import command
 from alembic.config import Config
 
 from dennou.core.errors import StoreError
-from dennou.core.jsondata import to_json
 from dennou.core.record import Record, Step
 from dennou.store import schema
 
@@ -90,6 +89,8 @@ class Store:
         if self.sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         self.engine = sa.create_engine(url, **kwargs)
+        self._writer: sa.Connection | None = None
+        self._insert_step: str | None = None
         if self.sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
@@ -107,6 +108,9 @@ class Store:
 
     def close(self) -> None:
         """Release every connection."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # --- accounts -------------------------------------------------------------------------
@@ -205,17 +209,32 @@ class Store:
     def append_steps(self, rows: Iterable[tuple[str, int, Step]]) -> None:
         """Append steps ``(table_id, idx, step)`` in one transaction.
 
+        The hot path of a busy host (every action of every table): the statement is compiled
+        once, each step encoded once (the JSON column's text), and the writer keeps its own
+        connection between transactions; a failed transaction gives that connection up.
+
         Raises:
             StoreError: A step index is already taken (a bug: steps are never rewritten).
         """
-        values = [{"table_id": t, "idx": i, "step": to_json(s)} for t, i, s in rows]
+        if self._insert_step is None:
+            self._insert_step = str(schema.steps.insert().compile(dialect=self.engine.dialect))
+        if self.engine.dialect.positional:
+            values: list[Any] = [(t, i, _encode_text(s)) for t, i, s in rows]
+        else:
+            values = [{"table_id": t, "idx": i, "step": _encode_text(s)} for t, i, s in rows]
         if not values:
             return
+        if self._writer is None:
+            self._writer = self.engine.connect()
         try:
-            with self.engine.begin() as conn:
-                conn.execute(schema.steps.insert(), values)
-        except sa.exc.IntegrityError as exc:
-            raise StoreError(f"step already stored: {exc}") from None
+            with self._writer.begin():
+                self._writer.exec_driver_sql(self._insert_step, values)
+        except sa.exc.SQLAlchemyError as exc:
+            self._writer.close()
+            self._writer = None
+            if isinstance(exc, sa.exc.IntegrityError):
+                raise StoreError(f"step already stored: {exc}") from None
+            raise
 
     def steps(self, table_id: str) -> list[Step]:
         """Every stored step of a table, in order."""
@@ -414,6 +433,14 @@ def _as_store_error(exc: BaseException) -> BaseException:
     return exc
 
 
+def _encode_text(value: Any) -> str:
+    """A JSON column's text, as :mod:`json` would read it back."""
+    return _json_encode(value).decode()
+
+
+_json_encode = msgspec.json.Encoder().encode
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # WAL + synchronous=NORMAL: a committed transaction survives the process being killed
     # (SIGKILL); only a power loss may drop the last commits. Readers never block the writer.
@@ -428,7 +455,11 @@ class _Job:
     __slots__ = ("args", "fn", "future", "step")
 
     def __init__(
-        self, fn: Callable[..., Any] | None, args: tuple[Any, ...], step: Any, future: Future[Any]
+        self,
+        fn: Callable[..., Any] | None,
+        args: tuple[Any, ...],
+        step: Any,
+        future: asyncio.Future[Any],
     ) -> None:
         self.fn = fn
         self.args = args
@@ -436,14 +467,20 @@ class _Job:
         self.future = future
 
 
+_Outcome = tuple["asyncio.Future[Any]", bool, Any]
+"""A job's future, whether it succeeded, and its result or exception."""
+
+
 class AsyncStore:
     """A :class:`Store` driven from asyncio, calls in order, step appends group-committed.
 
-    Step appends waiting together are committed in one transaction; each caller's ``await``
-    returns once its step is committed. The work runs on one writer thread, so that a slow
-    write (a checkpoint, an fsync, a network round trip) never stalls the event loop; a
-    benchmark may run it inline on the loop instead (``threaded=False``). An exception from the
-    database reaches the caller as a :class:`StoreError`.
+    The calls made while the event loop runs what is ready now go to the writer thread
+    together; step appends waiting together are committed in one transaction, and the loop is
+    woken once per flush to resume every caller whose work is done (each ``await`` returns once
+    its step is committed). The work runs on one writer thread, so that a slow write (a
+    checkpoint, an fsync, a network round trip) never stalls the event loop; a benchmark may run
+    it inline on the loop instead (``threaded=False``). An exception from the database reaches
+    the caller as a :class:`StoreError`.
 
     Args:
         store: The synchronous store.
@@ -453,7 +490,9 @@ class AsyncStore:
     def __init__(self, store: Store, *, threaded: bool | None = None) -> None:
         self.store = store
         self.threaded = True if threaded is None else threaded
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, list[_Job]] | None] = (
+            queue.SimpleQueue()
+        )
         self._pending: list[_Job] = []
         self._scheduled = False
         self._thread: threading.Thread | None = None
@@ -469,91 +508,126 @@ class AsyncStore:
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn(*args, **kwargs)`` (a method of the store) after everything queued before."""
-        future: Future[T] = Future()
         if kwargs:
             fn = functools.partial(fn, **kwargs)
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._submit(_Job(fn, args, None, future))
-        return await asyncio.wrap_future(future)
+        return await future
 
     async def append_step(self, table_id: str, idx: int, step: Step) -> None:
         """Durably append one step (group-committed with others waiting)."""
-        future: Future[None] = Future()
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._submit(_Job(None, (), (table_id, idx, step), future))
-        await asyncio.wrap_future(future)
+        await future
 
     def _submit(self, job: _Job) -> None:
-        if self.threaded:
-            self._queue.put(job)
-            return
         self._pending.append(job)
         if not self._scheduled:
-            # flush once the loop has run everything ready now: that is the group
+            # hand over once the loop has run everything ready now: that is the group
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_inline)
+            job.future.get_loop().call_soon(self._hand_over)
 
-    def _flush_inline(self) -> None:
+    def _hand_over(self) -> None:
         jobs, self._pending, self._scheduled = self._pending, [], False
+        if not jobs:
+            return
+        if self.threaded:
+            self._queue.put((jobs[0].future.get_loop(), jobs))
+            return
         started = time.perf_counter()
-        self._flush(jobs)
+        _settle(self._flush(jobs))
         spent = time.perf_counter() - started
         self.busy += spent
         self.slowest = max(self.slowest, spent)
 
     def close(self) -> None:
         """Finish queued work and stop the writer thread."""
+        if self._pending:
+            jobs, self._pending = self._pending, []
+            if self._thread is not None:
+                self._queue.put((jobs[0].future.get_loop(), jobs))
+            else:
+                self._flush(jobs)  # written; nobody is left to resume
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=30)
-        elif self._pending:
-            self._flush_inline()
         self.store.close()
 
     def _run(self) -> None:
-        pending: list[_Job] = []
         while True:
-            job = self._queue.get()
-            if job is None:
+            item = self._queue.get()
+            if item is None:
                 return
-            pending.append(job)
-            while True:
+            batches = [item]
+            stop = False
+            while True:  # everything waiting goes in this flush
                 try:
                     more = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if more is None:
-                    self._flush(pending)
-                    return
-                pending.append(more)
-            self._flush(pending)
-            pending = []
+                    stop = True
+                    break
+                batches.append(more)
+            for loop, jobs in _by_loop(batches):
+                outcomes = self._flush(jobs)
+                with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, outcomes)
+            if stop:
+                return
 
-    def _flush(self, jobs: list[_Job]) -> None:
+    def _flush(self, jobs: list[_Job]) -> list[_Outcome]:
+        outcomes: list[_Outcome] = []
         batch: list[_Job] = []
         for job in jobs:
             if job.fn is None:
                 batch.append(job)
                 continue
-            self._commit(batch)
+            self._commit(batch, outcomes)
             batch = []
             try:
-                job.future.set_result(job.fn(*job.args))
+                outcomes.append((job.future, True, job.fn(*job.args)))
             except BaseException as exc:  # handed to the awaiting caller
-                job.future.set_exception(_as_store_error(exc))
-        self._commit(batch)
+                outcomes.append((job.future, False, _as_store_error(exc)))
+        self._commit(batch, outcomes)
+        return outcomes
 
-    def _commit(self, batch: list[_Job]) -> None:
+    def _commit(self, batch: list[_Job], outcomes: list[_Outcome]) -> None:
         if not batch:
             return
         try:
             self.store.append_steps(job.step for job in batch)
         except BaseException as exc:
             if len(batch) == 1:
-                batch[0].future.set_exception(_as_store_error(exc))
+                outcomes.append((batch[0].future, False, _as_store_error(exc)))
                 return
             for job in batch:  # find the faulty one; the others still go in
-                self._commit([job])
+                self._commit([job], outcomes)
             return
         self.commits += 1
         self.steps_written += len(batch)
-        for job in batch:
-            job.future.set_result(None)
+        outcomes.extend((job.future, True, None) for job in batch)
+
+
+def _by_loop(
+    batches: list[tuple[asyncio.AbstractEventLoop, list[_Job]]],
+) -> list[tuple[asyncio.AbstractEventLoop, list[_Job]]]:
+    """Consecutive batches of one event loop joined: one flush, one wake-up."""
+    out: list[tuple[asyncio.AbstractEventLoop, list[_Job]]] = []
+    for loop, jobs in batches:
+        if out and out[-1][0] is loop:
+            out[-1][1].extend(jobs)
+        else:
+            out.append((loop, list(jobs)))
+    return out
+
+
+def _settle(outcomes: list[_Outcome]) -> None:
+    """Resume the callers of a flush (on their event loop)."""
+    for future, ok, value in outcomes:
+        if future.cancelled():
+            continue
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)

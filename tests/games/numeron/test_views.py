@@ -13,6 +13,8 @@ import copy
 import random
 from typing import Any
 
+import msgspec
+
 from dennou.core.game import CHANCE, JSON, Seat
 from dennou.core.immutable import Log
 from dennou.core.jsondata import to_json
@@ -80,7 +82,9 @@ def test_incremental_views_equal_the_views_built_from_scratch_on_random_branchin
         kept: list[NumeronState] = []
         while GAME.to_act(state):
             for seat in (0, 1, None):
-                assert GAME.view(state, seat) == oracle_view(state, seat)
+                view = GAME.view(state, seat)
+                assert view == oracle_view(state, seat)
+                assert view["log"].encoded() == msgspec.json.encode(view["log"])
                 checked += 1
             if rng.random() < 0.1:
                 kept.append(state)
@@ -92,14 +96,42 @@ def test_incremental_views_equal_the_views_built_from_scratch_on_random_branchin
                         break
                     branch = _step(branch, rng, hit=0.0)
                     seat = rng.choice([0, 1, None])
-                    assert GAME.view(branch, seat) == oracle_view(branch, seat)
+                    view = GAME.view(branch, seat)
+                    assert view == oracle_view(branch, seat)
+                    assert view["log"].encoded() == msgspec.json.encode(view["log"])
                     checked += 1
             if rng.random() < 0.02:
                 state = copy.deepcopy(state)  # fresh events: views rebuilt from scratch
             state = _step(state, rng)
         for seat in (0, 1, None):
-            assert GAME.view(state, seat) == oracle_view(state, seat)
+            view = GAME.view(state, seat)
+            assert view == oracle_view(state, seat)
+            assert view["log"].encoded() == msgspec.json.encode(view["log"])
     assert checked > 1_000
+
+
+def test_a_views_log_gives_its_encoding_only_while_unchanged_and_pickles_as_a_list() -> None:
+    """The host copies a log's kept encoding into a message instead of encoding every event
+    (``dennou.core.views.LogJSON``); a list someone changed is encoded as it is now."""
+    import pickle
+
+    rng = random.Random(8)
+    state = GAME.new(NumeronRules(digits=3), ["a", "b"])
+    assert GAME.view(state, 0)["log"].encoded() == b"[]"
+    for _ in range(12):
+        state = _step(state, rng, hit=0.0)
+    log = GAME.view(state, 0)["log"]
+    assert log.encoded() == msgspec.json.encode(list(log))
+    again = pickle.loads(pickle.dumps(log))
+    assert type(again) is list and again == log
+    log.append({"kind": "x", "text": "added", "data": {}})
+    assert log.encoded() is None
+    log.pop()
+    log[-1] = dict(log[-1])  # the same content, another object: not the kept entry
+    assert log.encoded() is None
+    assert GAME.view(state, None)["log"].encoded() == msgspec.json.encode(
+        GAME.view(state, None)["log"]
+    )
 
 
 def test_a_view_does_not_change_when_the_game_goes_on() -> None:
