@@ -1,11 +1,13 @@
 """Load benchmark: N concurrent tables of remote SDK bots over real WebSockets on loopback.
 
 Starts ``python -m dennou.server serve`` as a subprocess (SQLite in a temporary directory),
-opens N tables of a game with every seat a remote bot (``dennou.client.Client`` connections,
-each answering its turns with a random legal action) plus S spectator connections per table,
-plays for a fixed time, and prints: actions/s, latency from sending an action to its
-acknowledgement (the acting client) and to its broadcast reaching the spectators (p50/p99),
-server memory (RSS), errors, and lost actions (an action acknowledged but missing from what the
+opens N tables of a game (or of several games in turn: ``--game numeron,daifugo:5``) with every
+seat a remote bot (``dennou.client.Client`` connections, each answering its turns with a random
+legal action) plus S spectator connections per table, plays for a fixed time, and prints:
+actions/s, latency from sending an action to its acknowledgement (the acting client) and to its
+broadcast reaching the spectators (p50/p99, and p99.9 of the broadcast), server CPU per action
+(every thread of the server process), server memory (RSS, and per connection above the idle
+server's), errors, and lost actions (an action acknowledged but missing from what the
 spectators saw, or a gap in the versions anyone saw).
 
     python bench/server_load.py --tables 200 --spectators 3 --seconds 20 [--think 0.5]
@@ -143,10 +145,9 @@ async def client_part(
     args: argparse.Namespace, http_url: str, ws_url: str, part: int, ready: Any, go: Any
 ) -> dict[str, Any]:
     """One load-generating process: its share of the tables, measured from ``go``."""
-    game = REGISTRY[args.game]
-    seats = game.spec.min_players
+    specs = table_specs(args.game)
     mine = list(range(part, args.tables, args.procs))
-    names = [f"p{t}_{s}" for t in mine for s in range(seats)]
+    names = [f"p{t}_{s}" for t in mine for s in range(specs[t % len(specs)][1])]
     started = time.perf_counter()
     gate = asyncio.Semaphore(8)  # set up tables a few at a time
     tokens: dict[str, str] = {}
@@ -164,12 +165,12 @@ async def client_part(
     clients: list[Client] = []
 
     async def open_table(t: int) -> None:
+        name, seats = specs[t % len(specs)]
+        game = REGISTRY[name]
         async with gate:
             first = await Client.open(ws_url, tokens[f"p{t}_0"], timeout=60)
             clients.append(first)
-            info = await first.create_table(
-                args.game, ["me"] + ["open"] * (seats - 1), absent_grace=60
-            )
+            info = await first.create_table(name, ["me"] + ["open"] * (seats - 1), absent_grace=60)
             table = info["id"]
             for k in range(args.spectators):
                 c = await Client.open(ws_url, None, timeout=60)
@@ -223,6 +224,18 @@ async def client_part(
     }
 
 
+def table_specs(text: str) -> list[tuple[str, int]]:
+    """``numeron,daifugo:5``: the games the tables take in turn, each with its player count
+    (by default the game's smallest table)."""
+    specs = []
+    for item in text.split(","):
+        name, _, players = item.strip().partition(":")
+        if name not in REGISTRY:
+            raise SystemExit(f"unknown game {name!r}: one of {', '.join(REGISTRY)}")
+        specs.append((name, int(players) if players else REGISTRY[name].spec.min_players))
+    return specs
+
+
 def _child(
     args: argparse.Namespace, http_url: str, ws_url: str, part: int, ready: Any, go: Any, out: Any
 ) -> None:
@@ -231,6 +244,8 @@ def _child(
 
 def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     """Start the load processes, measure the server over the common window, merge."""
+    assert server.proc is not None
+    idle_rss = rss_mib(server.proc.pid)
     ctx = multiprocessing.get_context("spawn")
     ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     procs = [
@@ -253,12 +268,13 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     for proc in procs:
         proc.join(30)
     acts = sum(p["acts"] for p in parts)
+    connections = sum(p["connections"] for p in parts)
     ack = [x for p in parts for x in p["ack"]]
     broadcast = [x for p in parts for x in p["broadcast"]]
     errors = [e for p in parts for e in p["errors"]]
     return {
         "tables": args.tables,
-        "connections": sum(p["connections"] for p in parts),
+        "connections": connections,
         "client_processes": args.procs,
         "setup_s": max(p["setup"] for p in parts),
         "actions_per_s": acts / args.seconds,
@@ -266,7 +282,10 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
         "ack_p99_ms": pct(ack, 0.99) * 1000,
         "bcast_p50_ms": pct(broadcast, 0.5) * 1000,
         "bcast_p99_ms": pct(broadcast, 0.99) * 1000,
+        "bcast_p999_ms": pct(broadcast, 0.999) * 1000,
         "server_rss_mib": memory,
+        "server_idle_rss_mib": idle_rss,
+        "rss_kib_per_conn": (memory - idle_rss) * 1024 / max(1, connections),
         "server_cpu_cores": server_cpu,
         "client_cpu_cores": sum(p["cpu"] for p in parts) / args.seconds,
         "server_cpu_ms_per_action": server_cpu * args.seconds * 1000 / max(acts, 1),
@@ -282,7 +301,12 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="numeron")
+    parser.add_argument(
+        "--game",
+        default="numeron",
+        help="the game, or games the tables take in turn, each NAME[:PLAYERS] "
+        "(numeron,daifugo:5: Numeron and 5-player Daifugo mixed)",
+    )
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=20.0)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 
-from dennou.server.work import Work
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dennou.server.work import SAMPLE, Work, sample_indices
 
 
 def _burn(seconds: float) -> float:
@@ -71,3 +75,28 @@ def test_work_said_to_be_heavy_never_runs_on_the_loop() -> None:
 
     asyncio.run(go())
     assert work.where[("stud10", "view")] == {"inline": 0, "thread": 5, "process": 0}
+
+
+@given(
+    count=st.integers(min_value=1, max_value=200_000),
+    version=st.integers(min_value=0, max_value=10**9),
+    seat=st.integers(min_value=0, max_value=30),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_turns_legal_sample_is_distinct_ordered_spread_and_repeatable(
+    count: int, version: int, seat: int
+) -> None:
+    """docs/protocol.md: a turn with more legal actions than it lists carries 20 of them."""
+    picks = sample_indices(count, version, seat)
+    assert len(picks) == min(SAMPLE, count)
+    assert picks == sorted(set(picks)) and picks[0] >= 0 and picks[-1] < count
+    k = len(picks)
+    assert all(i * count // k <= p < (i + 1) * count // k for i, p in enumerate(picks))
+    assert picks == sample_indices(count, version, seat)
+
+
+def test_the_legal_sample_changes_from_turn_to_turn() -> None:
+    samples = {tuple(sample_indices(5040, version, 0)) for version in range(200)}
+    assert len(samples) == 200
+    hits = Counter(p for version in range(2000) for p in sample_indices(720, version, 1))
+    assert len(hits) == 720  # every action turns up in some sample

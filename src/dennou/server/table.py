@@ -217,9 +217,12 @@ class TableActor:
             try:
                 if wait <= 0:
                     raise TimeoutError
-                method, args, future = await asyncio.wait_for(
-                    self.inbox.get(), None if wait == math.inf else wait
-                )
+                if self.inbox.empty():
+                    # a timeout, not wait_for: no task made for every message
+                    async with asyncio.timeout(None if wait == math.inf else wait):
+                        method, args, future = await self.inbox.get()
+                else:
+                    method, args, future = self.inbox.get_nowait()
             except TimeoutError:
                 with contextlib.suppress(Exception):
                     await self._expire()

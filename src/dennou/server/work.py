@@ -84,10 +84,29 @@ def turn_parts(game: Game[Any, Any], state: Any, seat: int, version: int) -> Tur
     if len(legal) <= LIST_LEGAL_UP_TO:
         listed = [game.dump_action(a) for a in legal]
     else:
-        rng = random.Random(version * 1000 + seat)
-        picks = sorted(rng.sample(range(len(legal)), min(SAMPLE, len(legal))))
-        sample = [game.dump_action(legal[i]) for i in picks]
+        sample = [game.dump_action(legal[i]) for i in sample_indices(len(legal), version, seat)]
     return game.view(state, seat), listed, len(legal), description, sample
+
+
+def sample_indices(count: int, version: int, seat: int) -> list[int]:
+    """:data:`SAMPLE` distinct indices of ``range(count)`` in order, different at each turn.
+
+    One index from each of :data:`SAMPLE` equal stretches of the range (so the sample spans
+    the whole space), drawn by a 64-bit linear congruential generator seeded by the version
+    and seat: a few microseconds, where a seeded :class:`random.Random` costs ten. Deterministic,
+    so a turn sent again lists the same sample.
+    """
+    k = min(SAMPLE, count)
+    state = (version * 1_000_003 + seat) * 0x9E3779B97F4A7C15 & _MASK64
+    out = []
+    for i in range(k):
+        state = (state * 6364136223846793005 + 1442695040888963407) & _MASK64
+        low, high = i * count // k, (i + 1) * count // k
+        out.append(low + (state >> 33) % (high - low))
+    return out
+
+
+_MASK64 = (1 << 64) - 1
 
 
 def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any, float]:
@@ -153,7 +172,9 @@ class Work:
         """
         estimate = self.cost.get(kind)
         peak = self.peak.get(kind)
-        where = self.where.setdefault(kind, {"inline": 0, "thread": 0, "process": 0})
+        where = self.where.get(kind)
+        if where is None:
+            where = self.where[kind] = {"inline": 0, "thread": 0, "process": 0}
         if inline and peak is not None and peak < self.INLINE:
             ok, result, spent = _timed(fn, args)
             where["inline"] += 1
@@ -180,4 +201,13 @@ class Work:
             self._pool = None
 
 
-__all__ = ["LIST_LEGAL_UP_TO", "SAMPLE", "Work", "apply", "draw", "turn_parts", "view"]
+__all__ = [
+    "LIST_LEGAL_UP_TO",
+    "SAMPLE",
+    "Work",
+    "apply",
+    "draw",
+    "sample_indices",
+    "turn_parts",
+    "view",
+]

@@ -154,23 +154,34 @@ LOG_TAIL = 24
 
 def _log(state: DaifugoState, seat: Seat | None) -> list[JSON]:
     out: list[JSON] = []
+    known = _EVENT_JSONS
     for e in state.log_reversed():
         audience = e.audience  # e.visible_to(seat), inline: a view reads LOG_TAIL events
         if audience is None or (seat is not None and seat in audience):
-            out.append(_event_json(e))
+            got = known.get(id(e))
+            if got is None or got[0] is not e:
+                if len(known) > 20_000:
+                    known.clear()
+                got = known[id(e)] = (e, _event_json(e))
+            out.append(got[1])
             if len(out) == LOG_TAIL:
                 break
     out.reverse()
     return out
 
 
+_EVENT_JSONS: dict[int, tuple[Event, JSON]] = {}
+"""Each event's JSON by the event's identity (kept with the event, so that the identity of an
+event since collected is never taken for another's). Views share these entries, as the views of
+games that carry their whole log do (:class:`~dennou.core.views.EventLog`): a view is data to
+read or to encode, not to change."""
+
+
 def _event_json(e: Event) -> JSON:
-    # Event data holds only scalars and lists of scalars: copying the lists keeps a client that
-    # edits its view from reaching the state's events.
     data = dict(e.data)
     for k, v in data.items():
         if isinstance(v, list):
-            data[k] = list(v)
+            data[k] = list(v)  # the JSON owns its lists: nothing reaches the state's events
     d: JSON = {"kind": e.kind, "text": e.text, "data": data}
     if e.audience is not None:
         d["audience"] = sorted(e.audience)
