@@ -108,11 +108,13 @@ def test_the_server_freezes_what_lives_through_its_start_then_stops_freezing() -
     (cyclic garbage among frozen objects is never collected)."""
     import gc
 
-    from dennou.server.cli import freeze_long_lived
+    from dennou.server.cli import FULL_COLLECTION_EVERY, freeze_long_lived
 
     gc.unfreeze()
+    threshold = gc.get_threshold()
     try:
         freeze_long_lived(later=2)
+        assert gc.get_threshold()[2] == FULL_COLLECTION_EVERY
         at_start = gc.get_freeze_count()
         assert at_start > 0
         hooks = len(gc.callbacks)
@@ -127,3 +129,4 @@ def test_the_server_freezes_what_lives_through_its_start_then_stops_freezing() -
         assert gc.get_freeze_count() == frozen and more
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
