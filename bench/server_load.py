@@ -231,8 +231,15 @@ def table_specs(text: str) -> list[tuple[str, int]]:
     for item in text.split(","):
         name, _, players = item.strip().partition(":")
         if name not in REGISTRY:
-            raise SystemExit(f"unknown game {name!r}: one of {', '.join(REGISTRY)}")
-        specs.append((name, int(players) if players else REGISTRY[name].spec.min_players))
+            raise SystemExit(f"--game: unknown game {name!r}: one of {', '.join(REGISTRY)}")
+        spec = REGISTRY[name].spec
+        count = int(players) if players.isdigit() else spec.min_players if not players else -1
+        if not spec.min_players <= count <= spec.max_players:
+            raise SystemExit(
+                f"--game: {item.strip()!r}: {name} takes {spec.min_players} to "
+                f"{spec.max_players} players"
+            )
+        specs.append((name, count))
     return specs
 
 
