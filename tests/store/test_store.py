@@ -164,3 +164,24 @@ def test_async_store_serves_one_event_loop_after_another_and_skips_cancelled_cal
     assert asyncio.run(second()) == 51
     assert [s.action["i"] for s in store.steps("t1")] == list(range(51))  # type: ignore[index]
     async_store.close()
+
+
+def test_a_lost_writer_connection_fails_one_write_and_the_next_reconnects(store: Store) -> None:
+    """The step writer keeps its own connection between transactions; if the database drops it
+    (a PostgreSQL restart, an administrator ending the session), that write fails with a
+    StoreError, nothing half-written stays, and the next write opens a new connection."""
+    store.create_table(table_row())
+    store.append_steps([("t1", 0, Step(0, action={"type": "a"}))])
+    writer = store._writer
+    assert writer is not None
+    if store.sqlite:
+        writer.connection.dbapi_connection.close()  # type: ignore[union-attr]
+    else:
+        with store.engine.connect() as admin:
+            pid = writer.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+            writer.commit()
+            admin.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    with pytest.raises(StoreError):
+        store.append_steps([("t1", 1, Step(0, action={"type": "lost"}))])
+    store.append_steps([("t1", 1, Step(0, action={"type": "b"}))])
+    assert [s.action["type"] for s in store.steps("t1")] == ["a", "b"]  # type: ignore[index]

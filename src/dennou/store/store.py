@@ -214,7 +214,8 @@ class Store:
         connection between transactions; a failed transaction gives that connection up.
 
         Raises:
-            StoreError: A step index is already taken (a bug: steps are never rewritten).
+            StoreError: A step index is already taken (a bug: steps are never rewritten), or the
+                database failed (the next call opens a new connection).
         """
         if self._insert_step is None:
             self._insert_step = str(schema.steps.insert().compile(dialect=self.engine.dialect))
@@ -234,7 +235,7 @@ class Store:
             self._writer = None
             if isinstance(exc, sa.exc.IntegrityError):
                 raise StoreError(f"step already stored: {exc}") from None
-            raise
+            raise _as_store_error(exc) from exc
 
     def steps(self, table_id: str) -> list[Step]:
         """Every stored step of a table, in order."""
