@@ -185,3 +185,20 @@ def test_a_lost_writer_connection_fails_one_write_and_the_next_reconnects(store:
         store.append_steps([("t1", 1, Step(0, action={"type": "lost"}))])
     store.append_steps([("t1", 1, Step(0, action={"type": "b"}))])
     assert [s.action["type"] for s in store.steps("t1")] == ["a", "b"]  # type: ignore[index]
+
+
+def test_a_database_that_cannot_be_reached_fails_a_step_write_with_a_store_error(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_table(table_row())
+    real = store.engine.connect
+
+    def refused() -> sa.Connection:
+        raise sa.exc.OperationalError("connect", {}, ConnectionRefusedError("refused"))
+
+    monkeypatch.setattr(store.engine, "connect", refused)
+    with pytest.raises(StoreError, match="the database failed"):
+        store.append_steps([("t1", 0, Step(0, action={"type": "a"}))])
+    monkeypatch.setattr(store.engine, "connect", real)
+    store.append_steps([("t1", 0, Step(0, action={"type": "a"}))])
+    assert len(store.steps("t1")) == 1

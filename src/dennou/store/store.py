@@ -225,14 +225,15 @@ class Store:
             values = [{"table_id": t, "idx": i, "step": _encode_text(s)} for t, i, s in rows]
         if not values:
             return
-        if self._writer is None:
-            self._writer = self.engine.connect()
         try:
+            if self._writer is None:
+                self._writer = self.engine.connect()
             with self._writer.begin():
                 self._writer.exec_driver_sql(self._insert_step, values)
         except sa.exc.SQLAlchemyError as exc:
-            self._writer.close()
-            self._writer = None
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
             if isinstance(exc, sa.exc.IntegrityError):
                 raise StoreError(f"step already stored: {exc}") from None
             raise _as_store_error(exc) from exc
