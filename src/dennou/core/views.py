@@ -15,10 +15,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
-import msgspec
-
 from dennou.core.actions import Action
-from dennou.core.jsondata import to_json
+from dennou.core.jsondata import encode, to_json
 
 if TYPE_CHECKING:
     from dennou.core.game import JSON, Event, Game, Seat
@@ -90,8 +88,6 @@ class Views(Generic[S]):
 
 _EVERY = "every"
 """The audience key of a log's every event (a game's end shows them all)."""
-
-_encode_json = msgspec.json.Encoder().encode
 
 
 class LogJSON(list["JSON"]):
@@ -175,7 +171,7 @@ class _Chain:
         for i in range(len(ends) - 1, count):
             if i:
                 blob += b","
-            blob += _encode_json(shown[i])
+            blob += encode(shown[i])
             ends.append(len(blob))
         return b"[" + blob[: ends[count]] + b"]"
 

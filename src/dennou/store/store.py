@@ -29,6 +29,7 @@ from alembic import command
 from alembic.config import Config
 
 from dennou.core.errors import StoreError
+from dennou.core.jsondata import encode
 from dennou.core.record import Record, Step
 from dennou.store import schema
 
@@ -437,10 +438,7 @@ def _as_store_error(exc: BaseException) -> BaseException:
 
 def _encode_text(value: Any) -> str:
     """A JSON column's text, as :mod:`json` would read it back."""
-    return _json_encode(value).decode()
-
-
-_json_encode = msgspec.json.Encoder().encode
+    return encode(value).decode()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
