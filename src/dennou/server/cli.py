@@ -83,6 +83,7 @@ def serve(
     from dennou.server.app import create_app
     from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
+    from dennou.server.wsprotocol import HostWebSocketProtocol
 
     try:
         limits = parse_limits(list(limit or []))
@@ -140,6 +141,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=limits.frame_bytes,
+        ws=HostWebSocketProtocol,
         ws_per_message_deflate=False,  # compressing every view costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,

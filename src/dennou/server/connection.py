@@ -4,7 +4,9 @@
 at, and ``send``. It carries no transport: a seat taken over HTTP uses it as it is (messages
 are dropped; the caller reads the table instead). :class:`QueuedConnection` adds an outgoing
 queue drained by a writer task, bounded in bytes, for a transport given as two coroutines
-(the WebSocket's today, a raw TCP socket's for other adapters).
+(a raw TCP socket's for the UECda adapter, a WebSocket's under a plain ASGI server), or writes
+at once through a transport that buffers by itself (the host's WebSocket protocol,
+:mod:`dennou.server.wsprotocol`), bounded the same way.
 """
 
 from __future__ import annotations
@@ -90,6 +92,11 @@ class QueuedConnection(Connection):
     Sending never blocks a table. A client that stops reading lets its queue grow; past
     ``max_bytes`` queued it is dropped (closed with 1008) and the queue is freed at once.
 
+    Given ``write``, there is no queue and no writer task: each message is written at once and
+    the transport's own buffer is what grows (and is bounded by ``max_bytes`` the same way).
+    A writer task per connection woke for every message, which made it most of the cost of
+    sending one.
+
     Args:
         send_bytes: Sends one message on the transport.
         close: Closes the transport with a code and reason.
@@ -100,6 +107,9 @@ class QueuedConnection(Connection):
         address: As for :class:`Connection`.
         check: Test mode: called with every message before it is queued (see
             :mod:`dennou.server.checking`).
+        write: Writes one message at once and returns the bytes the transport still holds
+            unsent, or -1 if it is closed (:class:`~dennou.server.wsprotocol.SendText`);
+            ``send_bytes`` is then unused.
     """
 
     def __init__(
@@ -113,6 +123,7 @@ class QueuedConnection(Connection):
         account: str | None = None,
         address: str = "",
         check: Check | None = None,
+        write: Callable[[bytes], int] | None = None,
     ) -> None:
         super().__init__(account, address)
         self.check = check
@@ -128,7 +139,8 @@ class QueuedConnection(Connection):
         self.rate = rate
         self.dropped = False
         """Whether the connection was dropped for not reading."""
-        self._writer = asyncio.create_task(self._write())
+        self._direct = write
+        self._writer = asyncio.create_task(self._write()) if write is None else None
         self._closing: asyncio.Task[None] | None = None
 
     def send(self, message: p.ServerMessage) -> None:
@@ -142,17 +154,34 @@ class QueuedConnection(Connection):
             return
         if self.check is not None:
             self.check(data)
+        if self._direct is not None:
+            waiting = self._direct(data)
+            if waiting < 0:
+                self.closed = True
+            elif waiting > self.max_bytes:
+                self._drop()
+            else:
+                self.queued = waiting
+            return
         if self.queued + len(data) > self.max_bytes:
-            self.dropped = True
-            self._closing = asyncio.create_task(
-                self.close(1008, f"too slow: more than {self.max_bytes} bytes waiting")
-            )
-            self.closed = True  # nothing more is read from it or queued for it
-            self._free()
+            self._drop()
             return
         self._queue.append(data)
         self.queued += len(data)
         self._ready.set()
+
+    @property
+    def writes_at_once(self) -> bool:
+        """Whether messages are written at once (no queue, no writer task)."""
+        return self._direct is not None
+
+    def _drop(self) -> None:
+        self.dropped = True
+        self._closing = asyncio.create_task(
+            self.close(1008, f"too slow: more than {self.max_bytes} bytes waiting")
+        )
+        self.closed = True  # nothing more is read from it or queued for it
+        self._free()
 
     def allow(self) -> bool:
         """Whether one more incoming message is within the rate limit."""
@@ -181,12 +210,17 @@ class QueuedConnection(Connection):
 
     async def close(self, code: int, reason: str) -> None:
         """Close now: what is still queued is dropped (and its memory freed)."""
-        if self._writer.done() and self._closing is not None and self._closing.done():
+        if (
+            (self._writer is None or self._writer.done())
+            and self._closing is not None
+            and self._closing.done()
+        ):
             return
         self.closed = True
         self._free()
         # The writer may be blocked on a client that does not read: stop it, don't wait for it.
-        self._writer.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(self._close(code, reason), 2)
 
@@ -194,7 +228,8 @@ class QueuedConnection(Connection):
         """Let queued messages be written (for up to ``timeout`` seconds), then stop the writer."""
         self._stopping = True
         self._ready.set()
-        if not self._writer.done():
+        # Written at once: what the transport holds goes out before any closing frame.
+        if self._writer is not None and not self._writer.done():
             try:
                 await asyncio.wait_for(asyncio.shield(self._writer), timeout)
             except (TimeoutError, asyncio.CancelledError):

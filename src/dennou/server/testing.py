@@ -194,6 +194,7 @@ class LiveServer:
 
         from dennou.server.app import create_app
         from dennou.server.limits import Limits
+        from dennou.server.wsprotocol import HostWebSocketProtocol
 
         self.port = free_port()
         Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -209,7 +210,12 @@ class LiveServer:
             **app_options,  # type: ignore[arg-type]
         )
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="error", ws_max_size=1 << 20
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="error",
+            ws=HostWebSocketProtocol,
+            ws_max_size=1 << 20,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

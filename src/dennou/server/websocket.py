@@ -18,6 +18,7 @@ from dennou.server import protocol as p
 from dennou.server.connection import QueuedConnection
 from dennou.server.errors import error_body
 from dennou.server.hub import Hub
+from dennou.server.wsprotocol import SEND_TEXT
 from dennou.web.security import session_token
 
 
@@ -43,6 +44,8 @@ async def websocket(ws: WebSocket) -> None:
         burst=limits.burst,
         address=address,
         check=hub.check,
+        # under the host's own protocol (dennou serve, LiveServer) messages are written at once
+        write=ws.scope.get("extensions", {}).get(SEND_TEXT, {}).get("send"),
     )
     conn.session_token = session_token(ws)
     try:
