@@ -7,6 +7,7 @@ every other server test goes through it too, these check its own parts on a real
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -37,6 +38,22 @@ def test_a_connection_writes_every_message_at_once_in_order_whatever_its_length(
     live: LiveServer,
 ) -> None:
     """Lengths on each side of the frame header's 7-, 16- and 64-bit forms arrive intact."""
+    assert_sent_in_order(live, at_once=True)
+
+
+def test_under_another_server_protocol_the_socket_falls_back_to_its_queue(
+    tmp_path: Path,
+) -> None:
+    """uvicorn's own protocol (no extension): the queue and its writer task, the same messages."""
+    live = LiveServer(tmp_path / "data", rate=1000.0, burst=2000.0, ws="websockets-sansio")
+    try:
+        assert_sent_in_order(live, at_once=False)
+    finally:
+        live.stop()
+
+
+def assert_sent_in_order(live: LiveServer, *, at_once: bool) -> None:
+    """Messages of many lengths sent to a seated client arrive whole and in order."""
     ann = live.connect(live.register("ann"))
     table = ann.request({"type": "create_table", "game": "numeron", "seats": ["me", "bot:random"]})
     table_id = str(table["table"]["id"])  # type: ignore[index]
@@ -51,7 +68,7 @@ def test_a_connection_writes_every_message_at_once_in_order_whatever_its_length(
             conn.send_raw(data)
         return conn.writes_at_once
 
-    assert live.call(send_them)
+    assert live.call(send_them) is at_once
     got: list[dict[str, Any]] = []
     while len(got) < len(sent):
         message = ann.recv()

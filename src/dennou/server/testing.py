@@ -177,6 +177,9 @@ class LiveServer:
         data_dir: The data directory.
         limits: Limits on top of :data:`TEST_LIMITS`.
         check_messages: Check every message sent against the schemas.
+        ws: uvicorn's WebSocket protocol (default: the host's own,
+            :class:`~dennou.server.wsprotocol.HostWebSocketProtocol`; a name such as
+            ``"websockets-sansio"`` runs ``/ws`` as under any other ASGI server).
         **app_options: More arguments of :func:`~dennou.server.app.create_app`.
     """
 
@@ -186,6 +189,7 @@ class LiveServer:
         *,
         limits: dict[str, object] | None = None,
         check_messages: bool = True,
+        ws: str | None = None,
         **app_options: object,
     ) -> None:
         import threading
@@ -214,7 +218,7 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="error",
-            ws=HostWebSocketProtocol,
+            ws=ws or HostWebSocketProtocol,
             ws_max_size=1 << 20,
         )
         self.server = uvicorn.Server(config)
