@@ -92,10 +92,9 @@ class QueuedConnection(Connection):
     Sending never blocks a table. A client that stops reading lets its queue grow; past
     ``max_bytes`` queued it is dropped (closed with 1008) and the queue is freed at once.
 
-    Given ``write``, there is no queue and no writer task: each message is written at once and
-    the transport's own buffer is what grows (and is bounded by ``max_bytes`` the same way).
-    A writer task per connection woke for every message, which made it most of the cost of
-    sending one.
+    Given ``write``, there is no queue and no writer task (which woke for every message): each
+    message is written at once and the transport's own buffer is what grows (and is bounded by
+    ``max_bytes`` the same way).
 
     Args:
         send_bytes: Sends one message on the transport.
@@ -108,7 +107,8 @@ class QueuedConnection(Connection):
         check: Test mode: called with every message before it is queued (see
             :mod:`dennou.server.checking`).
         write: Writes one message at once and returns the bytes the transport still holds
-            unsent, or -1 if it is closed (:class:`~dennou.server.wsprotocol.SendText`);
+            unsent, or -1 if it is closed
+            (:meth:`~dennou.server.wsprotocol.HostWebSocketProtocol.send_text_now`);
             ``send_bytes`` is then unused.
     """
 
