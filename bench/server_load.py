@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 
 from dennou.client import Client
 from dennou.core.bot import RandomBot
@@ -82,10 +83,7 @@ async def player(
     bot = RandomBot()
     rng = random.Random(seed)
     while not stop.is_set():
-        try:
-            msg = await asyncio.wait_for(client.messages.get(), 1)
-        except TimeoutError:
-            continue
+        msg = await client.messages.get()  # cancelled once the run is over
         if msg is None:
             stats.errors.append(f"{table}: connection closed")
             return
@@ -123,10 +121,7 @@ async def spectator(
     client: Client, table: str, stats: Stats, stop: asyncio.Event, primary: bool
 ) -> None:
     while not stop.is_set():
-        try:
-            msg = await asyncio.wait_for(client.messages.get(), 1)
-        except TimeoutError:
-            continue
+        msg = await client.messages.get()  # cancelled once the run is over
         if msg is None:
             stats.errors.append(f"{table}: spectator connection closed")
             return
@@ -246,7 +241,9 @@ def table_specs(text: str) -> list[tuple[str, int]]:
 def _child(
     args: argparse.Namespace, http_url: str, ws_url: str, part: int, ready: Any, go: Any, out: Any
 ) -> None:
-    out.put(asyncio.run(client_part(args, http_url, ws_url, part, ready, go)))
+    # uvloop (uvicorn's own loop, installed with the server extra): the load generators share
+    # the machine with the server, so what they spend is taken from it
+    out.put(uvloop.run(client_part(args, http_url, ws_url, part, ready, go)))
 
 
 def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:

@@ -100,33 +100,3 @@ def test_the_legal_sample_changes_from_turn_to_turn() -> None:
     assert len(samples) == 200
     hits = Counter(p for version in range(2000) for p in sample_indices(720, version, 1))
     assert len(hits) == 720  # every action turns up in some sample
-
-
-def test_the_server_freezes_what_lives_through_its_start_then_stops_freezing() -> None:
-    """``dennou serve`` keeps long-lived objects out of full collections (a full collection
-    pauses every table): frozen at the start and after the next full collections, then no more
-    (cyclic garbage among frozen objects is never collected)."""
-    import gc
-
-    from dennou.server.cli import FULL_COLLECTION_EVERY, freeze_long_lived
-
-    gc.unfreeze()
-    threshold = gc.get_threshold()
-    try:
-        freeze_long_lived(later=2)
-        assert gc.get_threshold()[2] == FULL_COLLECTION_EVERY
-        at_start = gc.get_freeze_count()
-        assert at_start > 0
-        hooks = len(gc.callbacks)
-        kept = [[i] for i in range(1000)]  # objects that live through the next collection
-        gc.collect()
-        assert gc.get_freeze_count() >= at_start + len(kept)
-        gc.collect()
-        assert len(gc.callbacks) == hooks - 1  # done: the hook removed itself
-        frozen = gc.get_freeze_count()
-        more = [[i] for i in range(1000)]
-        gc.collect()
-        assert gc.get_freeze_count() == frozen and more
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*threshold)

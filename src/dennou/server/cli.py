@@ -7,7 +7,6 @@ runs them directly.
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib
 import inspect
 import json
@@ -83,6 +82,7 @@ def serve(
     from dennou.server.app import create_app
     from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
+    from dennou.server.collector import LongLivedObjects
     from dennou.server.wsprotocol import HostWebSocketProtocol
 
     try:
@@ -117,7 +117,7 @@ def serve(
         if operators:
             lines.append(f"  operators  {', '.join(operators)}")
         print("\n".join(lines), flush=True)
-        freeze_long_lived()
+        LongLivedObjects().install()
 
     if warm:
         warm_in_background()
@@ -147,39 +147,6 @@ def serve(
         ws_ping_timeout=20,
         lifespan="on",
     )
-
-
-FULL_COLLECTION_EVERY = 100
-"""Younger collections between full ones (Python's default: 10)."""
-
-
-def freeze_long_lived(later: int = 3) -> None:
-    """Keep the garbage collector's full collections rare and short.
-
-    A full collection scans every object, and while it runs every table waits: 85-150 ms on a
-    2-core machine holding 200 tables and 900 connections, which made the 99th percentile of
-    every broadcast. What is loaded by now (modules, restored tables) is frozen (out of the
-    collector's sight); the engines' own objects arrive with their first tables, so the
-    survivors of the next ``later`` full collections are frozen too. Garbage forming cycles
-    among frozen objects is never collected, which is why this stops after a few. Full
-    collections then come every :data:`FULL_COLLECTION_EVERY` younger ones instead of 10 (the
-    young generations still collect most garbage as soon as it is made).
-    """
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
-    left = [later]
-
-    def after_full_collection(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] == 2 and left[0] > 0:
-            left[0] -= 1
-            gc.freeze()
-            if not left[0]:
-                gc.callbacks.remove(after_full_collection)
-
-    if later:
-        gc.callbacks.append(after_full_collection)
 
 
 def warm_in_background() -> None:
