@@ -22,7 +22,7 @@ class Node:
 @pytest.fixture
 def policy() -> Iterator[LongLivedObjects]:
     gc.unfreeze()
-    policy = LongLivedObjects(growth=2.0)
+    policy = LongLivedObjects(growth=2.0)  # small: a test grows the heap past it
     policy.install()
     try:
         yield policy
@@ -90,16 +90,20 @@ def test_past_the_bound_one_full_collection_scans_everything_and_finds_the_cycle
     gc.collect(1)
     del a, b
     grown = [[i] for i in range(int(policy.baseline * policy.growth) + 1000)]
-    gc.collect(1)  # the frozen objects are now past twice what they were: unfrozen
+    gc.collect(1)
+    assert not policy.reclaiming  # counted at full collections only
+    gc.collect()  # the frozen objects are now past twice what they were: unfrozen
     assert policy.reclaiming
     assert gc.get_freeze_count() == 0
-    assert watched() is not None  # still there until the full collection
+    assert watched() is not None  # still there until the next full collection
+    gc.collect(1)
+    assert policy.reclaiming and gc.get_freeze_count() == 0  # nothing frozen meanwhile
     gc.collect()
     assert watched() is None
     assert not policy.reclaiming and policy.reclaims == 2
     assert policy.baseline >= len(grown)  # the survivors frozen again
     assert gc.get_freeze_count() >= len(grown)
-    gc.collect(1)
+    gc.collect()
     assert not policy.reclaiming  # the new bound is twice the new baseline
 
 

@@ -80,9 +80,9 @@ def serve(
     import uvicorn
 
     from dennou.server.app import create_app
+    from dennou.server.collector import LongLivedObjects
     from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
-    from dennou.server.collector import LongLivedObjects
     from dennou.server.wsprotocol import HostWebSocketProtocol
 
     try:

@@ -12,10 +12,11 @@ middle-generation collection: the objects Python would promote to the oldest gen
 the permanent one instead, out of every later collection's sight. Young collections still
 collect young cycles as soon as they are made, and frozen objects are still freed by reference
 counting. Cyclic garbage among frozen objects would never be found, so the frozen objects are
-bounded: once they number ``growth`` times what they did after the last full collection of
-everything, they are unfrozen and Python's next full collection scans them all once (the pause
-this policy otherwise avoids, as rare as the heap doubling), after which the survivors are
-frozen again.
+bounded: when a full collection finds them ``growth`` times (4) as many as after the last
+full collection of everything, they are unfrozen and Python's next full collection scans them
+all once (the pause this policy otherwise avoids, once each time the heap has grown fourfold),
+after which the survivors are frozen again. Memory is then bounded by that factor even if every
+frozen object became cyclic garbage; measured, 0.1% did.
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ class LongLivedObjects:
     Args:
         growth: How many times its size after the last full collection of everything the
             frozen set may grow (live objects and any cyclic garbage among them) before the
-            next one.
+            next one. The frozen set is counted at full collections only (every
+            :data:`FULL_COLLECTION_EVERY` middle ones): counting walks every frozen object.
     """
 
-    def __init__(self, growth: float = 2.0) -> None:
+    def __init__(self, growth: float = 4.0) -> None:
         if growth <= 1:
             raise ValueError(f"growth must be above 1, not {growth}")
         self.growth = growth
@@ -71,14 +73,18 @@ class LongLivedObjects:
         # gc.collect() does nothing inside a callback: a full collection is left to Python
         if phase != "stop" or info["generation"] == 0:
             return
-        if self.reclaiming:
-            if info["generation"] == 2:  # everything was scanned: freeze the survivors again
-                gc.freeze()
-                self.baseline = gc.get_freeze_count()
-                self.reclaims += 1
-                self.reclaiming = False
+        if info["generation"] == 1:
+            if not self.reclaiming:
+                gc.freeze()  # the middle generation's survivors, just promoted
             return
-        gc.freeze()  # the middle generation's survivors, just promoted
+        if self.reclaiming:  # everything was scanned: freeze the survivors again
+            gc.freeze()
+            self.baseline = gc.get_freeze_count()
+            self.reclaims += 1
+            self.reclaiming = False
+            return
+        gc.freeze()
+        # counted at full collections only: counting walks every frozen object (~2 ms for 500k)
         if gc.get_freeze_count() > self.growth * self.baseline:
             gc.unfreeze()
             self.reclaiming = True
