@@ -4,6 +4,7 @@ anything that was recently slow off it (docs/architecture.md, `work.py`; issue 1
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections import Counter
 
@@ -45,6 +46,26 @@ def test_one_slow_run_keeps_a_kind_off_the_loop_while_cheap_runs_follow() -> Non
     # the peak fades: after enough cheap runs the kind is cheap again
     _runs(work, ("stud10", "view"), [0.0] * 400)
     assert work.where[("stud10", "view")]["inline"] > 0
+
+
+def test_a_garbage_collection_during_work_is_not_its_cost() -> None:
+    """A collection stops every thread wherever it runs: landing in a cheap kind's run, it
+    must not send that kind off the loop for hundreds of runs."""
+    work = Work()
+    kind = ("numeron", "turn")
+    _runs(work, kind, [0.0])  # measured once (on a thread): cheap
+    heap = [[i] for i in range(300_000)]  # what the collections scan
+    started = time.thread_time()
+
+    async def go() -> None:
+        for _ in range(3):
+            await work.run(kind, gc.collect)  # work whose whole cost is a full collection
+
+    asyncio.run(go())
+    assert time.thread_time() - started > 3 * Work.INLINE  # the collections were not cheap
+    assert heap
+    assert work.where[kind]["inline"] == 3
+    assert work.peak[kind] < Work.INLINE
 
 
 def test_waiting_is_not_cost() -> None:
