@@ -30,10 +30,15 @@ def policy() -> Iterator[LongLivedObjects]:
         policy.uninstall()
 
 
-def cycle_garbage() -> weakref.ref[Node]:
-    """A two-object cycle nothing else refers to: only a collection that scans it frees it."""
+def cycle_garbage(*, frozen: bool = False) -> weakref.ref[Node]:
+    """A two-object cycle nothing else refers to: only a collection that scans it frees it.
+
+    ``frozen``: it lives through a middle collection (and is frozen) before it is dropped.
+    """
     a, b = Node(), Node()
     a.other, b.other = b, a
+    if frozen:
+        gc.collect(1)
     return weakref.ref(a)
 
 
@@ -71,11 +76,7 @@ def test_young_cycles_are_still_collected_at_once(policy: LongLivedObjects) -> N
 def test_cyclic_garbage_among_frozen_objects_waits_for_the_bound(
     policy: LongLivedObjects,
 ) -> None:
-    a, b = Node(), Node()
-    a.other, b.other = b, a
-    watched = weakref.ref(a)
-    gc.collect(1)  # the cycle lives through a middle collection: frozen
-    del a, b
+    watched = cycle_garbage(frozen=True)
     gc.collect()  # a full collection does not see it
     assert watched() is not None
     assert not policy.reclaiming
@@ -84,11 +85,7 @@ def test_cyclic_garbage_among_frozen_objects_waits_for_the_bound(
 def test_past_the_bound_one_full_collection_scans_everything_and_finds_the_cycles(
     policy: LongLivedObjects,
 ) -> None:
-    a, b = Node(), Node()
-    a.other, b.other = b, a
-    watched = weakref.ref(a)
-    gc.collect(1)
-    del a, b
+    watched = cycle_garbage(frozen=True)
     grown = [[i] for i in range(int(policy.baseline * policy.growth) + 1000)]
     gc.collect(1)
     assert not policy.reclaiming  # counted at full collections only
