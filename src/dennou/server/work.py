@@ -140,13 +140,13 @@ def _timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any, fl
     if _collector_clock not in gc.callbacks:  # once per process (worker processes run this)
         gc.callbacks.append(_collector_clock)
     started, collecting = time.thread_time(), _COLLECTOR.spent
+    ok = True
     try:
         result = fn(*args)
     except DennouError as exc:
         # an exception's pickle keeps only its message: send what rebuilds it with its context
-        spent = time.thread_time() - started - (_COLLECTOR.spent - collecting)
-        return False, (type(exc), exc.message, exc.context), spent
-    return True, result, time.thread_time() - started - (_COLLECTOR.spent - collecting)
+        ok, result = False, (type(exc), exc.message, exc.context)
+    return ok, result, time.thread_time() - started - (_COLLECTOR.spent - collecting)
 
 
 class Work:
