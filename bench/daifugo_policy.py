@@ -3,6 +3,7 @@
     python bench/daifugo_policy.py                    # 40 sets, writes the package's policy.json
     python bench/daifugo_policy.py --sets 8 --dry-run # a quick look, nothing written
     python bench/daifugo_policy.py --sets 30 --teacher ismcts --workers 1 --dry-run
+    python bench/daifugo_policy.py --teacher greedy --out /tmp/greedy.json  # elsewhere
 
 Five ``montecarlo`` bots (or five of ``--teacher``, a bot spec: ``ismcts`` fits the policy to the
 choices of the search that uses it) play sets of 10 games (two sets in three under the seed rules,
@@ -149,7 +150,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--l2", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--dry-run", action="store_true", help="do not write policy.json")
+    parser.add_argument("--dry-run", action="store_true", help="do not write the weights")
+    parser.add_argument(
+        "--out", type=Path, default=I.POLICY_FILE, help="where to write them (default: policy.json)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = [
@@ -184,8 +188,8 @@ def main() -> None:
                 f"top-1 agreement {agreement(w, test):.3f}"
             ),
         }
-        I.POLICY_FILE.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {I.POLICY_FILE}")
+        args.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
