@@ -155,6 +155,8 @@ def main() -> None:
         "--out", type=Path, default=I.POLICY_FILE, help="where to write them (default: policy.json)"
     )
     args = parser.parse_args()
+    if not args.dry_run and not args.out.parent.is_dir():
+        parser.error(f"--out: no such directory: {args.out.parent}")  # before minutes of play
     started = time.perf_counter()
     jobs = [
         (args.seed + i, "uecda" if i % 3 == 2 else None, args.playouts, args.teacher)
