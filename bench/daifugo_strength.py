@@ -78,10 +78,11 @@ def one_deal(job: tuple[str, str, int, int, str | None, bool]) -> tuple[float, l
     rules = rules_of(games, preset)
     total = 0.0
     times: list[float] = []
+    if sees:
+        setattr(I.Context, "deals", true_deals)  # noqa: B010 (a measurement's patch)
     for seat in range(5):
         bots = [make_bot(GAME, hero if i == seat else field) for i in range(5)]
         if sees:
-            setattr(I.Context, "deals", true_deals)  # noqa: B010 (a measurement's patch)
             run = GameRun(GAME, rules, bots, seed, players=NAMES)
             TrueHands.state, TrueHands.seat = run.state, seat
             record = run.play(on_step=TrueHands.keep)
@@ -160,11 +161,11 @@ def main() -> None:
     if args.hero or args.field:
         hero = args.hero or "ismcts"
         rows = [(hero, field) for field in args.field or ["greedy"]]
+    if args.hero_sees_hands and not isinstance(make_bot(GAME, rows[0][0]), I.IsmctsBot):
+        parser.error("--hero-sees-hands needs an ismcts hero (--hero ismcts...)")
     print(f"\n{args.deals} deals x 5 seats x {args.games} games; points per game 2 1 0 -1 -2\n")
     print("| hero | field | mean points/game | 95% CI | games | hero ms median / max | time |")
     print("|---|---|---|---|---|---|---|")
-    if args.hero_sees_hands and not isinstance(make_bot(GAME, rows[0][0]), I.IsmctsBot):
-        parser.error("--hero-sees-hands needs an ismcts hero (--hero ismcts...)")
     for hero, field in rows:
         measure(
             hero,
