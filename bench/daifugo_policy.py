@@ -183,8 +183,9 @@ def main() -> None:
             "features": list(I.FEATURES),
             "weights": [round(float(v), 4) for v in w],
             "how": (
-                f"bench/daifugo_policy.py --sets {args.sets} --playouts {args.playouts} "
-                + (f"--teacher {args.teacher} " if args.teacher else "")
+                f"bench/daifugo_policy.py --sets {args.sets} "
+                # --playouts is montecarlo's budget: it plays no part under a --teacher
+                + (f"--teacher {args.teacher} " if args.teacher else f"--playouts {args.playouts} ")
                 + f"--l2 {args.l2} --seed {args.seed}: {len(data)} "
                 f"{(args.teacher or 'montecarlo').split(':')[0]} decisions, held-out "
                 f"top-1 agreement {agreement(w, test):.3f}"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -201,9 +203,11 @@ def match_command(
         task = progress.add_task(f"{game_name}", total=games)
 
         def done(i: int, rec: records.Record) -> None:
-            if out is not None:
-                records.write(out, [rec], append=True)
-            played.append(rec)
+            # A Ctrl-C here would leave the file and the table disagreeing (or half a line).
+            with interrupts_deferred():
+                if out is not None:
+                    records.write(out, [rec], append=True)
+                played.append(rec)
             progress.advance(task)
 
         try:
@@ -229,6 +233,26 @@ def match_command(
         info.print(f"records written to {out}")
     if interrupted:
         raise typer.Exit(130)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) back until the block is done, then raise it.
+
+    Masking the signal would not do: the kernel may hand it to another thread (rich's refresh
+    thread), and Python still raises it in the main thread at once.
+    """
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield  # Ctrl-C ignored (run in the background) or handled by someone else
+        return
+    pending: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pending:
+        raise KeyboardInterrupt
 
 
 DEFAULTS_NOTE = (

@@ -98,20 +98,20 @@ def test_pool_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
         "    time.sleep(60)\n",
         encoding="utf-8",
     )
-    parent = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
-    )
-    try:
-        assert parent.stdout is not None
-        worker = int(parent.stdout.readline())
-        parent.send_signal(signal.SIGKILL)
-        parent.wait(10)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and _alive(worker):
-            time.sleep(0.1)
-        assert not _alive(worker), "the worker outlived its parent"
-    finally:
-        parent.kill()
+    ) as parent:  # its pipe closed and the child reaped however the test ends
+        try:
+            assert parent.stdout is not None
+            worker = int(parent.stdout.readline())
+            parent.send_signal(signal.SIGKILL)
+            parent.wait(10)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and _alive(worker):
+                time.sleep(0.1)
+            assert not _alive(worker), "the worker outlived its parent"
+        finally:
+            parent.kill()
 
 
 def _alive(pid: int) -> bool:

@@ -74,12 +74,14 @@ class BotProcess:
             preexec_fn=interruptible,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip())
+        with self.proc.stdout as out:  # closed at the end of the output, not left to the collector
+            for line in out:
+                self.lines.put(line.rstrip())
         self.lines.put(None)
 
     def read_until(self, text: str, timeout: float = 60) -> list[str]:
@@ -101,6 +103,7 @@ class BotProcess:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(10)
+        self.reader.join(10)
 
 
 def wait_for(check: Any, timeout: float, what: str) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from dennou.arena.seating import seat_players
+from dennou.cli import interrupts_deferred
 from dennou.core import record as records
 from dennou.core.errors import ConfigError
 from dennou.games import get
@@ -161,3 +162,31 @@ def test_ctrl_c_prints_the_table_of_the_games_finished(tmp_path: Path) -> None:
     assert finished >= 2
     assert f"interrupted: {finished} of 10000 games finished" in output
     assert f"numeron: {finished} games" in output and "win rate [95% CI]" in output
+
+
+def test_a_ctrl_c_while_a_finished_game_is_saved_waits_until_it_is_saved_and_counted() -> None:
+    """The records written and the games in the table agree whenever Ctrl-C comes.
+
+    A SIGINT between writing a game's record and counting it once printed "32 of 10000 games
+    finished" over a file of 33.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    steps: list[str] = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts_deferred():
+                os.kill(os.getpid(), signal.SIGINT)
+                steps.append("written")
+                steps.append("counted")
+            steps.append("after")  # never: the Ctrl-C is raised as the block ends
+        assert steps == ["written", "counted"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        # A match run with Ctrl-C ignored (in the background) keeps ignoring it.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with interrupts_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            steps.append("ignored")
+        assert steps[-1] == "ignored"
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)

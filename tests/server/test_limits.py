@@ -123,11 +123,11 @@ def test_tables_are_listed_a_page_at_a_time(tight: LiveServer) -> None:
 
 def test_a_socket_that_never_says_hello_is_closed(tight: LiveServer) -> None:
     """12.6: 400 sockets that never said hello stayed open."""
-    raw = RawSocket(tight.port)
-    raw.websocket()
-    started = time.monotonic()
-    assert raw.closed_by_server(5)
-    assert time.monotonic() - started < 3
+    with RawSocket(tight.port) as raw:
+        raw.websocket()
+        started = time.monotonic()
+        assert raw.closed_by_server(5)
+        assert time.monotonic() - started < 3
 
 
 def test_connections_per_address_and_per_account_are_limited(tight: LiveServer) -> None:

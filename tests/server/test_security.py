@@ -193,27 +193,26 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 def test_a_body_announced_too_large_is_refused_before_it_is_read(server: ServerProcess) -> None:
     """12.2: a request announcing 1 GB is answered 413 at once, without waiting for the body."""
-    raw = RawSocket(server.port)
-    started = time.monotonic()
-    raw.send(
-        b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        b"Content-Length: 1000000000\r\n\r\n{"
-    )
-    status, data = raw.read_response(timeout=5)
-    assert status == 413 and b'"too_large"' in data
-    assert time.monotonic() - started < 2
-    raw.close()
+    with RawSocket(server.port) as raw:
+        started = time.monotonic()
+        raw.send(
+            b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000000000\r\n\r\n{"
+        )
+        status, data = raw.read_response(timeout=5)
+        assert status == 413 and b'"too_large"' in data
+        assert time.monotonic() - started < 2
 
 
 def test_a_body_that_stops_arriving_is_cut_off(server: ServerProcess) -> None:
     """12.2: a body that goes silent holds the connection only until the body deadline."""
-    raw = RawSocket(server.port)
-    started = time.monotonic()
-    raw.send(b'POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"na')
-    status, data = raw.read_response(timeout=10)
-    assert status == 408 and b'"too_slow"' in data
-    assert time.monotonic() - started < 5
-    assert raw.closed_by_server(5)
+    with RawSocket(server.port) as raw:
+        started = time.monotonic()
+        raw.send(b'POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"na')
+        status, data = raw.read_response(timeout=10)
+        assert status == 408 and b'"too_slow"' in data
+        assert time.monotonic() - started < 5
+        assert raw.closed_by_server(5)
 
 
 def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
@@ -226,17 +225,16 @@ def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
     chunk = b"x" * 65536
     frame = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
     for _ in range(4):
-        raw = RawSocket(server.port, timeout=5)
-        raw.send(
-            b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
-            b"Content-Type: application/json\r\n\r\n"
-        )
-        sent = 0
-        while sent < 50 << 20 and raw.send(frame):
-            sent += len(chunk)
-        status, _ = raw.read_response(timeout=5)
-        assert status in (413, 0)  # 0: the server answered and closed before we read it
-        raw.close()
+        with RawSocket(server.port, timeout=5) as raw:
+            raw.send(
+                b"POST /api/accounts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                b"Content-Type: application/json\r\n\r\n"
+            )
+            sent = 0
+            while sent < 50 << 20 and raw.send(frame):
+                sent += len(chunk)
+            status, _ = raw.read_response(timeout=5)
+            assert status in (413, 0)  # 0: the server answered and closed before we read it
     assert rss_mib(server.proc.pid) - before < 40
     assert httpx.get(f"{server.http}/api", timeout=30).status_code == 200
 
@@ -250,20 +248,19 @@ def test_a_client_that_never_reads_is_dropped_and_its_memory_is_freed(tmp_path: 
         assert server.proc is not None
         httpx.get(f"{server.http}/api/games", timeout=60)  # every game imported: not the queue
         before = rss_mib(server.proc.pid)
-        raw = RawSocket(server.port, timeout=5)
-        raw.websocket()
-        raw.send_text(json.dumps({"type": "hello"}))
-        for _ in range(3000):  # each answer is ~10 KB: 30 MB asked for, never read
-            if not raw.send_text(json.dumps({"type": "list_games"})):
-                break
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0:
-                break
-            time.sleep(0.1)
-        assert httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0
-        assert rss_mib(server.proc.pid) - before < 15  # 256 KiB queued at most, then freed
-        raw.close()
+        with RawSocket(server.port, timeout=5) as raw:
+            raw.websocket()
+            raw.send_text(json.dumps({"type": "hello"}))
+            for _ in range(3000):  # each answer is ~10 KB: 30 MB asked for, never read
+                if not raw.send_text(json.dumps({"type": "list_games"})):
+                    break
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                if httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0:
+                    break
+                time.sleep(0.1)
+            assert httpx.get(f"{server.http}/api/stats", timeout=30).json()["connections"] == 0
+            assert rss_mib(server.proc.pid) - before < 15  # 256 KiB queued at most, then freed
     finally:
         server.stop()
 

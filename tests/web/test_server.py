@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -27,12 +27,24 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
     server.stop()
 
 
-def sign_up(live: LiveServer, name: str) -> httpx.Client:
-    """A browser-like client signed in through /api/session (the cookie is in its jar)."""
-    client = httpx.Client(base_url=live.http, headers={"origin": live.http}, timeout=10)
-    reply = client.post("/api/session", json={"name": name})
-    assert reply.status_code == 201, reply.text
-    return client
+@pytest.fixture
+def sign_up(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
+    """Browser-like clients signed in through /api/session (the cookie in each one's jar).
+
+    The clients are closed when the test ends, so none leaves a socket open.
+    """
+    clients: list[httpx.Client] = []
+
+    def signed_in(name: str) -> httpx.Client:
+        client = httpx.Client(base_url=live.http, headers={"origin": live.http}, timeout=10)
+        clients.append(client)
+        reply = client.post("/api/session", json={"name": name})
+        assert reply.status_code == 201, reply.text
+        return client
+
+    yield signed_in
+    for client in clients:
+        client.close()
 
 
 def play_numeron_to_end(live: LiveServer, token: str) -> str:
@@ -113,9 +125,9 @@ def test_no_module_writes_html() -> None:
 
 
 def test_sign_up_sets_an_httponly_samesite_cookie_and_never_shows_the_token(
-    live: LiveServer,
+    live: LiveServer, sign_up: Callable[[str], httpx.Client]
 ) -> None:
-    client = sign_up(live, "ann")
+    client = sign_up("ann")
     cookie = client.cookies.get("dennou_session")
     assert cookie
     reply = client.get("/api/session")
@@ -135,17 +147,19 @@ def test_sign_up_sets_an_httponly_samesite_cookie_and_never_shows_the_token(
     )
     assert made.status_code == 201
     # sign in elsewhere with the token, and sign out
-    other = httpx.Client(base_url=live.http, headers={"origin": live.http})
-    assert other.post("/api/session", json={"token": cookie}).json() == {"name": "ann"}
-    assert other.delete("/api/session").status_code == 200
-    assert other.get("/api/session").json() == {"name": None}
-    bad = other.post("/api/session", json={"token": "nope"})
-    assert bad.status_code == 401
-    assert other.post("/api/session", json={"name": "bad name!"}).status_code == 400
-    assert other.post("/api/session", json={"name": "ann"}).status_code == 409
+    with httpx.Client(base_url=live.http, headers={"origin": live.http}) as other:
+        assert other.post("/api/session", json={"token": cookie}).json() == {"name": "ann"}
+        assert other.delete("/api/session").status_code == 200
+        assert other.get("/api/session").json() == {"name": None}
+        bad = other.post("/api/session", json={"token": "nope"})
+        assert bad.status_code == 401
+        assert other.post("/api/session", json={"name": "bad name!"}).status_code == 400
+        assert other.post("/api/session", json={"name": "ann"}).status_code == 409
 
 
-def test_cross_site_session_calls_are_refused(live: LiveServer) -> None:
+def test_cross_site_session_calls_are_refused(
+    live: LiveServer, sign_up: Callable[[str], httpx.Client]
+) -> None:
     """CSRF: a foreign Origin, a cross-site fetch or a form-encoded body changes nothing."""
     url = live.http + "/api/session"
     evil = httpx.post(url, json={"name": "eve"}, headers={"origin": "http://evil.example"})
@@ -160,7 +174,7 @@ def test_cross_site_session_calls_are_refused(live: LiveServer) -> None:
     # nothing was created
     assert httpx.get(live.http + "/api/accounts/eve").status_code == 404
     # signing out from another site is refused too
-    client = sign_up(live, "ann")
+    client = sign_up("ann")
     out = client.delete("/api/session", headers={"origin": "http://evil.example"})
     assert out.status_code == 403
     assert client.get("/api/session").json() == {"name": "ann"}
@@ -173,9 +187,9 @@ def _hello(live: LiveServer, headers: dict[str, str]) -> dict[str, object]:
 
 
 def test_websocket_hello_authenticates_from_the_cookie_of_a_same_origin_page(
-    live: LiveServer,
+    live: LiveServer, sign_up: Callable[[str], httpx.Client]
 ) -> None:
-    client = sign_up(live, "ann")
+    client = sign_up("ann")
     cookie = f"dennou_session={client.cookies.get('dennou_session')}"
     same = _hello(live, {"cookie": cookie, "origin": live.http})
     assert same["type"] == "welcome" and same["account"] == "ann"

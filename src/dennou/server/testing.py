@@ -491,3 +491,9 @@ class RawSocket:
         """Close the socket."""
         with contextlib.suppress(OSError):
             self.sock.close()
+
+    def __enter__(self) -> RawSocket:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
