@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from dennou.arena.bots import make_bot
+from dennou.arena.play import play as arena_play
 from dennou.core.game import Event
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
@@ -169,7 +170,7 @@ def weigh(
         np.array([C.card_set(C.parse_cards(o[3].split()) or ()) for o in obs], dtype=np.int64),
         S.pack(state),
         fl,
-        I.WEIGHTS,
+        np.tile(I.WEIGHTS, (n, 1)),
         0.05,
     )
 
@@ -214,7 +215,7 @@ def test_a_gift_received_makes_weak_cards_with_the_giver_less_likely() -> None:
         np.array([0], dtype=np.int64),
         S.pack(state),
         S.flags_of_rules(state.rules),
-        I.WEIGHTS,
+        np.tile(I.WEIGHTS, (3, 1)),
         0.05,
     )
     assert logw[0] == 0.0 and logw[1] < -1.5
@@ -259,6 +260,50 @@ def test_beliefs_keep_a_forced_passer_without_strong_singles() -> None:
         return sum(1 for row in rows if int(row[1]) & strong)
 
     assert strong_with_1(weighted) == 0 < strong_with_1(plain)
+
+
+def _set_against(field: str, **options: Any) -> IsmctsBot:
+    """An ``ismcts`` bot (seat 0) after a set of 2 games against 4 ``field`` bots."""
+    bot = IsmctsBot(playouts=200, samples=8, **{"model_opponents": True, **options})
+    bots = [bot, *(make_bot(GAME, field) for _ in range(4))]
+    arena_play(GAME, GAME.make_rules({"games": 2}), bots, 1000)
+    return bot
+
+
+def test_opponents_that_play_weakest_first_are_weighed_by_that_model() -> None:
+    """docs/games/daifugo.md, Bots: each opponent that went out is judged by its decisions."""
+    bot = _set_against("greedy")
+    judged = [x for x in range(1, 5) if bot.evidence[x].any()]
+    assert len(judged) >= 3 and not bot.evidence[0].any()  # never the bot itself
+    for x in judged:
+        assert bot.evidence[x, 1] > bot.evidence[x, 0] + 2.0  # weakest-first explains it best
+    weights = bot.opponent_weights(5)
+    assert np.array_equal(weights[0], I.WEIGHTS)
+    for x in judged:
+        assert np.array_equal(weights[x], I.OPPONENT_MODELS[1])
+
+
+def test_opponents_that_do_not_play_weakest_first_keep_the_search_model() -> None:
+    bot = _set_against("random")
+    judged = [x for x in range(1, 5) if bot.evidence[x].any()]
+    assert judged
+    for x in judged:
+        assert bot.evidence[x, 0] > bot.evidence[x, 1]
+        assert np.array_equal(bot.opponent_weights(5)[x], I.WEIGHTS)
+
+
+def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -> None:
+    """Off by default: the bot plays as before the option existed."""
+    assert IsmctsBot().model_opponents is False
+    bot = _set_against("greedy", model_opponents=False)
+    assert not bot.evidence.any()
+    assert (bot.opponent_weights(5) == I.WEIGHTS).all()
+
+
+def test_a_new_set_forgets_the_opponents() -> None:
+    bot = _set_against("greedy")
+    bot.reset(seat=2, rules=GAME.make_rules({"games": 2}), players=[f"p{i}" for i in range(5)])
+    assert not bot.evidence.any()
 
 
 def test_exchange_gift_is_searched_and_legal() -> None:

@@ -94,6 +94,15 @@ def load_weights(path: Path = POLICY_FILE) -> np.ndarray:
 WEIGHTS = load_weights()
 """The shipped policy weights."""
 
+WEAKEST_FIRST_FILE = Path(__file__).with_name("policy_weakest_first.json")
+"""The same policy fitted to the weakest-first rule's choices (``greedy``; UECda's sample
+client plays by this rule): ``bench/daifugo_policy.py --teacher greedy --out ...``."""
+
+OPPONENT_MODELS = np.stack([WEIGHTS, load_weights(WEAKEST_FIRST_FILE)])
+"""The models an opponent's hidden hand is weighed by, ``[model, feature]``: the search's choices
+(as in the playouts) and the weakest-first rule's. Each opponent gets the one that explains its
+decisions in the set's earlier games best (:meth:`IsmctsBot.observe`)."""
+
 _NAT = np.uint64((1 << 52) - 1)
 _CARDS = np.uint64((1 << 54) - 1)
 _SEQ = np.uint64(1 << 58)
@@ -663,7 +672,7 @@ def log_weights(
             its hand now plus these).
         template: A simulator vector to write the field into.
         fl: Rule flags.
-        w: Policy weights.
+        w: Policy weights of each seat, ``[seats, features]``.
         eps: Weight of a uniform choice mixed into the policy (robustness).
     """
     count = deals.shape[0]
@@ -690,7 +699,7 @@ def log_weights(
                 weaker = S._popcount(hand & np.uint64(context[d, 0]))
                 out[g] += weaker * math.log(0.35)
                 continue
-            k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
+            k, can_pass = policy(st, fl, hand, w[x], buf, probs, feats)
             total = k + (1 if can_pass else 0)
             p = _TINY
             if kinds[d] == AUTO_PASS:
@@ -850,6 +859,7 @@ class Tracker:
         self.lock = 0
         self.decisions: list[tuple[int, int, tuple[int, ...], int]] = []
         self.played: list[tuple[int, int, int]] = []  # (decision index, seat, cards)
+        self.out: list[int] = []  # seats out, in order
 
     def _context(self) -> tuple[int, ...]:
         if not self.top:
@@ -893,6 +903,8 @@ class Tracker:
             self.decisions.append((int(data["seat"]), how, self._context(), 0))
         elif kind == "flush":
             self.top = self.returned = self.back = self.lock = 0
+        elif kind == "out":
+            self.out.append(int(data["seat"]))
         elif kind == "discard10":
             cards = C.parse_cards(data["cards"]) or ()
             self.played.append((len(self.decisions), int(data["seat"]), C.card_set(cards)))
@@ -912,6 +924,9 @@ class IsmctsBot(Bot):
         solver_nodes: Positions the two-player solver may visit (0: no solver).
         exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
         seed: Mixed into the random stream (different bots with the same game seed).
+        model_opponents: Weigh each opponent's hidden hand by the model of
+            :data:`OPPONENT_MODELS` that explains its decisions in the set's finished games best
+            (else by the playout policy).
         blend: The value model's share of each playout's reward (:func:`position_value`;
             experimental).
         cutoff: Stop each playout after this many moves and let the value model judge
@@ -931,6 +946,7 @@ class IsmctsBot(Bot):
         solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
+        model_opponents: bool = False,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
     ) -> None:
@@ -943,6 +959,10 @@ class IsmctsBot(Bot):
         self.solver_nodes = solver_nodes
         self.exchange = exchange
         self.seed = seed
+        self.model_opponents = model_opponents
+        self.seat = -1
+        self.evidence = np.zeros((0, len(OPPONENT_MODELS)))
+        self.template: np.ndarray | None = None
         self.blend = blend
         self.cutoff = cutoff
         self.value_weights = VALUE
@@ -954,13 +974,60 @@ class IsmctsBot(Bot):
         """A new set: forget the last one."""
         self.tracker.reset()
         self.rules = rules if isinstance(rules, DaifugoRules) else None
+        self.seat = seat
+        self.evidence = np.zeros((len(players), len(OPPONENT_MODELS)))
+        self.template = None
 
     def observe(self, events: Sequence[Event]) -> None:
         """Follow the game's public course (plays, passes, flushes)."""
         if self.rules is None:
             return
         for e in events:
+            if e.kind == "game_end" and self.model_opponents:
+                self._weigh_models()
             self.tracker.see(e, self.rules)
+
+    def _weigh_models(self) -> None:
+        """Add the game's evidence for each model of each opponent that went out.
+
+        Once a seat is out, every card it held at each of its decisions is known: the cards it
+        played then or later.
+        """
+        tr, rules, base = self.tracker, self.rules, self.template
+        if rules is None or base is None:
+            return
+        fl = S.flags_of_rules(rules)
+        n = len(self.evidence)
+        for x in tr.out:
+            if x == self.seat or x >= n:
+                continue
+            rows = [(d, dec) for d, dec in enumerate(tr.decisions) if dec[0] == x]
+            if not rows:
+                continue
+            later = [_played_since(tr.played, x, d) for d, _ in rows]
+            args = (
+                np.zeros((1, n), dtype=np.int64),
+                np.array([x for _ in rows], dtype=np.int64),
+                np.array([dec[1] for _, dec in rows], dtype=np.int64),
+                np.array([dec[2] for _, dec in rows], dtype=np.int64),
+                np.array([dec[3] for _, dec in rows], dtype=np.uint64),
+                np.array(later, dtype=np.int64),
+                base,
+                fl,
+            )
+            for k, w in enumerate(OPPONENT_MODELS):
+                self.evidence[x, k] += log_weights(*args, np.tile(w, (n, 1)), 0.05)[0]
+
+    def opponent_weights(self, n: int) -> np.ndarray:
+        """``[seat, feature]``: the model each seat's hidden hand is weighed by."""
+        out = np.tile(self.weights, (n, 1))
+        if not self.model_opponents or len(self.evidence) != n:
+            return out
+        for x in range(n):
+            ev = self.evidence[x]
+            if ev.any():
+                out[x] = OPPONENT_MODELS[int(np.argmax(ev))]
+        return out
 
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose: exchange and follow-ups by rule or search, plays by search or the solver."""
@@ -977,6 +1044,7 @@ class IsmctsBot(Bot):
         if len(candidates) == 1:
             return candidates[0][1]
         ctx = Context(view, self.weights)
+        self.template = ctx.base
         solved = self._solve(view, ctx, candidates)
         if solved is not None:
             return solved
@@ -996,9 +1064,8 @@ class IsmctsBot(Bot):
         if obs is None:
             return pool[:want]
         seats, kinds, context, moves, later = obs
-        logw = log_weights(
-            pool, seats, kinds, context, moves, later, ctx.base, ctx.fl, self.weights, 0.05
-        )
+        w = self.opponent_weights(pool.shape[1])
+        logw = log_weights(pool, seats, kinds, context, moves, later, ctx.base, ctx.fl, w, 0.05)
         logw *= self.belief
         p = np.exp(logw - logw.max())
         p /= p.sum()
@@ -1113,6 +1180,15 @@ class IsmctsBot(Bot):
         moves = np.zeros(len(options), dtype=np.uint64)
         visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, 2)
         return Give(tuple(C.cards_str(options[_best(visits, totals)])))
+
+
+def _played_since(played: Sequence[tuple[int, int, int]], seat: int, d: int) -> int:
+    """The cards ``seat`` played at decision ``d`` or later (a card set)."""
+    out = 0
+    for i, x, cards in played:
+        if x == seat and i >= d:
+            out = C.add(out, cards)
+    return out
 
 
 def _best(visits: np.ndarray, totals: np.ndarray) -> int:
