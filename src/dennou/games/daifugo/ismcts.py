@@ -28,7 +28,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Annotated, Any
@@ -1001,20 +1001,10 @@ class IsmctsBot(Bot):
         for x in tr.out:
             if x == self.seat or x >= n:
                 continue
-            rows = [(d, dec) for d, dec in enumerate(tr.decisions) if dec[0] == x]
+            rows = _decision_rows(tr, (x,))[::-1]  # oldest first
             if not rows:
                 continue
-            later = [_played_since(tr.played, x, d) for d, _ in rows]
-            args = (
-                np.zeros((1, n), dtype=np.int64),
-                np.array([x for _ in rows], dtype=np.int64),
-                np.array([dec[1] for _, dec in rows], dtype=np.int64),
-                np.array([dec[2] for _, dec in rows], dtype=np.int64),
-                np.array([dec[3] for _, dec in rows], dtype=np.uint64),
-                np.array(later, dtype=np.int64),
-                base,
-                fl,
-            )
+            args = (np.zeros((1, n), dtype=np.int64), *_as_arrays(rows), base, fl)
             for k, w in enumerate(OPPONENT_MODELS):
                 self.evidence[x, k] += log_weights(*args, np.tile(w, (n, 1)), 0.05)[0]
 
@@ -1075,25 +1065,11 @@ class IsmctsBot(Bot):
         idx = np.searchsorted(np.cumsum(p), points, side="right")
         return pool[np.minimum(idx, len(pool) - 1)]
 
-    def _observations(
-        self, view: JSON, ctx: Context
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    def _observations(self, view: JSON, ctx: Context) -> _Arrays | None:
         tr = self.tracker
         me = view["seat"]
         counts = view["counts"]
-        later_by_seat: dict[int, int] = {}
-        rows: list[tuple[int, int, tuple[int, ...], int, int]] = []
-        plays = sorted(tr.played, reverse=True)
-        j = 0
-        for d in range(len(tr.decisions) - 1, -1, -1):
-            while j < len(plays) and plays[j][0] >= d:
-                _, x, cards = plays[j]
-                later_by_seat[x] = C.add(later_by_seat.get(x, 0), cards)
-                j += 1
-            x, kind, context, move = tr.decisions[d]
-            if x == me or not counts[x]:
-                continue
-            rows.append((x, kind, context, move, later_by_seat.get(x, 0)))
+        rows = _decision_rows(tr, [x for x, count in enumerate(counts) if x != me and count])
         for x, mask in ctx.gifts.items():
             if counts[x]:
                 everything = 0
@@ -1103,13 +1079,7 @@ class IsmctsBot(Bot):
                 rows.append((x, GIFT, (mask, 0, 0, 0, 0, 0, 0, 0), 0, everything))
         if not rows:
             return None
-        return (
-            np.array([r[0] for r in rows], dtype=np.int64),
-            np.array([r[1] for r in rows], dtype=np.int64),
-            np.array([r[2] for r in rows], dtype=np.int64),
-            np.array([r[3] for r in rows], dtype=np.uint64),
-            np.array([r[4] for r in rows], dtype=np.int64),
-        )
+        return _as_arrays(rows)
 
     def _search(
         self,
@@ -1182,13 +1152,40 @@ class IsmctsBot(Bot):
         return Give(tuple(C.cards_str(options[_best(visits, totals)])))
 
 
-def _played_since(played: Sequence[tuple[int, int, int]], seat: int, d: int) -> int:
-    """The cards ``seat`` played at decision ``d`` or later (a card set)."""
-    out = 0
-    for i, x, cards in played:
-        if x == seat and i >= d:
-            out = C.add(out, cards)
-    return out
+_Row = tuple[int, int, tuple[int, ...], int, int]
+"""An observed decision: seat, kind, field context, move, and the cards the seat played then or
+later (its hand at the decision = its hand now + these)."""
+
+
+def _decision_rows(tr: Tracker, seats: Collection[int]) -> list[_Row]:
+    """The decisions of ``seats``, newest first (``_Row``)."""
+    later_by_seat: dict[int, int] = {}
+    rows: list[_Row] = []
+    plays = sorted(tr.played, reverse=True)
+    j = 0
+    for d in range(len(tr.decisions) - 1, -1, -1):
+        while j < len(plays) and plays[j][0] >= d:
+            _, x, cards = plays[j]
+            later_by_seat[x] = C.add(later_by_seat.get(x, 0), cards)
+            j += 1
+        x, kind, context, move = tr.decisions[d]
+        if x in seats:
+            rows.append((x, kind, context, move, later_by_seat.get(x, 0)))
+    return rows
+
+
+_Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _as_arrays(rows: Sequence[_Row]) -> _Arrays:
+    """The rows as :func:`log_weights` takes them: seats, kinds, contexts, moves, later."""
+    return (
+        np.array([r[0] for r in rows], dtype=np.int64),
+        np.array([r[1] for r in rows], dtype=np.int64),
+        np.array([r[2] for r in rows], dtype=np.int64),
+        np.array([r[3] for r in rows], dtype=np.uint64),
+        np.array([r[4] for r in rows], dtype=np.int64),
+    )
 
 
 def _best(visits: np.ndarray, totals: np.ndarray) -> int:
