@@ -4,6 +4,7 @@ likelihood weights of hidden hands on hand-built cases (docs/games/daifugo.md, B
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -11,12 +12,15 @@ import pytest
 
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play as arena_play
-from dennou.core.game import Event
+from dennou.core.actions import Action
+from dennou.core.bot import Bot
+from dennou.core.game import JSON, Event
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import ismcts as I
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Pass, Play
+from dennou.games.daifugo.greedy import greedy_choice, reading
 from dennou.games.daifugo.ismcts import IsmctsBot, TwoPlayerSolver
 from dennou.games.daifugo.state import DaifugoState
 from tests.games.bot_checks import check_bots
@@ -39,7 +43,8 @@ def test_registered_with_declared_options() -> None:
 def test_keeps_the_bot_contract(options: dict[str, Any]) -> None:
     """Legal actions only, the same game for the same seed, blind to hidden state."""
     rules = GAME.make_rules(options)
-    specs = (FAST, "greedy", FAST + ":seed=7", "montecarlo:playouts=40:samples=4", "random")
+    modelled = FAST + ":seed=7:model_opponents=true:mcmc=20:model_playouts=true"
+    specs = (FAST, "greedy", modelled, "montecarlo:playouts=40:samples=4", "random")
     tally = check_bots(GAME, rules, specs, seeds=[4], every=2)
     assert tally.twin_checks >= 20 and tally.hidden_differs >= 20
     assert tally.seen.get("Play", 0) > 20 and tally.seen.get("Give", 0) >= 2
@@ -171,6 +176,7 @@ def weigh(
         S.pack(state),
         fl,
         np.tile(I.WEIGHTS, (n, 1)),
+        np.zeros(n, dtype=np.bool_),
         0.05,
     )
 
@@ -216,6 +222,7 @@ def test_a_gift_received_makes_weak_cards_with_the_giver_less_likely() -> None:
         S.pack(state),
         S.flags_of_rules(state.rules),
         np.tile(I.WEIGHTS, (3, 1)),
+        np.zeros(3, dtype=np.bool_),
         0.05,
     )
     assert logw[0] == 0.0 and logw[1] < -1.5
@@ -262,6 +269,30 @@ def test_beliefs_keep_a_forced_passer_without_strong_singles() -> None:
     assert strong_with_1(weighted) == 0 < strong_with_1(plain)
 
 
+def test_swaps_move_deals_off_hands_a_forced_pass_rules_out_keeping_every_card() -> None:
+    """docs/games/daifugo.md, Bots (``mcmc``): the chains keep the counts and the cards and
+    leave the strong singles a forced pass said seat 1 lacks to the other seat."""
+    state = dealt(
+        {0: "Ks 3h 4h 5h 6h", 1: "3s 4s 5s 6s 7s 8d", 2: "3c 4c 5c 6c As 2s"}, n=3, lead=0
+    )
+    bot = IsmctsBot(samples=40, candidates=1, mcmc=200)
+    bot.reset(seat=0, rules=state.rules, players=state.players)
+    state, ev = GAME.apply(state, 0, Play(("Ks",)))
+    bot.observe([e for e in ev if e.visible_to(0)])
+    view0 = GAME.view(state, 0)
+    ctx = I.Context(view0, I.WEIGHTS)
+    start = IsmctsBot(samples=40, candidates=1).beliefs(view0, ctx, seed=3)
+    moved = bot.beliefs(view0, ctx, seed=3)
+    strong = C.card_set(c for c in range(44, 52)) | C.card_set([C.JOKER, C.JOKER])
+    assert sum(1 for row in start if int(row[1]) & strong) > 10
+    assert sum(1 for row in moved if int(row[1]) & strong) == 0
+    for before, after in zip(start, moved, strict=True):
+        assert after[0] == before[0]  # the bot's own hand never moves
+        assert [C.size(int(h)) for h in after] == [C.size(int(h)) for h in before]
+        assert C.add(int(after[1]), int(after[2])) == C.add(int(before[1]), int(before[2]))
+    assert len({tuple(row) for row in moved.tolist()}) > 10  # the chains keep apart
+
+
 def _set_against(field: str, **options: Any) -> IsmctsBot:
     """An ``ismcts`` bot (seat 0) after a set of 2 games against 4 ``field`` bots."""
     bot = IsmctsBot(playouts=200, samples=8, **{"model_opponents": True, **options})
@@ -270,17 +301,66 @@ def _set_against(field: str, **options: Any) -> IsmctsBot:
     return bot
 
 
-def test_opponents_that_play_weakest_first_are_weighed_by_that_model() -> None:
-    """docs/games/daifugo.md, Bots: each opponent that went out is judged by its decisions."""
+def test_opponents_that_play_weakest_first_are_weighed_by_that_rule() -> None:
+    """docs/games/daifugo.md, Bots: each opponent that went out is judged by its decisions;
+    ``greedy`` follows the weakest-first rule, which explains it better than any policy."""
     bot = _set_against("greedy")
     judged = [x for x in range(1, 5) if bot.evidence[x].any()]
     assert len(judged) >= 3 and not bot.evidence[0].any()  # never the bot itself
     for x in judged:
-        assert bot.evidence[x, 1] > bot.evidence[x, 0] + 2.0  # weakest-first explains it best
-    weights = bot.opponent_weights(5)
-    assert np.array_equal(weights[0], I.WEIGHTS)
+        assert bot.evidence[x, 1] > bot.evidence[x, 0] + 2.0  # the fitted policy comes next
+        assert bot.evidence[x, 2] > bot.evidence[x, 1] + 2.0
+    weights, rule = bot.opponent_models(5)
+    assert np.array_equal(weights[0], I.WEIGHTS) and not rule[0]
     for x in judged:
-        assert np.array_equal(weights[x], I.OPPONENT_MODELS[1])
+        assert rule[x]
+
+
+def test_opponents_that_follow_the_rule_play_by_it_in_the_playouts_when_asked() -> None:
+    """``model_playouts``: the seats the rule explains play by it in the playouts; off, none."""
+    bot = _set_against("greedy", model_playouts=True)
+    rules = bot.playout_rules(5)
+    assert not rules[0] and rules.sum() >= 3
+    assert (rules == bot.opponent_models(5)[1]).all()
+    bot.model_playouts = False
+    assert not bot.playout_rules(5).any()
+
+
+def test_the_weakest_first_rule_gives_the_greedy_bot_s_choices() -> None:
+    """:func:`ismcts.weakest_first` against :func:`greedy.greedy_choice` itself, at every
+    decision of greedy games: the bot's choice has all the probability but where the rule
+    hangs on whether the 3 of spades was seen (then the lone joker and the pass share it)."""
+    shares: list[float] = []
+
+    class Checked(Bot):
+        name = "checked"
+
+        def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+            action = greedy_choice(view, legal)
+            if view["phase"] == "play" and view["follow_up"] is None:
+                shares.append(_rule_share(view, action))
+            return action
+
+    for seed in range(4):
+        arena_play(GAME, GAME.make_rules({"games": 3}), [Checked() for _ in range(5)], seed)
+    assert len(shares) > 300
+    assert all(p == 1.0 or p == 0.5 for p in shares)
+    assert sum(1 for p in shares if p == 1.0) > 0.9 * len(shares)
+
+
+def _rule_share(view: JSON, action: Action) -> float:
+    """The probability :func:`ismcts.weakest_first` gives ``action`` in ``view``."""
+    ctx = I.Context(view, I.WEIGHTS)
+    hand = np.uint64(C.card_set(C.parse_cards(view["hand"]) or ()))
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    probs = np.zeros(S.MAXMOVES + 1)
+    k, _ = I.weakest_first(ctx.base, ctx.fl, hand, buf, probs)
+    if isinstance(action, Pass):
+        return float(probs[k])
+    assert isinstance(action, Play)
+    move = np.uint64(S.move_of(reading(view, action)))
+    same = [i for i in range(k) if (buf[i] ^ move) & (I._CARDS | I._SEQ) == 0]
+    return float(sum(probs[i] for i in same))
 
 
 def test_opponents_that_do_not_play_weakest_first_keep_the_search_model() -> None:
@@ -289,7 +369,7 @@ def test_opponents_that_do_not_play_weakest_first_keep_the_search_model() -> Non
     assert judged
     for x in judged:
         assert bot.evidence[x, 0] > bot.evidence[x, 1]
-        assert np.array_equal(bot.opponent_weights(5)[x], I.WEIGHTS)
+        assert np.array_equal(bot.opponent_models(5)[0][x], I.WEIGHTS)
 
 
 def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -> None:
@@ -297,7 +377,7 @@ def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -
     assert IsmctsBot().model_opponents is False
     bot = _set_against("greedy", model_opponents=False)
     assert not bot.evidence.any()
-    assert (bot.opponent_weights(5) == I.WEIGHTS).all()
+    assert (bot.opponent_models(5)[0] == I.WEIGHTS).all()
 
 
 def test_a_new_set_forgets_the_opponents() -> None:

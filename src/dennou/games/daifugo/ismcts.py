@@ -9,7 +9,15 @@ The approach of the UECda champions (issue 17; ``docs/games/daifugo.md``, Bots):
   Under ``auto_pass`` a pass says exactly whether the seat could play (the host passes for a seat
   that cannot); a gift received in the exchange says the giver holds few weaker cards. The
   determinizations are drawn from the candidates in proportion to their weights (importance
-  resampling; ``belief`` tempers the weights, 0 is uniform).
+  resampling; ``belief`` tempers the weights, 0 is uniform). With ``mcmc`` each determinization
+  then walks by Metropolis swaps of two cards between opponents under the same likelihood
+  (:func:`move_deals`), which keeps the samples apart where resampling would repeat a few deals.
+- **Opponent models** (``model_opponents``): after each game of a set, every opponent that went
+  out is judged by its decisions (its hands then are known), and its hand is weighed from then
+  on by whichever of :data:`OPPONENT_MODELS` explains it best: the playout policy, that policy
+  fitted to the weakest-first rule, or the rule itself (:func:`weakest_first`, the ``greedy``
+  bot's and UECda's sample client's). With ``model_playouts`` the seats the rule explains also
+  play by it in the playouts.
 - **UCB1 at the root** over the candidate plays (and, as 大富豪 / 富豪, over the cards to give
   back): each playout takes the next determinization of the arm and plays to the end of the
   game in the Numba simulator (:mod:`.sim`) with the policy; the reward is the title's points.
@@ -98,16 +106,25 @@ WEAKEST_FIRST_FILE = Path(__file__).with_name("policy_weakest_first.json")
 """The same policy fitted to the weakest-first rule's choices (``greedy``; UECda's sample
 client plays by this rule): ``bench/daifugo_policy.py --teacher greedy --out ...``."""
 
-OPPONENT_MODELS = np.stack([WEIGHTS, load_weights(WEAKEST_FIRST_FILE)])
+OPPONENT_MODELS = np.stack([WEIGHTS, load_weights(WEAKEST_FIRST_FILE), WEIGHTS])
 """The models an opponent's hidden hand is weighed by, ``[model, feature]``: the search's choices
-(as in the playouts) and the weakest-first rule's. Each opponent gets the one that explains its
-decisions in the set's earlier games best (:meth:`IsmctsBot.observe`)."""
+(as in the playouts), the policy fitted to the weakest-first rule's choices, and that rule
+itself (:func:`weakest_first`; its row of weights is unused). Each opponent gets the one that
+explains its decisions in the set's earlier games best (:meth:`IsmctsBot.observe`)."""
+
+OPPONENT_RULES = np.array([False, False, True])
+"""Which of :data:`OPPONENT_MODELS` are the rule rather than a policy."""
 
 _NAT = np.uint64((1 << 52) - 1)
 _CARDS = np.uint64((1 << 54) - 1)
 _SEQ = np.uint64(1 << 58)
 _ZERO = np.uint64(0)
 _TINY = 1e-4
+_EPS = 0.05
+"""The weight of a uniform choice mixed into a policy model's likelihood (robustness)."""
+_RULE_EPS = 0.01
+"""The same for the rule (:func:`weakest_first`), which explains the bots that follow it all but
+exactly."""
 """The likelihood of an observation the model says is impossible (robust to local rules)."""
 
 
@@ -215,19 +232,95 @@ def policy(
 
 
 @S.no_alloc
+def weakest_first(
+    st: np.ndarray, fl: np.ndarray, hand: np.uint64, buf: np.ndarray, probs: Any
+) -> Any:
+    """The ``greedy`` bot's rule (:func:`.greedy.greedy_choice`) as a distribution.
+
+    Like :func:`policy` it fills ``buf`` with the plays and ``probs`` with their probabilities,
+    passing last, and returns ``(k, can_pass)``. Among plays of the same key the rule takes the
+    first the engine lists, the lowest cards; a lone joker and the pass share the probability
+    where the rule asks whether the 3 of spades has been seen, which the field does not say.
+    """
+    k = S.gen_moves(hand, st, fl, buf)
+    can_pass = st[S.TOP] != 0 or fl[S.F_LEADPASS] != 0
+    for i in range(k + 1):
+        probs[i] = 0.0
+    if k == 0:
+        probs[0] = 1.0
+        return k, can_pass
+    lead = st[S.TOP] == 0
+    rev = st[S.REVOLUTION] != st[S.BACK]
+    top_rank = 0 if rev else 12
+    best: Any = 1 << 40
+    first = 0
+    for i in range(k):
+        kind, low, size, _ = S.move_info(buf[i])
+        jk = S._jokers(buf[i])
+        left: Any = 0
+        if kind == 1:
+            r = max(low + size - 1 if rev else low, 0)
+            precious = jk > 0 or S._count_of(kind, low, size, top_rank) > 0
+            precious = precious or S._count_of(kind, low, size, S.EIGHT) > 0
+            strength: Any = 12 - r if rev else r
+        else:
+            precious = low == 13 or low == top_rank or low == S.EIGHT or jk > 0
+            strength = 100 if low == 13 else (12 - low if rev else low)
+            if low != 13:
+                left = S._popcount((hand >> np.uint64(4 * low)) & np.uint64(15)) - (size - jk)
+        key = (int(precious) << 20) + (strength << 10) + (left << 5) + (16 - size if lead else 0)
+        probs[i] = key
+        if key < best:
+            best = key
+            first = i
+    play = 1.0
+    if best >= 1 << 20 and not lead and can_pass:  # only precious plays: the rule may keep them
+        kind, low, size, _ = S.move_info(buf[first])
+        if S._count_of(kind, low, size, S.EIGHT) > 0 or S._popcount(hand) <= size + 2:
+            play = 1.0
+        elif kind == 0 and low == 13:
+            play = 1.0 if size > 1 or hand & np.uint64(1) else 0.5
+        elif kind == 0 and low == top_rank and S._jokers(buf[first]) == 0:
+            play = 1.0
+        else:
+            play = 0.0
+    # among equal keys the engine lists the lowest cards first: the rule plays those
+    cards = buf[first] & _CARDS
+    for i in range(k):
+        if probs[i] == best and (buf[i] & _CARDS) < cards:
+            cards = buf[i] & _CARDS
+    ties = 0
+    for i in range(k):
+        if probs[i] == best and (buf[i] & _CARDS) == cards:
+            ties += 1
+    for i in range(k):
+        probs[i] = play / ties if probs[i] == best and (buf[i] & _CARDS) == cards else 0.0
+    probs[k] = 1.0 - play
+    return k, can_pass
+
+
+@S.no_alloc
 def _choose(
     st: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
+    rule: np.ndarray,
     buf: np.ndarray,
     probs: np.ndarray,
     feats: np.ndarray,
 ) -> np.uint64:
-    """A move drawn from the policy (a 7 pass or 10 discard: the weakest cards)."""
-    hand = S._hand(st, st[S.TURN])
+    """A move drawn from the policy, or by :func:`weakest_first` for a seat ``rule`` marks.
+
+    A 7 pass or 10 discard gives the weakest cards.
+    """
+    seat = st[S.TURN]
+    hand = S._hand(st, seat)
     if st[S.FU_KIND]:
         return S._weakest(hand, st[S.FU_COUNT], 1 if st[S.REVOLUTION] != st[S.BACK] else 0)
-    k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
+    if rule[seat]:
+        k, can_pass = weakest_first(st, fl, hand, buf, probs)
+    else:
+        k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
     total = k + (1 if can_pass else 0)
     if total == 0:
         return _ZERO
@@ -245,6 +338,7 @@ def _playout(
     st: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
+    rule: np.ndarray,
     buf: np.ndarray,
     probs: np.ndarray,
     feats: np.ndarray,
@@ -252,7 +346,7 @@ def _playout(
     for _ in range(100_000):
         if st[S.OVER]:
             return
-        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+        if S.step(st, _choose(st, fl, w, rule, buf, probs, feats), fl, buf):
             return
 
 
@@ -261,6 +355,7 @@ def _playout_cut(
     st: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
+    rule: np.ndarray,
     seat: int,
     moves: int,
     buf: np.ndarray,
@@ -274,28 +369,9 @@ def _playout_cut(
     for _ in range(moves):
         if st[S.OVER] or S._hand(st, seat) == 0:
             break
-        if S.step(st, _choose(st, fl, w, buf, probs, feats), fl, buf):
+        if S.step(st, _choose(st, fl, w, rule, buf, probs, feats), fl, buf):
             return False
     return not (st[S.OVER] or S._hand(st, seat) == 0)
-
-
-@njit(cache=True)
-def policy_playouts(
-    base: np.ndarray, fl: np.ndarray, w: np.ndarray, games: int, seed: int
-) -> np.ndarray:
-    """Finishing places ``[game, seat]`` of ``games`` policy playouts from ``base``."""
-    np.random.seed(seed)
-    n = base[S.N]
-    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
-    probs = np.zeros(S.MAXMOVES + 1)
-    feats = np.zeros(NF)
-    out = np.zeros((games, n), dtype=np.int64)
-    for g in range(games):
-        st = base.copy()
-        _playout(st, fl, w, buf, probs, feats)
-        for p in range(n):
-            out[g, st[S.HEAD + 2 * n + p]] = p
-    return out
 
 
 # --- the value of a position ------------------------------------------------------------------
@@ -453,6 +529,7 @@ def search(
     diamond3: int,
     fl: np.ndarray,
     w: np.ndarray,
+    rule: np.ndarray,
     vw: np.ndarray,
     blend: float,
     cutoff: int,
@@ -476,6 +553,7 @@ def search(
         diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
         fl: Rule flags.
         w: Policy weights.
+        rule: ``[seats]`` the seats that play by :func:`weakest_first` instead.
         vw: The value model's weights (:func:`position_value`).
         blend: The value model's share of the reward, judged after the first move (0: the
             playout's result alone).
@@ -535,13 +613,17 @@ def search(
         judged = -1.0
         if blend > 0 and not over and S._hand(st, seat) != 0:
             judged = position_value(st, fl, seat, vw, vfeats)
-        if not over and cutoff > 0 and _playout_cut(st, fl, w, seat, cutoff, buf, probs, feats):
+        if (
+            not over
+            and cutoff > 0
+            and _playout_cut(st, fl, w, rule, seat, cutoff, buf, probs, feats)
+        ):
             visits[pick] += 1
             totals[pick] += position_value(st, fl, seat, vw, vfeats)
             done += 1
             continue
         if not over:
-            _playout(st, fl, w, buf, probs, feats)
+            _playout(st, fl, w, rule, buf, probs, feats)
         place = 0
         for p in range(n):
             if st[S.HEAD + 2 * n + p] == seat:
@@ -645,6 +727,77 @@ PLAY, PASS, AUTO_PASS, GIFT = 0, 1, 2, 3
 
 
 @njit(cache=True)
+def seat_log_likelihood(
+    hand_now: np.uint64,
+    x: int,
+    seats: np.ndarray,
+    kinds: np.ndarray,
+    context: np.ndarray,
+    moves: np.ndarray,
+    later: np.ndarray,
+    st: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    rule: bool,
+    eps: float,
+    buf: np.ndarray,
+    probs: np.ndarray,
+    feats: np.ndarray,
+) -> float:
+    """The log-likelihood of seat ``x``'s observed decisions if it holds ``hand_now`` now.
+
+    The arrays are those of :func:`log_weights`; ``st`` is a simulator vector the field is
+    written into, ``w`` the seat's policy weights, ``rule`` whether the seat is modelled by
+    :func:`weakest_first` instead, the last three scratch space.
+    """
+    total = 0.0
+    auto = fl[S.F_AUTO] != 0
+    for d in range(seats.shape[0]):
+        if seats[d] != x:
+            continue
+        hand = S._add_cards(hand_now, np.uint64(later[d]))
+        if kinds[d] == GIFT:
+            weaker = S._popcount(hand & np.uint64(context[d, 0]))
+            total += weaker * math.log(0.35)
+            continue
+        st[S.TOP] = context[d, 0]
+        st[S.RETURNED] = context[d, 1]
+        st[S.TKIND] = context[d, 2]
+        st[S.TLOW] = context[d, 3]
+        st[S.TSIZE] = context[d, 4]
+        st[S.REVOLUTION] = context[d, 5]
+        st[S.BACK] = context[d, 6]
+        st[S.LOCK] = context[d, 7]
+        e = eps
+        if rule:
+            k, can_pass = weakest_first(st, fl, hand, buf, probs)
+            e = _RULE_EPS
+        else:
+            k, can_pass = policy(st, fl, hand, w, buf, probs, feats)
+        options = k + (1 if can_pass else 0)
+        p = _TINY
+        if kinds[d] == AUTO_PASS:
+            p = 1.0 if k == 0 else _TINY
+        elif kinds[d] == PASS and k == 0:
+            p = _TINY if auto else 1.0
+        elif kinds[d] == PASS:
+            p = (1.0 - e) * probs[k] + e / options
+        else:
+            want = np.uint64(moves[d])
+            q = 0.0
+            found = False
+            for i in range(k):
+                mv = buf[i]
+                if (mv & _CARDS) == (want & _CARDS) and (mv & _SEQ) == (want & _SEQ):
+                    q += probs[i]
+                    found = True
+            if found:
+                p = (1.0 - e) * q + e / options
+        total += math.log(p)
+    return total
+
+
+@njit(cache=True)
 def log_weights(
     deals: np.ndarray,
     seats: np.ndarray,
@@ -655,6 +808,7 @@ def log_weights(
     template: np.ndarray,
     fl: np.ndarray,
     w: np.ndarray,
+    rule: np.ndarray,
     eps: float,
 ) -> np.ndarray:
     """The log-likelihood of every deal under the policy model, observation by observation.
@@ -673,53 +827,167 @@ def log_weights(
         template: A simulator vector to write the field into.
         fl: Rule flags.
         w: Policy weights of each seat, ``[seats, features]``.
-        eps: Weight of a uniform choice mixed into the policy (robustness).
+        rule: ``[seats]`` whether a seat is modelled by :func:`weakest_first` instead.
+        eps: Weight of a uniform choice mixed into the policy (robustness; the rule's is
+            :data:`_RULE_EPS`).
     """
-    count = deals.shape[0]
+    count, n = deals.shape
     out = np.zeros(count)
     st = template.copy()
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
     feats = np.zeros(NF)
-    auto = fl[S.F_AUTO] != 0
+    acted = np.zeros(n, dtype=np.bool_)
     for d in range(seats.shape[0]):
-        x = seats[d]
-        if kinds[d] != GIFT:
-            st[S.TOP] = context[d, 0]
-            st[S.RETURNED] = context[d, 1]
-            st[S.TKIND] = context[d, 2]
-            st[S.TLOW] = context[d, 3]
-            st[S.TSIZE] = context[d, 4]
-            st[S.REVOLUTION] = context[d, 5]
-            st[S.BACK] = context[d, 6]
-            st[S.LOCK] = context[d, 7]
-        for g in range(count):
-            hand = S._add_cards(np.uint64(deals[g, x]), np.uint64(later[d]))
-            if kinds[d] == GIFT:
-                weaker = S._popcount(hand & np.uint64(context[d, 0]))
-                out[g] += weaker * math.log(0.35)
+        acted[seats[d]] = True
+    for g in range(count):
+        for x in range(n):
+            if acted[x]:
+                out[g] += seat_log_likelihood(
+                    np.uint64(deals[g, x]), x, seats, kinds, context, moves, later, st, fl,
+                    w[x], rule[x], eps, buf, probs, feats,
+                )  # fmt: skip
+    return out
+
+
+@njit(cache=True, inline="always")
+def _card_bits(c: int) -> np.uint64:
+    """The card set of one card code (jokers as 52)."""
+    if c == 52:
+        return np.uint64(1 << 52)
+    return np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def _over_cap(c: int, cap: int) -> int:
+    """Whether card ``c`` breaks a tribute cap (:func:`deal_samples`)."""
+    return 1 if cap < 13 and (c == 52 or (c >> 2) > cap) else 0
+
+
+@njit(cache=True)
+def move_deals(
+    deals: np.ndarray,
+    pool: np.ndarray,
+    fixed: np.ndarray,
+    cap: np.ndarray,
+    seats: np.ndarray,
+    kinds: np.ndarray,
+    context: np.ndarray,
+    moves: np.ndarray,
+    later: np.ndarray,
+    template: np.ndarray,
+    fl: np.ndarray,
+    w: np.ndarray,
+    rule: np.ndarray,
+    eps: float,
+    belief: float,
+    steps: int,
+    seed: int,
+) -> np.ndarray:
+    """Each deal after ``steps`` Metropolis moves that swap two unseen cards between seats.
+
+    The target is the likelihood of :func:`log_weights` (to the power ``belief``) times
+    :data:`_TINY` per card that breaks a tribute cap, so the chains stay on deals the opponents'
+    play makes likely but keep moving among them: importance resampling alone leaves a handful
+    of distinct deals once a game has run a while. A swap of two cards between seats ``a`` and
+    ``b`` is a symmetric proposal and only those two seats' likelihoods change.
+
+    Args:
+        deals: ``[M, seats]`` starting deals of :meth:`Context.deals` (card sets).
+        pool: The unseen card codes the deals share out (jokers as 52).
+        fixed: Each seat's known cards (card sets; not moved).
+        cap: Each seat's tribute cap (13: none).
+        seats: As :func:`log_weights`.
+        kinds: As :func:`log_weights`.
+        context: As :func:`log_weights`.
+        moves: As :func:`log_weights`.
+        later: As :func:`log_weights`.
+        template: As :func:`log_weights`.
+        fl: As :func:`log_weights`.
+        w: As :func:`log_weights`.
+        rule: As :func:`log_weights`.
+        eps: As :func:`log_weights`.
+        belief: Exponent of the likelihood.
+        steps: Proposals per deal.
+        seed: Random stream.
+    """
+    np.random.seed(seed)
+    count, n = deals.shape
+    size = pool.shape[0]
+    out = deals.copy()
+    owner = np.zeros(size, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.uint64)
+    rest = np.zeros(n, dtype=np.uint64)
+    ll = np.zeros(n)
+    acted = np.zeros(n, dtype=np.bool_)
+    for d in range(seats.shape[0]):
+        acted[seats[d]] = True
+    st = template.copy()
+    buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
+    probs = np.zeros(S.MAXMOVES + 1)
+    feats = np.zeros(NF)
+    tiny = math.log(_TINY)
+    if size < 2:
+        return out
+    for g in range(count):
+        for x in range(n):
+            hands[x] = np.uint64(out[g, x])
+            rest[x] = S._remove(hands[x], np.uint64(fixed[x]))
+        # which seat holds each pool card in this deal (-1: none, in a view the model lacks)
+        for i in range(size):
+            c = pool[i]
+            bit = _card_bits(c)
+            owner[i] = -1
+            for x in range(n):
+                has = S._jokers(rest[x]) > 0 if c == 52 else (rest[x] & bit) != _ZERO
+                if has:
+                    owner[i] = x
+                    rest[x] = S._remove(rest[x], bit)
+                    break
+        for x in range(n):
+            ll[x] = 0.0
+            if acted[x]:
+                ll[x] = belief * seat_log_likelihood(
+                    hands[x], x, seats, kinds, context, moves, later, st, fl, w[x], rule[x], eps,
+                    buf, probs, feats,
+                )  # fmt: skip
+        for _ in range(steps):
+            i = np.random.randint(size)
+            j = np.random.randint(size)
+            a = owner[i]
+            b = owner[j]
+            if a < 0 or b < 0 or a == b or pool[i] == pool[j]:
                 continue
-            k, can_pass = policy(st, fl, hand, w[x], buf, probs, feats)
-            total = k + (1 if can_pass else 0)
-            p = _TINY
-            if kinds[d] == AUTO_PASS:
-                p = 1.0 if k == 0 else _TINY
-            elif kinds[d] == PASS and k == 0:
-                p = _TINY if auto else 1.0
-            elif kinds[d] == PASS:
-                p = (1.0 - eps) * probs[k] + eps / total
-            else:
-                want = np.uint64(moves[d])
-                q = 0.0
-                found = False
-                for i in range(k):
-                    mv = buf[i]
-                    if (mv & _CARDS) == (want & _CARDS) and (mv & _SEQ) == (want & _SEQ):
-                        q += probs[i]
-                        found = True
-                if found:
-                    p = (1.0 - eps) * q + eps / total
-            out[g] += math.log(p)
+            ci = _card_bits(pool[i])
+            cj = _card_bits(pool[j])
+            ha = S._add_cards(S._remove(hands[a], ci), cj)
+            hb = S._add_cards(S._remove(hands[b], cj), ci)
+            la = 0.0
+            lb = 0.0
+            if acted[a]:
+                la = belief * seat_log_likelihood(
+                    ha, a, seats, kinds, context, moves, later, st, fl, w[a], rule[a], eps,
+                    buf, probs, feats,
+                )  # fmt: skip
+            if acted[b]:
+                lb = belief * seat_log_likelihood(
+                    hb, b, seats, kinds, context, moves, later, st, fl, w[b], rule[b], eps,
+                    buf, probs, feats,
+                )  # fmt: skip
+            caps = (
+                _over_cap(pool[i], cap[b]) + _over_cap(pool[j], cap[a])
+                - _over_cap(pool[i], cap[a]) - _over_cap(pool[j], cap[b])
+            )  # fmt: skip
+            change = la + lb - ll[a] - ll[b] + caps * tiny
+            if change >= 0 or np.random.random() < math.exp(change):
+                hands[a] = ha
+                hands[b] = hb
+                ll[a] = la
+                ll[b] = lb
+                owner[i] = b
+                owner[j] = a
+        for x in range(n):
+            out[g, x] = np.int64(hands[x])
     return out
 
 
@@ -924,6 +1192,10 @@ class IsmctsBot(Bot):
         solver_nodes: Positions the two-player solver may visit (0: no solver).
         exchange: Search the cards to give back as 大富豪 / 富豪 (else the weakest).
         seed: Mixed into the random stream (different bots with the same game seed).
+        model_playouts: In the playouts, the opponents that :data:`OPPONENT_MODELS`' rule
+            explains best play by that rule (with ``model_opponents``).
+        mcmc: Metropolis swaps of two opponents' cards run on each drawn determinization,
+            under the same likelihood (:func:`move_deals`; 0: none).
         model_opponents: Weigh each opponent's hidden hand by the model of
             :data:`OPPONENT_MODELS` that explains its decisions in the set's finished games best
             (else by the playout policy).
@@ -947,6 +1219,8 @@ class IsmctsBot(Bot):
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
         model_opponents: bool = False,
+        mcmc: Annotated[int, Meta(ge=0, le=100_000)] = 0,
+        model_playouts: bool = False,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
     ) -> None:
@@ -960,6 +1234,8 @@ class IsmctsBot(Bot):
         self.exchange = exchange
         self.seed = seed
         self.model_opponents = model_opponents
+        self.mcmc = mcmc
+        self.model_playouts = model_playouts
         self.seat = -1
         self.evidence = np.zeros((0, len(OPPONENT_MODELS)))
         self.template: np.ndarray | None = None
@@ -1006,26 +1282,40 @@ class IsmctsBot(Bot):
                 continue
             args = (np.zeros((1, n), dtype=np.int64), *_as_arrays(rows), base, fl)
             for k, w in enumerate(OPPONENT_MODELS):
-                self.evidence[x, k] += log_weights(*args, np.tile(w, (n, 1)), 0.05)[0]
+                rule = np.full(n, OPPONENT_RULES[k])
+                self.evidence[x, k] += log_weights(*args, np.tile(w, (n, 1)), rule, _EPS)[0]
 
-    def opponent_weights(self, n: int) -> np.ndarray:
-        """``[seat, feature]``: the model each seat's hidden hand is weighed by."""
-        out = np.tile(self.weights, (n, 1))
+    def opponent_models(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The model each seat's hidden hand is weighed by (:data:`OPPONENT_MODELS`).
+
+        Returns:
+            ``[seat, feature]`` policy weights and ``[seat]`` whether it is the rule instead.
+        """
+        w = np.tile(self.weights, (n, 1))
+        rule = np.zeros(n, dtype=np.bool_)
         if not self.model_opponents or len(self.evidence) != n:
-            return out
+            return w, rule
         for x in range(n):
             ev = self.evidence[x]
             if ev.any():
-                out[x] = OPPONENT_MODELS[int(np.argmax(ev))]
-        return out
+                k = int(np.argmax(ev))
+                w[x], rule[x] = OPPONENT_MODELS[k], OPPONENT_RULES[k]
+        return w, rule
+
+    def playout_rules(self, n: int) -> np.ndarray:
+        """``[seat]`` the seats that play by the rule in the playouts (``model_playouts``)."""
+        if not self.model_playouts:
+            return np.zeros(n, dtype=np.bool_)
+        return self.opponent_models(n)[1]
 
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose: exchange and follow-ups by rule or search, plays by search or the solver."""
+        started = time.perf_counter()  # ``ms`` counts the whole decision, the hands' too
         seed = rng.randrange(2**31) ^ self.seed
         if not SEARCH.ready():  # compiling on a fresh install (dennou.core.native): play on
             return greedy_choice(view, legal)
         if view["phase"] == "exchange":
-            return self._exchange(view, legal, seed)
+            return self._exchange(view, legal, seed, started)
         if view["phase"] != "play":
             return legal[0]
         if view["follow_up"] is not None:
@@ -1040,7 +1330,7 @@ class IsmctsBot(Bot):
             return solved
         hands = self.beliefs(view, ctx, seed)
         moves = np.array([m for m, _ in candidates], dtype=np.uint64)
-        visits, totals = self._search(ctx, ctx.base, hands[None], moves, True, False, seed)
+        visits, totals = self._search(ctx, ctx.base, hands[None], moves, True, False, seed, started)
         return candidates[_best(visits, totals)][1]
 
     # the parts
@@ -1048,14 +1338,15 @@ class IsmctsBot(Bot):
         """``[samples, seats]`` hidden hands drawn by their likelihood (see the module)."""
         want = self.samples
         pool = ctx.deals(want * (self.candidates if self.belief > 0 else 1), seed)
-        if self.belief <= 0 or self.candidates <= 1:
+        if self.belief <= 0 or (self.candidates <= 1 and not self.mcmc):
             return pool[:want]
         obs = self._observations(view, ctx)
         if obs is None:
             return pool[:want]
-        seats, kinds, context, moves, later = obs
-        w = self.opponent_weights(pool.shape[1])
-        logw = log_weights(pool, seats, kinds, context, moves, later, ctx.base, ctx.fl, w, 0.05)
+        w, rule = self.opponent_models(pool.shape[1])
+        if self.candidates <= 1:
+            return self._moved(ctx, pool, obs, w, rule, seed)
+        logw = log_weights(pool, *obs, ctx.base, ctx.fl, w, rule, _EPS)
         logw *= self.belief
         p = np.exp(logw - logw.max())
         p /= p.sum()
@@ -1063,7 +1354,22 @@ class IsmctsBot(Bot):
         start = float(np.random.default_rng(seed).random()) / want
         points = start + np.arange(want) / want
         idx = np.searchsorted(np.cumsum(p), points, side="right")
-        return pool[np.minimum(idx, len(pool) - 1)]
+        hands = pool[np.minimum(idx, len(pool) - 1)]
+        return self._moved(ctx, hands, obs, w, rule, seed) if self.mcmc else hands
+
+    def _moved(
+        self,
+        ctx: Context,
+        hands: np.ndarray,
+        obs: _Arrays,
+        w: np.ndarray,
+        rule: np.ndarray,
+        seed: int,
+    ) -> np.ndarray:
+        """The determinizations after :attr:`mcmc` swaps each (:func:`move_deals`)."""
+        cards, _, fixed, cap = ctx.shares()
+        args = (*obs, ctx.base, ctx.fl, w, rule, _EPS, self.belief, self.mcmc, seed)
+        return move_deals(hands, cards, fixed, cap, *args)
 
     def _observations(self, view: JSON, ctx: Context) -> _Arrays | None:
         tr = self.tracker
@@ -1090,23 +1396,28 @@ class IsmctsBot(Bot):
         use_first: bool,
         diamond3: bool,
         seed: int,
+        started: float,
         scale: int = 1,
     ) -> tuple[np.ndarray, np.ndarray]:
+        """UCB1 over the arms.
+
+        ``playouts`` of them, or as many as ``ms`` leaves after ``started`` (at least a round).
+        """
         arms = len(moves)
         visits = np.zeros(arms, dtype=np.int64)
         totals = np.zeros(arms)
         args = (
             base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
-            self.value_weights, self.blend, self.cutoff,
+            self.playout_rules(len(ctx.view["players"])), self.value_weights,
+            self.blend, self.cutoff,
         )  # fmt: skip
         if not self.ms:
             search(*args, ctx.value, ctx.seat, self.playouts * scale, self.explore, seed,
                    visits, totals)  # fmt: skip
             return visits, totals
-        started = time.perf_counter()
         chunk = max(arms * 2, 64)
         i = 0
-        while (time.perf_counter() - started) * 1000 < self.ms * 0.85 * scale:
+        while i == 0 or (time.perf_counter() - started) * 1000 < self.ms * 0.85 * scale:
             search(*args, ctx.value, ctx.seat, chunk, self.explore, seed + i, visits, totals)
             i += 1
         return visits, totals
@@ -1132,7 +1443,7 @@ class IsmctsBot(Bot):
             return None
         return next(a for m, a in candidates if m == got[1])
 
-    def _exchange(self, view: JSON, legal: Sequence[Action], seed: int) -> Action:
+    def _exchange(self, view: JSON, legal: Sequence[Action], seed: int, started: float) -> Action:
         step = next(st for st in view["exchange"] if not st["done"])
         hand = C.parse_cards(view["hand"]) or ()
         if step["kind"] == "tribute":
@@ -1148,7 +1459,7 @@ class IsmctsBot(Bot):
         base, hands = exchange_arms(view, ctx, options, seed, self.samples)
         diamond3 = ctx.rules.first_lead == "diamond3"
         moves = np.zeros(len(options), dtype=np.uint64)
-        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, 2)
+        visits, totals = self._search(ctx, base, hands, moves, False, diamond3, seed, started, 2)
         return Give(tuple(C.cards_str(options[_best(visits, totals)])))
 
 
@@ -1302,8 +1613,8 @@ class Context:
         cap = [caps.get(x, 13) for x in range(n)]
         return [c for c, k in sorted(pool.items()) for _ in range(k)], known, need, cap
 
-    def deals(self, count: int, seed: int) -> np.ndarray:
-        """``[count, seats]`` deals of the unseen cards consistent with the view."""
+    def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The unseen card codes, each seat's count of them, known cards (sets) and cap."""
         pool, known, need, cap = self.unseen()
         n = len(need)
         fixed = [C.card_set(known.get(x, ())) for x in range(n)]
@@ -1312,14 +1623,16 @@ class Context:
             need = [max(0, k) for k in need]
             while sum(need) > len(pool):
                 need[need.index(max(need))] -= 1
-        return deal_samples(
+        return (
             np.array(pool, dtype=np.int64),
             np.array(need, dtype=np.int64),
             np.array(fixed, dtype=np.int64),
             np.array(cap, dtype=np.int64),
-            count,
-            seed,
         )
+
+    def deals(self, count: int, seed: int) -> np.ndarray:
+        """``[count, seats]`` deals of the unseen cards consistent with the view."""
+        return deal_samples(*self.shares(), count, seed)
 
     def two_left(self) -> bool:
         """Whether the seat and exactly one other still hold cards."""
@@ -1383,8 +1696,9 @@ def exchange_arms(
 def _build_search() -> None:
     """Run every search kernel once (:data:`SEARCH`'s build).
 
-    A self-play game of small ``ismcts`` bots (search, sampling, the two-player ending; the
-    exchange searches with the same kernels) and a batch of ``montecarlo``'s playouts.
+    A self-play game of small ``ismcts`` bots (search, sampling and the swaps of
+    :func:`move_deals`, the two-player ending; the exchange searches with the same kernels)
+    and a batch of ``montecarlo``'s playouts.
     """
     from dennou.games.daifugo.engine import DaifugoEngine
     from dennou.games.daifugo.views import DaifugoViews
@@ -1392,7 +1706,7 @@ def _build_search() -> None:
     game = DaifugoEngine(views=DaifugoViews, bots={})
     rules = game.make_rules({"games": 1})
     players = [f"p{i}" for i in range(5)]
-    bots = [IsmctsBot(playouts=10, samples=4) for _ in players]
+    bots = [IsmctsBot(playouts=10, samples=4, mcmc=2) for _ in players]
     for seat, bot in enumerate(bots):
         bot.reset(seat=seat, rules=rules, players=players)
     rng = random.Random(0)
