@@ -281,7 +281,7 @@ def test_swaps_move_deals_off_hands_a_forced_pass_rules_out_keeping_every_card()
     bot.observe([e for e in ev if e.visible_to(0)])
     view0 = GAME.view(state, 0)
     ctx = I.Context(view0, I.WEIGHTS)
-    start = IsmctsBot(samples=40, candidates=1).beliefs(view0, ctx, seed=3)
+    start = IsmctsBot(samples=40, candidates=1, mcmc=0).beliefs(view0, ctx, seed=3)
     moved = bot.beliefs(view0, ctx, seed=3)
     strong = C.card_set(c for c in range(44, 52)) | C.card_set([C.JOKER, C.JOKER])
     assert sum(1 for row in start if int(row[1]) & strong) > 10
@@ -373,11 +373,14 @@ def test_opponents_that_do_not_play_weakest_first_keep_the_search_model() -> Non
 
 
 def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -> None:
-    """Off by default: the bot plays as before the option existed."""
-    assert IsmctsBot().model_opponents is False
+    """On by default (with the swaps and the rule in the playouts); off, the bot weighs every
+    hand as before the option existed."""
+    default = IsmctsBot()
+    assert default.model_opponents and default.model_playouts and default.mcmc == 200
     bot = _set_against("greedy", model_opponents=False)
     assert not bot.evidence.any()
     assert (bot.opponent_models(5)[0] == I.WEIGHTS).all()
+    assert not bot.opponent_models(5)[1].any() and not bot.playout_rules(5).any()
 
 
 def test_a_new_set_forgets_the_opponents() -> None:

@@ -1184,7 +1184,8 @@ class IsmctsBot(Bot):
 
     Args:
         playouts: Playouts per decision (used when ``ms`` is 0); the exchange search gets twice.
-        ms: Time budget per decision in milliseconds (0: use ``playouts``; not reproducible).
+        ms: Time budget per decision in milliseconds, the drawing of the hands included (0:
+            use ``playouts``; not reproducible).
         samples: Determinizations drawn per decision (the arms take them in turn).
         candidates: Candidate deals weighed per determinization (importance resampling).
         belief: Exponent of the likelihood weights of the deals (0: uniform sampling).
@@ -1218,9 +1219,9 @@ class IsmctsBot(Bot):
         solver_nodes: Annotated[int, Meta(ge=0, le=10_000_000)] = 5_000,
         exchange: bool = True,
         seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0,
-        model_opponents: bool = False,
-        mcmc: Annotated[int, Meta(ge=0, le=100_000)] = 0,
-        model_playouts: bool = False,
+        model_opponents: bool = True,
+        mcmc: Annotated[int, Meta(ge=0, le=100_000)] = 200,
+        model_playouts: bool = True,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
     ) -> None:
