@@ -120,12 +120,12 @@ _CARDS = np.uint64((1 << 54) - 1)
 _SEQ = np.uint64(1 << 58)
 _ZERO = np.uint64(0)
 _TINY = 1e-4
+"""The likelihood of an observation the model says is impossible (robust to local rules)."""
 _EPS = 0.05
 """The weight of a uniform choice mixed into a policy model's likelihood (robustness)."""
 _RULE_EPS = 0.01
 """The same for the rule (:func:`weakest_first`), which explains the bots that follow it all but
 exactly."""
-"""The likelihood of an observation the model says is impossible (robust to local rules)."""
 
 
 # --- the policy ----------------------------------------------------------------------------------
@@ -637,6 +637,14 @@ def search(
 
 
 # --- hidden hands ---------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _card_bits(c: int) -> np.uint64:
+    """The card set of one card code (jokers as 52)."""
+    if c == 52:
+        return np.uint64(1 << 52)
+    return np.uint64(1) << np.uint64(c)
+
+
 @njit(cache=True)
 def deal_samples(
     pool: np.ndarray,
@@ -682,10 +690,7 @@ def deal_samples(
                         continue
                     used[i] = True
                     want -= 1
-                    if c == 52:
-                        hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
-                    else:
-                        hands[x] |= np.uint64(1) << np.uint64(c)
+                    hands[x] = S._add_cards(hands[x], _card_bits(c))
                 need_left = want
                 if phase == 0:
                     need_left = 0
@@ -697,10 +702,7 @@ def deal_samples(
                         continue
                     used[i] = True
                     need_left -= 1
-                    if c == 52:
-                        hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
-                    else:
-                        hands[x] |= np.uint64(1) << np.uint64(c)
+                    hands[x] = S._add_cards(hands[x], _card_bits(c))
         # seats with a cap that could not be met take any cards now
         for x in range(n):
             got = S._popcount(hands[x]) - S._popcount(np.uint64(fixed[x]))
@@ -713,10 +715,7 @@ def deal_samples(
                 used[i] = True
                 left -= 1
                 c = cards[i]
-                if c == 52:
-                    hands[x] = S._add_cards(hands[x], np.uint64(1 << 52))
-                else:
-                    hands[x] |= np.uint64(1) << np.uint64(c)
+                hands[x] = S._add_cards(hands[x], _card_bits(c))
         for x in range(n):
             out[g, x] = np.int64(hands[x])
     return out
@@ -848,14 +847,6 @@ def log_weights(
                     w[x], rule[x], eps, buf, probs, feats,
                 )  # fmt: skip
     return out
-
-
-@njit(cache=True, inline="always")
-def _card_bits(c: int) -> np.uint64:
-    """The card set of one card code (jokers as 52)."""
-    if c == 52:
-        return np.uint64(1 << 52)
-    return np.uint64(1) << np.uint64(c)
 
 
 @njit(cache=True, inline="always")
