@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dennou import games
 from dennou.server.testing import free_port
 from tests.cli.readme import Block, Shell, blocks, commands, match_output, pattern
 from tests.cli.run import ROOT, environment, served
@@ -157,6 +158,17 @@ def test_rl_example(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "dennou/Pandemic-v0" in done.stdout
+
+
+def test_the_games_table_names_every_registered_bot() -> None:
+    """The README's "Games" table lists each game's bots as the registry has them."""
+    rows = re.findall(
+        r"^\| `(\w+)` [^|]*\| \[docs/games/[^|]*\| ([^|]*) \|$", README.read_text(), re.M
+    )
+    assert len(rows) == len(games.REGISTRY)
+    for name, bots in rows:
+        listed = re.findall(r"`(\w+)`", bots)
+        assert listed == list(games.get(name).bots()), name
 
 
 def test_output_matching_rules() -> None:
