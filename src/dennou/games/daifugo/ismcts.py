@@ -37,6 +37,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Collection, Sequence
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Annotated, Any
@@ -1359,7 +1360,7 @@ class IsmctsBot(Bot):
         seed: int,
     ) -> np.ndarray:
         """The determinizations after :attr:`mcmc` swaps each (:func:`move_deals`)."""
-        cards, _, fixed, cap = ctx.shares()
+        cards, _, fixed, cap = ctx.shares
         args = (*obs, ctx.base, ctx.fl, w, rule, _EPS, self.belief, self.mcmc, seed)
         return move_deals(hands, cards, fixed, cap, *args)
 
@@ -1605,6 +1606,7 @@ class Context:
         cap = [caps.get(x, 13) for x in range(n)]
         return [c for c, k in sorted(pool.items()) for _ in range(k)], known, need, cap
 
+    @cached_property
     def shares(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The unseen card codes, each seat's count of them, known cards (sets) and cap."""
         pool, known, need, cap = self.unseen()
@@ -1624,7 +1626,7 @@ class Context:
 
     def deals(self, count: int, seed: int) -> np.ndarray:
         """``[count, seats]`` deals of the unseen cards consistent with the view."""
-        return deal_samples(*self.shares(), count, seed)
+        return deal_samples(*self.shares, count, seed)
 
     def two_left(self) -> bool:
         """Whether the seat and exactly one other still hold cards."""
