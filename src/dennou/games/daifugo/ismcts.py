@@ -646,6 +646,12 @@ def _card_bits(c: int) -> np.uint64:
     return np.uint64(1) << np.uint64(c)
 
 
+@njit(cache=True, inline="always")
+def _over_cap(c: int, cap: int) -> int:
+    """Whether card ``c`` breaks a tribute cap (a cap below 13: no joker, no rank above it)."""
+    return 1 if cap < 13 and (c == 52 or (c >> 2) > cap) else 0
+
+
 @njit(cache=True)
 def deal_samples(
     pool: np.ndarray,
@@ -679,7 +685,7 @@ def deal_samples(
                 if phase == 0:
                     fits = 0
                     for i in range(cards.shape[0]):
-                        if not used[i] and (cards[i] >> 2) <= cap[x] and cards[i] != 52:
+                        if not used[i] and not _over_cap(cards[i], cap[x]):
                             fits += 1
                     if fits < want:
                         continue  # not enough: filled without the cap below
@@ -687,7 +693,7 @@ def deal_samples(
                     if want == 0:
                         break
                     c = cards[i]
-                    if used[i] or (phase == 0 and (c == 52 or (c >> 2) > cap[x])):
+                    if used[i] or (phase == 0 and _over_cap(c, cap[x])):
                         continue
                     used[i] = True
                     want -= 1
@@ -798,6 +804,15 @@ def seat_log_likelihood(
 
 
 @njit(cache=True)
+def _acted(seats: np.ndarray, n: int) -> np.ndarray:
+    """``[n]`` whether each seat has an observed decision in ``seats``."""
+    acted = np.zeros(n, dtype=np.bool_)
+    for d in range(seats.shape[0]):
+        acted[seats[d]] = True
+    return acted
+
+
+@njit(cache=True)
 def log_weights(
     deals: np.ndarray,
     seats: np.ndarray,
@@ -837,9 +852,7 @@ def log_weights(
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
     feats = np.zeros(NF)
-    acted = np.zeros(n, dtype=np.bool_)
-    for d in range(seats.shape[0]):
-        acted[seats[d]] = True
+    acted = _acted(seats, n)
     for g in range(count):
         for x in range(n):
             if acted[x]:
@@ -848,12 +861,6 @@ def log_weights(
                     w[x], rule[x], eps, buf, probs, feats,
                 )  # fmt: skip
     return out
-
-
-@njit(cache=True, inline="always")
-def _over_cap(c: int, cap: int) -> int:
-    """Whether card ``c`` breaks a tribute cap (:func:`deal_samples`)."""
-    return 1 if cap < 13 and (c == 52 or (c >> 2) > cap) else 0
 
 
 @njit(cache=True)
@@ -911,9 +918,7 @@ def move_deals(
     hands = np.zeros(n, dtype=np.uint64)
     rest = np.zeros(n, dtype=np.uint64)
     ll = np.zeros(n)
-    acted = np.zeros(n, dtype=np.bool_)
-    for d in range(seats.shape[0]):
-        acted[seats[d]] = True
+    acted = _acted(seats, n)
     st = template.copy()
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
