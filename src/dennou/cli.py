@@ -610,8 +610,14 @@ def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | 
         console.print(f"tournament {tid} on {server}: {info['matches']} matches, {info['status']}")
         if any(e["spec"].startswith("@") for e in info["entrants"]):
             console.print(
-                f"remote entrants play with: dennou bot run BOT --tournament {tid} "
+                f"remote entrants accept and play with: dennou bot run BOT --tournament {tid} "
                 f"--server {server.rstrip('/').replace('http', 'ws', 1)}/ws --token THEIR_TOKEN"
+            )
+        waiting = sorted(a for a, s in info.get("invitations", {}).items() if s != "accepted")
+        if waiting:
+            console.print(
+                f"it starts when every invited entrant has accepted; waiting for: "
+                f"{', '.join(waiting)}"
             )
     else:
         tid = watch

@@ -61,6 +61,7 @@ def test_a_remote_program_and_bots_play_a_tournament_to_its_standings(live: Live
     tid = info["id"]
     assert info["status"] == "created" and info["seed"] is None
     assert [e["name"] for e in info["entrants"]] == ["alice", "greedy", "random"]
+    assert post(live, f"/api/tournaments/{tid}/accept", alice).status_code == 200
     assert post(live, f"/api/tournaments/{tid}/start", owner).json()["status"] == "running"
 
     # its tables are ordinary tables in the lobby, watchable by anyone
@@ -173,11 +174,12 @@ def test_bad_tournaments_are_refused_and_nothing_is_stored(
 
 def test_an_entrant_that_never_connects_forfeits_by_recorded_defaults(live: LiveServer) -> None:
     owner = live.register("olga")
-    live.register("ghost")
+    ghost = live.register("ghost")
     body = daifugo(["@ghost", "greedy", "random"], start=True)
-    body["options"]["absent_grace"] = 0.2
+    body["options"]["absent_grace"] = 1
     body["games"] = 3
     tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    assert post(live, f"/api/tournaments/{tid}/accept", ghost).json()["status"] == "running"
     wait_until(lambda: get(live, f"/api/tournaments/{tid}")["status"] == "finished", 120, "the end")
     rows = {r["name"]: r for r in get(live, f"/api/tournaments/{tid}/standings")["standings"]}
     assert rows["ghost"]["games"] == 3 and rows["ghost"]["defaults"] > 0
@@ -198,6 +200,7 @@ def test_duplicate_records_wait_for_their_whole_group(live: LiveServer) -> None:
     body["options"]["tables"] = 1
     body["games"] = 2
     tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    post(live, f"/api/tournaments/{tid}/accept", alice)
     first = wait_until(lambda: get(live, f"/api/tournaments/{tid}")["playing"])[0]["table"]
     assert post(live, f"/api/tournaments/{tid}/pause", owner).status_code == 200
     asyncio.run(asyncio.wait_for(run_bot(RandomBot(), live.ws_url, alice, table=first), 120))

@@ -54,7 +54,9 @@ async def play_tournament(
     on_table: Callable[[dict[str, Any]], None] | None = None,
     keep_messages: bool = False,
 ) -> list[GameResult]:
-    """Play every seat the tournament gives this account until the tournament is over.
+    """Accept the tournament's invitation, then play every seat it gives this account.
+
+    Returns when the tournament is over.
 
     Args:
         bot: A bot (copied for each table) or a factory given the game (called per table).
@@ -105,6 +107,7 @@ async def play_tournament(
 
     try:
         async with httpx.AsyncClient(timeout=60) as http:
+            await _accept(http, base, tournament, headers, reconnect_for)
             while True:
                 try:
                     reply = await http.get(
@@ -144,6 +147,30 @@ async def play_tournament(
     finally:
         for task in playing.values():  # a failure leaves no table playing on
             task.cancel()
+
+
+async def _accept(
+    http: httpx.AsyncClient,
+    base: str,
+    tournament: str,
+    headers: dict[str, str],
+    reconnect_for: float,
+) -> None:
+    """Accept the tournament's invitation (again, harmlessly, when it was accepted before)."""
+    started = time.monotonic()
+    while True:
+        try:
+            reply = await http.post(f"{base}/api/tournaments/{tournament}/accept", headers=headers)
+        except httpx.HTTPError as exc:
+            if time.monotonic() - started > reconnect_for:
+                raise ConnectionError(f"lost {base} for {reconnect_for:g} s") from exc
+            await asyncio.sleep(0.2)
+            continue
+        if reply.status_code < 400:
+            return
+        if reply.status_code < 500:
+            raise ServerError(reply.json())
+        await asyncio.sleep(0.2)
 
 
 def create_tournament(server: str, token: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,8 @@ class Step(msgspec.Struct, frozen=True, omit_defaults=True):
         default: Why the host applied the rules' default for ``seat`` (``timeout``, ``error``...).
         talk: The line said (for talk steps).
         end: The host ended the game here for ``seat``'s request: ``resign``, ``abort`` (before
-            the first move) or ``claim`` (the win, after the others were absent). The state
+            the first move) or ``claim`` (the win, after the others were absent); or, with no
+            seat, ``cancel`` (its tournament was cancelled: nobody wins). The state
             does not change; the record's outcome says who won (nobody, for ``abort``).
         ms: Time the decision took, in milliseconds, where measured.
         note: What the host noted (the illegal action a bot tried, an exception...).
@@ -143,6 +144,7 @@ END_TEXT = {
     "resign": "resigns",
     "abort": "aborts the game before the first move",
     "claim": "claims the win: the others are gone",
+    "cancel": "the game is cancelled: its tournament was cancelled",
 }
 """How a host ending (:attr:`Step.end`) reads in an event."""
 
@@ -159,7 +161,7 @@ class Frame(msgspec.Struct):
 def apply_step(game: Game[Any, Any], state: Any, step: Step) -> tuple[Any, list[Event]]:
     """Apply one recorded step to ``state`` (actions, defaults, talk and host endings alike)."""
     if step.end is not None:
-        who = f"seat {step.seat}"
+        who = "the host" if step.seat is None else f"seat {step.seat}"
         return state, [
             Event(step.end, f"{who}: {END_TEXT.get(step.end, step.end)}", {"seat": step.seat})
         ]

@@ -397,10 +397,9 @@ async def published(hub: Hub, table: str, account: str | None) -> tuple[TableRow
         raise Refused("not_found", f"no table {table!r}")
     if row.status not in ("finished", "aborted") or row.players is None:
         raise Refused("conflict", "records are published when the game is over")
-    for gate in hub.record_gates:
-        withheld = await gate(row)
-        if withheld is not None:
-            raise Refused("conflict", withheld)
+    withheld = hub.withheld(row.id)
+    if withheld is not None:
+        raise Refused("conflict", withheld)
     return row, audience_of(row.seats, account, hub.accounts.is_operator(account))
 
 

@@ -31,7 +31,7 @@ from dennou.server.limits import Limits
 from dennou.server.lobby import game_clock, new_table
 from dennou.server.table import TableActor
 from dennou.server.work import Work
-from dennou.store import AsyncStore, TableRow
+from dennou.store import AsyncStore
 
 STRIKES_TO_CLOSE = 10
 """Protocol errors in a row after which a connection is closed with 1008."""
@@ -85,9 +85,10 @@ class Hub:
         self._janitor: asyncio.Task[None] | None = None
         self._games_info: list[p.GameInfo] | None = None
         self.check: Check | None = None
-        self.record_gates: list[Callable[[TableRow], Awaitable[str | None]]] = []
-        """Checks a finished table's record must pass to be shown (each answers why not, or
-        ``None``): a tournament withholds a duplicate group's records until the group is over."""
+        self.deal_gates: list[Callable[[str], str | None]] = []
+        """Checks a table must pass before anyone but its own players sees its deals (each answers
+        why not, or ``None``): a duplicate tournament withholds a group's tables until the whole
+        group is over. :meth:`withheld` applies them."""
         """Test mode: checks every message sent (see :mod:`dennou.server.checking`)."""
         self._handlers: dict[type[p.ClientMessage], Handler] = {
             p.Hello: self._hello,
@@ -110,6 +111,19 @@ class Hub:
         """The UECda listener (:mod:`dennou.uecda.listener`) when the host runs one."""
         missing = set(p.CLIENT_MESSAGES) - set(self._handlers)
         assert not missing, f"no handler for {missing}"
+
+    def withheld(self, table_id: str) -> str | None:
+        """Why nobody but a table's own players may see its deals yet (``None``: they may).
+
+        The one gate of every route that shows what was dealt at a table: its record and replay,
+        spectating it (live or caught up from any version), its outcome in the lobby, and a
+        tournament's tables and standings.
+        """
+        for gate in self.deal_gates:
+            why = gate(table_id)
+            if why is not None:
+                return why
+        return None
 
     def log(self, text: str) -> None:
         """Note something on stderr."""
@@ -296,11 +310,7 @@ class Hub:
         """
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
-        mine_open = sum(
-            1
-            for a in self.tables.values()
-            if a.row.created_by == account and a.status in ("waiting", "playing")
-        )
+        mine_open = self.open_tables(account)
         if mine_open >= self.limits.tables_per_account and not host_made:
             raise Refused(
                 "limit_reached",
@@ -323,6 +333,14 @@ class Hub:
         self.tables[row.id] = actor
         actor.start()
         return actor, mine
+
+    def open_tables(self, account: str) -> int:
+        """Tables ``account`` created (its tournaments' included) that are waiting or playing."""
+        return sum(
+            1
+            for a in self.tables.values()
+            if a.row.created_by == account and a.status in ("waiting", "playing")
+        )
 
     async def actor(self, table_id: str) -> TableActor:
         """A table's actor (finished tables are loaded from the store on demand)."""
@@ -464,6 +482,9 @@ class Hub:
         await actor.call(actor.join, conn, msg.seat, msg.version, msg.id)
 
     async def _spectate(self, conn: Connection, msg: p.Spectate) -> None:
+        withheld = self.withheld(msg.table)
+        if withheld is not None:
+            raise Refused("forbidden", withheld)
         actor = await self.actor(msg.table)
         await actor.call(actor.spectate, conn, msg.version, msg.id)
 

@@ -55,6 +55,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         int,
         Meta(ge=1, description="tables an account may have waiting or playing that it created"),
     ] = 10
+    tournaments_per_account: Annotated[
+        int,
+        Meta(ge=1, description="tournaments an account may have created, running or paused"),
+    ] = 3
     waiting_table_ttl: Annotated[
         float,
         Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),

@@ -653,6 +653,19 @@ class TableActor:
             )
         await self._end("claim", seat, gone, ack=(conn, rid))
 
+    async def cancel(self) -> None:
+        """End the game for the host (its tournament was cancelled): nobody wins, nothing rated.
+
+        A table waiting for its players closes; a table playing records a ``cancel`` step first.
+        A table already over is left as it is.
+        """
+        if self.status == "playing":
+            step = Step(None, end="cancel")
+            new, events = apply_step(self.game, self.state, step)
+            await self._commit(step, new, events)
+        if self.status in ("waiting", "playing"):
+            await self._finish(None)
+
     def _check_playing(self) -> None:
         if self.status != "playing":
             raise GameOverError(f"table {self.id} is {self.status}")
@@ -1036,7 +1049,8 @@ class TableActor:
             absent_grace=self.grace,
             seeded=self.randomness.seed is not None,
             owner=self.row.created_by,
-            outcome=self.outcome,
+            # the outcome may show what was dealt (10-card stud's hands, the chairs' island)
+            outcome=None if self.hub.withheld(self.id) else self.outcome,
         )
 
 

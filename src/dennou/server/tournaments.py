@@ -39,7 +39,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from dennou.arena.entrants import is_class_target, parse_entrants
+from dennou.arena.entrants import Entrant, is_class_target, parse_entrants
 from dennou.arena.leaderboard import rules_preset
 from dennou.arena.ratings import Rating, Ratings
 from dennou.arena.runners import result_of
@@ -83,6 +83,16 @@ BOT_PREFIX = "bot:"
 """Leaderboard names of built-in bots: ``bot:greedy``."""
 
 OVER = ("finished", "cancelled")
+ACTIVE = ("created", "running", "paused")
+"""A tournament counts against its owner's ``tournaments_per_account`` while in these."""
+
+INVITE_ACTIONS = ("accept", "decline")
+"""What an invited account answers (``POST /api/tournaments/{id}/accept``)."""
+
+WITHHELD = (
+    "this table's deals are replayed at other tables of its duplicate group: nothing of it "
+    "(record, replay, spectating, outcome, result) is shown until the whole group has finished"
+)
 
 
 class HostOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -145,6 +155,7 @@ class _Run:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     summary: dict[str, Any] | None = None
     _plan: dict[int, Match] = field(default_factory=dict)
+    _groups: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     _plan_key: int = -1
 
     def plan(self) -> dict[int, Match]:
@@ -153,7 +164,33 @@ class _Run:
         if key != self._plan_key:
             matches = scheduled(self.config, list(self.results.values()))
             self._plan, self._plan_key = {m.id: m for m in matches}, key
+            self._groups = {}
+            for m in matches:
+                self._groups.setdefault((m.round, m.group), []).append(m.id)
         return self._plan
+
+    def group(self, match: Match) -> list[int]:
+        """The matches that share ``match``'s deals (its duplicate group), ``match`` included."""
+        self.plan()
+        return self._groups.get((match.round, match.group), [match.id])
+
+    def shares_deals(self) -> bool:
+        """Whether tables of this tournament replay each other's deals and it is not over."""
+        return self.config.duplicate and self.row.status not in OVER
+
+    def group_over(self, match: Match) -> bool:
+        """Whether every table of ``match``'s duplicate group has its result."""
+        return all(m in self.results for m in self.group(match))
+
+    def shown(self, match_id: int) -> bool:
+        """Whether anyone may see what was dealt at this match (see :data:`WITHHELD`)."""
+        match = self.plan().get(match_id)
+        return not self.shares_deals() or match is None or self.group_over(match)
+
+    def invitations(self) -> dict[str, str]:
+        """Invited account -> ``invited``, ``accepted`` or ``declined``."""
+        found = self.row.options.get("invitations") or {}
+        return dict(found) if isinstance(found, dict) else {}
 
     def notify(self) -> None:
         """Wake everyone waiting for a change (long polls)."""
@@ -179,6 +216,12 @@ class TournamentHost:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self._watcher: asyncio.Task[None] | None = None
         self._rated_seen: set[str] = set()
+        self.table_match: dict[str, tuple[str, int]] = {}
+        """Table id -> (tournament, match), for every table a tournament has."""
+        self._opening: dict[str, int] = {}
+        """Tables being opened for each owner's tournaments (not yet in the hub)."""
+        self._creating: dict[str, int] = {}
+        """Tournaments being created, per owner (counted before the first ``await``)."""
 
     async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.hub.store.call(fn, *args, **kwargs)
@@ -186,7 +229,7 @@ class TournamentHost:
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume every tournament that was running (or paused, or still finishing tables)."""
-        self.hub.record_gates.append(self.record_withheld)
+        self.hub.deal_gates.append(self.withheld)
         for row in await self._call(self.db.all, ["running", "paused", "cancelled"], 10_000):
             try:
                 run = await self._load(row)
@@ -216,6 +259,7 @@ class TournamentHost:
             return self.runs[row.id]
         for m in matches:
             run.tables[m.match] = m.table_id
+            self.table_match[m.table_id] = (row.id, m.match)
             if m.result is not None:
                 run.results[m.match] = msgspec.convert(m.result, MatchResult)
             else:
@@ -252,15 +296,66 @@ class TournamentHost:
                     f"entrant {e.name!r}: the host plays built-in bots and remote accounts "
                     f"(@name) only; run {e.spec} as a remote program (dennou bot run)"
                 )
+        self._check_options(msg.options)
+        # counted and reserved before the first await: concurrent requests cannot pass it
+        limit = self.hub.limits.tournaments_per_account
+        mine = self._creating.get(owner, 0) + sum(
+            1 for r in self.runs.values() if r.row.owner == owner and r.row.status in ACTIVE
+        )
+        if mine >= limit:
+            raise Refused(
+                "limit_reached",
+                f"you have {mine} tournaments not over (created, running or paused); "
+                f"the limit is {limit}",
+            )
+        self._creating[owner] = self._creating.get(owner, 0) + 1
+        try:
+            return await self._create(owner, msg, game, entrants)
+        finally:
+            self._creating[owner] -= 1
+            if not self._creating[owner]:
+                del self._creating[owner]
+
+    def _check_options(self, options: HostOptions) -> None:
+        """The host's limits on a tournament's tables, as for any table (``ConfigError``)."""
+        limits = self.hub.limits
+        most = min(64, limits.tables_per_account)
+        if not 1 <= options.tables <= most:
+            raise ConfigError(
+                f"options.tables is 1-{most} tables at once (the host's tables_per_account)"
+            )
+        clock = options.time_limit
+        if clock is not None and not limits.time_limit_min <= clock <= limits.time_limit_max:
+            raise ConfigError(
+                f"options.time_limit must be {limits.time_limit_min:g}-"
+                f"{limits.time_limit_max:g} seconds, got {clock:g}"
+            )
+        grace = options.absent_grace
+        if not limits.absent_grace_min <= grace <= limits.absent_grace_max:
+            raise ConfigError(
+                f"options.absent_grace must be {limits.absent_grace_min:g}-"
+                f"{limits.absent_grace_max:g} seconds, got {grace:g}"
+            )
+
+    async def _create(
+        self, owner: str, msg: CreateTournament, game: Game[Any, Any], entrants: list[Entrant]
+    ) -> _Run:
+        exists = self.hub.store.store.account_exists
+        invitations: dict[str, str] = {}
+        for e in entrants:
             if e.remote:
                 account = e.account or ""
-                if not await self._call(self.hub.store.store.account_exists, account):
+                if not await self._call(exists, account):
                     raise ConfigError(f"unknown entrant {e.spec!r}: no account {account!r}")
+                invitations[account] = "accepted" if account == owner else "invited"
+            elif await self._call(exists, e.name):
+                # a bot listed under an account's name would pass for that person's program
+                raise ConfigError(
+                    f"entrant {e.name!r} is a built-in bot named like the account {e.name!r}: "
+                    f"name it otherwise ({e.name}_bot={e.spec}), or enter the account as "
+                    f"@{e.name}"
+                )
         options = msg.options
-        if not 1 <= options.tables <= 64:
-            raise ConfigError("options.tables is 1-64 tables at once")
-        if options.absent_grace < 0 or (options.time_limit is not None and options.time_limit <= 0):
-            raise ConfigError("time_limit must be > 0 and absent_grace >= 0")
         seed = _server_seed()
         config = make_config(
             game,
@@ -284,15 +379,47 @@ class TournamentHost:
             owner=owner,
             status="created",
             config=msgspec.to_builtins(config),
-            options=msgspec.to_builtins(options),
+            options={
+                **msgspec.to_builtins(options),
+                "invitations": invitations,
+                "start_when_accepted": msg.start,
+            },
             seed=seed,
             created_at=time.time(),
         )
         await self._call(self.db.create, row)
         run = _Run(row, config, game)
         self.runs[row.id] = run
-        if msg.start:
+        if msg.start and not _pending(run):
             await self.control(owner, row.id, "start")
+        return run
+
+    async def answer(self, account: str, tournament_id: str, action: str) -> _Run:
+        """An invited account's ``accept`` or ``decline`` (before the tournament starts).
+
+        A tournament created with ``start`` starts once the last invitation is accepted.
+
+        Raises:
+            Refused: Not invited, or the tournament has started (accepting again is allowed).
+        """
+        run = await self.run_of(tournament_id)
+        invitations = run.invitations()
+        if account not in invitations:
+            raise Refused("forbidden", f"{account} is not an entrant of tournament {tournament_id}")
+        answer = "accepted" if action == "accept" else "declined"
+        if invitations[account] == answer:
+            return run
+        if run.row.status != "created":
+            raise Refused(
+                "conflict", f"tournament {tournament_id} is {run.row.status}: its entrants are set"
+            )
+        invitations[account] = answer
+        options = {**run.row.options, "invitations": invitations}
+        await self._call(self.db.update, tournament_id, options=options)
+        run.row = msgspec.structs.replace(run.row, options=options)
+        run.notify()
+        if options.get("start_when_accepted") and not _pending(run):
+            await self.control(run.row.owner, tournament_id, "start")
         return run
 
     async def control(self, account: str, tournament_id: str, action: str) -> _Run:
@@ -316,6 +443,13 @@ class TournamentHost:
             raise Refused(
                 "conflict", f"tournament {tournament_id} is {run.row.status}: no {action}"
             )
+        if action == "start" and _pending(run):
+            raise Refused(
+                "conflict",
+                "waiting for entrants to accept: "
+                + ", ".join(f"{a} ({s})" for a, s in sorted(_pending(run).items()))
+                + f" (each: POST /api/tournaments/{tournament_id}/accept)",
+            )
         status = {"start": "running", "pause": "paused", "resume": "running"}.get(
             action, "cancelled"
         )
@@ -326,6 +460,10 @@ class TournamentHost:
             fields["finished_at"] = time.time()
         await self._call(self.db.update, tournament_id, **fields)
         run.row = msgspec.structs.replace(run.row, **fields)
+        run.summary = None  # a cancelled tournament shows every result
+        if action == "cancel":
+            for table_id in list(run.open.values()):
+                await self._cancel_table(table_id)
         run.wake.set()
         run.notify()
         if status == "running" and (
@@ -361,6 +499,11 @@ class TournamentHost:
             status = await self._table_status(run, match_id, table_id)
             if status == "finished":
                 await self._record(run, match_id, table_id)
+            elif run.row.status == "cancelled" and status == "aborted":
+                run.open.pop(match_id, None)  # ended by the cancel: no result
+                run.notify()
+            elif run.row.status == "cancelled":  # cancelled just before a restart
+                await self._cancel_table(table_id)
         if len(run.results) == run.total and run.row.status not in OVER:
             fields = {"status": "finished", "finished_at": time.time()}
             await self._call(self.db.update, run.row.id, **fields)
@@ -374,16 +517,71 @@ class TournamentHost:
         for match in sorted(run.plan().values(), key=lambda m: m.id):
             if len(run.open) >= limit:
                 break
-            if match.id in run.tables:
+            if self._owner_tables(run.row.owner) >= self.hub.limits.tables_per_account:
+                break  # the owner's tables, every tournament's and its own, share one limit
+            if match.id in run.tables or self._meets_its_deal(run, match):
                 continue
             table_id = "t" + secrets.token_hex(5)
-            # the table's id is stored first: after a crash, the driver creates the missing
-            # table under this id rather than a second table for the match
-            await self._call(self.db.add_match, run.row.id, match.id, table_id)
-            run.tables[match.id] = run.open[match.id] = table_id
-            await self._open_table(run, match, table_id)
+            owner = run.row.owner
+            self._opening[owner] = self._opening.get(owner, 0) + 1  # counted before the await
+            try:
+                # the table's id is stored first: after a crash, the driver creates the missing
+                # table under this id rather than a second table for the match
+                await self._call(self.db.add_match, run.row.id, match.id, table_id)
+                run.tables[match.id] = run.open[match.id] = table_id
+                self.table_match[table_id] = (run.row.id, match.id)
+                await self._open_table(run, match, table_id)
+            finally:
+                self._opening[owner] -= 1
             run.notify()
         return False
+
+    async def _cancel_table(self, table_id: str) -> None:
+        actor = self.hub.tables.get(table_id)
+        if actor is not None:
+            await actor.call(actor.cancel)
+
+    def _owner_tables(self, owner: str) -> int:
+        """The owner's tables waiting or playing, and those its tournaments are making."""
+        return self.hub.open_tables(owner) + self._opening.get(owner, 0)
+
+    def _meets_its_deal(self, run: _Run, match: Match) -> bool:
+        """Whether a remote entrant of ``match`` is playing another rotation of its deal now.
+
+        A program at two tables of one duplicate group at once would hold several hands of the
+        same deal: such a match waits until the other table has finished.
+        """
+        if not run.config.duplicate:
+            return False
+        remote = {e for e in match.seats if run.config.entrants[e].remote}
+        if not remote:
+            return False
+        group = set(run.group(match))
+        plan = run.plan()
+        return any(m in group and m in plan and remote & set(plan[m].seats) for m in run.open)
+
+    def _met_before(self, run: _Run, match: Match) -> list[str]:
+        """Remote entrants of ``match`` who played its deal before, at an earlier rotation."""
+        if not run.config.duplicate:
+            return []
+        plan, names = run.plan(), run.config.names
+        earlier = {e for m in run.group(match) if m < match.id for e in plan[m].seats}
+        return [names[e] for e in match.seats if run.config.entrants[e].remote and e in earlier]
+
+    def withheld(self, table_id: str) -> str | None:
+        """Why nobody but its own players may see what was dealt at this table yet.
+
+        In a duplicate tournament the rotations of a group share their deals: nothing of a
+        table (record, replay, spectating, outcome, result) is shown before every table of its
+        group has finished (or the tournament is over). ``None``: it may be shown.
+        """
+        where = self.table_match.get(table_id)
+        if where is None:
+            return None
+        run = self.runs.get(where[0])
+        if run is None or run.shown(where[1]):
+            return None
+        return WITHHELD
 
     def _match(self, run: _Run, match_id: int) -> Match:
         match = run.plan().get(match_id)
@@ -547,7 +745,8 @@ class TournamentHost:
             "rules": config.rules,
             "preset": rules_preset(run.game, config.rules),
             "entrants": [{"name": e.name, "spec": e.spec} for e in config.entrants],
-            "options": row.options,
+            "options": {k: v for k, v in row.options.items() if k not in ("invitations",)},
+            "invitations": run.invitations(),
             "matches": run.total,
             "finished": len(run.results),
             "playing": playing,
@@ -560,7 +759,8 @@ class TournamentHost:
     def standings(self, run: _Run) -> dict[str, Any]:
         """Standings, ratings (in match order) and the pairwise table, with progress."""
         if run.summary is None:
-            results = list(run.results.values())
+            # a duplicate group's results show once the whole group has finished
+            results = [r for m, r in sorted(run.results.items()) if run.shown(m)]
             run.summary = summary_json(run.config, results, byes(run.config, results), run.total)
             run.summary.pop("seed", None)
         return {
@@ -603,30 +803,10 @@ class TournamentHost:
             boards.append({"game": game, "preset": name, "ratings": ratings})
         return {"game": game, "boards": boards}
 
-    async def record_withheld(self, row: TableRow) -> str | None:
-        """Why a tournament table's record is not published yet (``None``: it is).
 
-        In a duplicate tournament the rotations of a group share their deals: a record is
-        published once every table of its group has finished (or the tournament is over).
-        """
-        tid = row.options.get("tournament")
-        if not isinstance(tid, str):
-            return None
-        run = await self.run_of(tid)
-        if not run.config.duplicate or run.row.status in OVER:
-            return None
-        match = run.plan().get(int(row.options.get("match", -1)))
-        if match is None:
-            return None
-        group = [
-            m.id for m in run.plan().values() if m.round == match.round and m.group == match.group
-        ]
-        if all(m in run.results for m in group):
-            return None
-        return (
-            "this table's deals are replayed at other tables of its duplicate group: its record "
-            "is published when the group has finished"
-        )
+def _pending(run: _Run) -> dict[str, str]:
+    """Invited accounts that have not accepted (``invited`` or ``declined``)."""
+    return {a: s for a, s in run.invitations().items() if s != "accepted"}
 
 
 def _board_name(spec: str) -> str:
@@ -697,13 +877,15 @@ async def api_tournament(request: Request) -> Response:
 
 
 async def api_control(request: Request) -> Response:
-    """``start``, ``pause``, ``resume``, ``cancel``: the owner only."""
+    """Change a tournament: the owner starts, pauses, resumes or cancels; an entrant accepts."""
     host = _host(request)
     account = await account_of(request)
     assert account is not None
-    run = await host.control(
-        account, request.path_params["tournament"], request.path_params["action"]
-    )
+    tournament, action = request.path_params["tournament"], request.path_params["action"]
+    if action in INVITE_ACTIONS:
+        run = await host.answer(account, tournament, action)
+    else:
+        run = await host.control(account, tournament, action)
     return _json(host.info(run))
 
 
@@ -718,18 +900,22 @@ async def api_tables(request: Request) -> Response:
     host = _host(request)
     run = await host.run_of(request.path_params["tournament"])
     rows: list[MatchRow] = await host._call(host.db.matches, run.row.id)
-    names = run.config.names
-    return _json(
-        [
-            {
-                "match": m.match,
-                "table": m.table_id,
-                "entrants": [names[e] for e in m.result["seats"]] if m.result else None,
-                "result": m.result,
-            }
-            for m in rows
-        ]
-    )
+    names, plan = run.config.names, run.plan()
+    out = []
+    for m in rows:
+        match = plan.get(m.match)
+        entry: dict[str, Any] = {
+            "match": m.match,
+            "table": m.table_id,
+            "entrants": [names[e] for e in match.seats] if match else None,
+            "result": m.result if run.shown(m.match) else None,
+        }
+        if not run.shown(m.match):
+            entry["withheld"] = WITHHELD
+        if match is not None and run.config.duplicate:
+            entry["met_deal_before"] = host._met_before(run, match)
+        out.append(entry)
+    return _json(out)
 
 
 async def api_seats(request: Request) -> Response:
@@ -826,7 +1012,10 @@ def openapi_paths() -> dict[str, Any]:
         },
         "/api/tournaments/{tournament}/{action}": {
             "post": {
-                "summary": "start, pause, resume or cancel (the owner only)",
+                "summary": (
+                    "start, pause, resume or cancel (the owner only); accept or decline "
+                    "(an invited entrant)"
+                ),
                 "security": auth,
                 "parameters": [
                     *tid,
@@ -834,7 +1023,7 @@ def openapi_paths() -> dict[str, Any]:
                         "name": "action",
                         "in": "path",
                         "required": True,
-                        "schema": {"enum": ["start", "pause", "resume", "cancel"]},
+                        "schema": {"enum": ["start", "pause", "resume", "cancel", *INVITE_ACTIONS]},
                     },
                 ],
                 "responses": ok("the tournament"),

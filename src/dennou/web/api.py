@@ -287,6 +287,9 @@ async def api_games_over(request: Request) -> Any:
         hub.store.store.games_over, q.get("game") or None, limit + 1, offset
     )
     games = [msgspec.convert(to_json(r), GameOver) for r in rows[:limit]]
+    for over in games:
+        if hub.withheld(over.id) is not None:  # its outcome may show a shared deal
+            over.outcome = None
     return GamesOver(games=games, next=offset + limit if len(rows) > limit else None)
 
 
