@@ -26,6 +26,13 @@ case "${1:-}" in
   *)
     bash "$_DENNOU_CI_SCRIPT" --setup || { echo "ci-services: set-up failed" >&2; return 1 2>/dev/null || exit 1; }
     export DENNOU_TEST_POSTGRES_URL="postgresql://dennou@127.0.0.1:$DENNOU_PG_PORT/postgres"
+    # DENNOU_CI_STARTED_PG=1: this call started the cluster (one already running is reused, and
+    # whoever started it stops it); .ci/run stops on exit only what it started
+    _dennou_marker="${DENNOU_PG_DIR:-/tmp/dennou-pg-$DENNOU_PG_PORT}/started-by-ci-services"
+    if [ -f "$_dennou_marker" ]; then
+      rm -f "$_dennou_marker"
+      export DENNOU_CI_STARTED_PG=1
+    fi
     echo "DENNOU_TEST_POSTGRES_URL=$DENNOU_TEST_POSTGRES_URL"
     return 0 2>/dev/null || exit 0
     ;;
@@ -72,6 +79,7 @@ if ! as_pg "$BIN/pg_ctl -D $PG_DIR status" >/dev/null 2>&1; then
     as_pg "$BIN/initdb -D $PG_DIR -A trust -U postgres" >/dev/null
   fi
   as_pg "$BIN/pg_ctl -D $PG_DIR -l $PG_DIR/log -w -o '-h 127.0.0.1 -p $PG_PORT -k /tmp' start" >/dev/null
+  touch "$PG_DIR/started-by-ci-services"
 fi
 as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -tc \"SELECT 1 FROM pg_roles WHERE rolname='dennou'\"" \
   | grep -q 1 || as_pg "$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'CREATE ROLE dennou LOGIN SUPERUSER'" >/dev/null

@@ -226,6 +226,7 @@ def pg_port() -> Iterator[int]:
 
 def test_ci_services_postgres_stops_with_one_command(pg_port: int) -> None:
     env = environment({"DENNOU_PG_PORT": str(pg_port), "DENNOU_CI_NPM": "0"})
+    assert "DENNOU_PG_DIR" not in env, "the caller's cluster is never this test's"
     probe = (
         f"{sys.executable} -c 'import socket; socket.create_connection((\"127.0.0.1\", {pg_port}))'"
     )
