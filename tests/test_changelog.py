@@ -27,9 +27,11 @@ def test_the_engine_version_of_every_game_has_a_changelog_entry(name: str) -> No
     )
 
 
-def test_the_package_version_is_the_one_in_pyproject() -> None:
+def test_the_package_version_is_the_installed_one() -> None:
+    from importlib.metadata import version
+
     import dennou
 
     pyproject = (CHANGELOG.parent / "pyproject.toml").read_text(encoding="utf-8")
-    (declared,) = re.findall(r'^version = "([^"]+)"', pyproject, flags=re.M)
-    assert dennou.__version__ == declared
+    assert 'version = { attr = "dennou.__version__" }' in pyproject
+    assert version("dennou") == dennou.__version__

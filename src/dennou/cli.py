@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from dennou import __version__
 from dennou.arena.bots import available_bots, make_bot
 from dennou.arena.human import HumanBot, QuitGame
 from dennou.arena.match import mean_length, run_match, summarize
@@ -601,7 +602,9 @@ def tournament_progress() -> Progress:
 def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | None) -> None:
     """Create a tournament on a host (unless ``watch`` names one) and follow its standings."""
     from dennou.client.tournament import create_tournament, watch_tournament
+    from dennou.client.urls import host_urls
 
+    server = host_urls(server).http
     if watch is None:
         if not token:
             raise ConfigError("a host tournament needs its owner's token (--token or DENNOU_TOKEN)")
@@ -746,9 +749,47 @@ app.add_typer(bot_app, name="bot")
 
 
 def main() -> None:
-    """Entry point: run the app, turning dennou errors into clear messages (exit code 2)."""
+    """Entry point: run the app; an error is one line on stderr (exit code 2), not a traceback."""
     try:
-        app()
+        app(standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.exit(130)
+    except typer.TyperException as exc:  # a bad option or argument: what, and where to look
+        ctx = getattr(exc, "ctx", None)
+        more = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+        format_message = getattr(exc, "format_message", None)
+        message = format_message() if callable(format_message) else str(exc)
+        _fail(f"{message}{more}".replace("\n", " "), int(getattr(exc, "exit_code", 2)))
     except DennouError as exc:
-        console.print(f"[red]error:[/red] {exc.message}", highlight=False)
-        sys.exit(2)
+        _fail(exc.message)
+    except OSError as exc:  # a file or a host that cannot be reached
+        _fail(str(exc) or type(exc).__name__)
+    except Exception as exc:
+        if type(exc).__module__.partition(".")[0] not in ("httpx", "httpcore", "websockets"):
+            raise
+        _fail(f"cannot reach the server: {exc or type(exc).__name__}")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    sys.exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"dennou {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Japanese mind games — engines, bots, matches, replays (電脳)."""

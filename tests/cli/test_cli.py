@@ -98,8 +98,8 @@ def test_errors_are_messages_not_tracebacks() -> None:
         env={"PYTHONPATH": "src", "PATH": ""},
         check=False,
     )
-    assert proc.returncode == 2
-    assert "unknown game 'chess'" in proc.stdout and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("error: unknown game 'chess'") and "Traceback" not in proc.stderr
     proc = subprocess.run(
         [
             sys.executable,
@@ -117,7 +117,7 @@ def test_errors_are_messages_not_tracebacks() -> None:
         env={"PYTHONPATH": "src", "PATH": ""},
         check=False,
     )
-    assert proc.returncode == 2 and "invalid rules" in proc.stdout
+    assert proc.returncode == 2 and "invalid rules" in proc.stderr
 
 
 def test_the_command_line_starts_without_the_host_or_the_engines() -> None:

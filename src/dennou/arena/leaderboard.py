@@ -17,6 +17,7 @@ from typing import Any
 
 from dennou.arena.ratings import Ratings
 from dennou.arena.standings import ordered
+from dennou.client.urls import host_urls
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.jsondata import to_json
@@ -102,9 +103,7 @@ def server_leaderboard(server: str, game_name: str, preset: str | None) -> list[
         ConfigError: The host cannot be reached or refuses.
     """
     query = f"?preset={urllib.parse.quote(preset)}" if preset else ""
-    url = f"{server.rstrip('/')}/api/leaderboard/{urllib.parse.quote(game_name)}{query}"
-    if not url.startswith(("http://", "https://")):
-        raise ConfigError(f"--server wants http://host:port, got {server!r}")
+    url = f"{host_urls(server).http}/api/leaderboard/{urllib.parse.quote(game_name)}{query}"
     try:
         with urllib.request.urlopen(url, timeout=30) as reply:
             body = reply.read(MAX_BODY + 1)

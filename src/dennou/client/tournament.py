@@ -26,21 +26,16 @@ from typing import Any
 import httpx
 
 from dennou.client import GameResult, ServerError, run_bot
+from dennou.client.urls import host_urls
 from dennou.core.bot import Bot
 from dennou.core.game import Game
 
 __all__ = ["create_tournament", "http_url", "play_tournament", "watch_tournament"]
 
 
-def http_url(ws_url: str) -> str:
-    """The HTTP base of a WebSocket URL: ``ws://h:p/ws`` -> ``http://h:p``."""
-    base = ws_url.rstrip("/")
-    base = base.removesuffix("/ws")
-    if base.startswith("wss://"):
-        return "https://" + base[6:]
-    if base.startswith("ws://"):
-        return "http://" + base[5:]
-    return base
+def http_url(server: str) -> str:
+    """The HTTP base of a host given in any form (``ws://h:p/ws`` -> ``http://h:p``)."""
+    return host_urls(server).http
 
 
 async def play_tournament(
@@ -107,7 +102,7 @@ async def play_tournament(
 
     try:
         async with httpx.AsyncClient(timeout=60) as http:
-            await _accept(http, base, tournament, headers, reconnect_for)
+            await _accept(http, base, tournament, headers)
             while True:
                 try:
                     reply = await http.get(
@@ -150,27 +145,17 @@ async def play_tournament(
 
 
 async def _accept(
-    http: httpx.AsyncClient,
-    base: str,
-    tournament: str,
-    headers: dict[str, str],
-    reconnect_for: float,
+    http: httpx.AsyncClient, base: str, tournament: str, headers: dict[str, str]
 ) -> None:
-    """Accept the tournament's invitation (again, harmlessly, when it was accepted before)."""
-    started = time.monotonic()
-    while True:
-        try:
-            reply = await http.post(f"{base}/api/tournaments/{tournament}/accept", headers=headers)
-        except httpx.HTTPError as exc:
-            if time.monotonic() - started > reconnect_for:
-                raise ConnectionError(f"lost {base} for {reconnect_for:g} s") from exc
-            await asyncio.sleep(0.2)
-            continue
-        if reply.status_code < 400:
-            return
-        if reply.status_code < 500:
-            raise ServerError(reply.json())
-        await asyncio.sleep(0.2)
+    """Accept the tournament's invitation (again, harmlessly, when it was accepted before).
+
+    Raises:
+        ServerError: The host refused (not an entrant, no such tournament, a bad token).
+        httpx.HTTPError: The host cannot be reached (the first contact is not retried).
+    """
+    reply = await http.post(f"{base}/api/tournaments/{tournament}/accept", headers=headers)
+    if reply.status_code >= 400:
+        raise ServerError(reply.json())
 
 
 def create_tournament(server: str, token: str, body: dict[str, Any]) -> dict[str, Any]:

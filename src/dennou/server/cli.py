@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from dennou.client.urls import FORMS, host_urls
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Game
@@ -234,7 +235,7 @@ def load_bot(target: str) -> Bot | Any:
 def bot_run(
     target: Annotated[str, typer.Argument(help="module:Class of a Bot, or a built-in bot spec")],
     server: Annotated[
-        str, typer.Option(help="WebSocket URL of the host", envvar="DENNOU_SERVER")
+        str, typer.Option(help=f"the host: {FORMS}", envvar="DENNOU_SERVER")
     ] = "ws://127.0.0.1:8000/ws",
     token: Annotated[str, typer.Option(help="your account's token", envvar="DENNOU_TOKEN")] = "",
     table: Annotated[str | None, typer.Option(help="table id to join")] = None,
@@ -259,14 +260,23 @@ def bot_run(
 
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
+    server = host_urls(server).ws
     # the seat's clock bounds each decision: no first decision waits for a compiler
     native.set_mode(os.environ.get(native.ENV, "play-on"))
-    if tournament is not None:  # issue 14: a remote entrant of a host tournament
+    if tournament is not None:  # a remote entrant of a host tournament
+        import httpx
+
+        from dennou.client import ServerError
         from dennou.client.tournament import play_tournament
 
-        played = asyncio.run(
-            play_tournament(load_bot(target), server, token, tournament, seed=seed)
-        )
+        try:
+            played = asyncio.run(
+                play_tournament(load_bot(target), server, token, tournament, seed=seed)
+            )
+        except ServerError as exc:
+            raise DennouError(f"the server refused: {exc.message}") from None
+        except (ConnectionError, OSError, httpx.HTTPError) as exc:
+            raise unreachable(server, exc) from None
         for result in played:
             print(
                 json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome})
@@ -342,10 +352,15 @@ async def _run_one(
     except ServerError as exc:
         raise DennouError(f"the server refused: {exc.message}") from None
     except (ConnectionError, OSError, httpx.HTTPError) as exc:
-        raise DennouError(
-            f"cannot reach a dennou server at {server} ({_reason(exc)}); start one with "
-            "`dennou serve`, or pass --server (or DENNOU_SERVER)"
-        ) from None
+        raise unreachable(server, exc) from None
+
+
+def unreachable(server: str, exc: BaseException) -> DennouError:
+    """The one-line error of a host that cannot be reached."""
+    return DennouError(
+        f"cannot reach a dennou server at {server} ({_reason(exc)}); start one with "
+        "`dennou serve`, or pass --server (or DENNOU_SERVER)"
+    )
 
 
 def _reason(exc: BaseException) -> str:
