@@ -4,6 +4,9 @@ traceback or a box of usage text; and every command takes a server in the same f
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
 
 from dennou.client.urls import host_urls
@@ -93,3 +96,16 @@ def test_a_server_is_taken_in_every_form(given: str, ws: str, http: str) -> None
 def test_a_server_that_is_not_an_address_says_what_was_expected(bad: str) -> None:
     with pytest.raises(ConfigError, match=r"http\(s\)://HOST:PORT, ws\(s\)://HOST:PORT/ws"):
         host_urls(bad)
+
+
+def test_serve_on_a_busy_port_is_one_line_before_any_banner(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = dennou("serve", "--port", str(port), "--no-warm", cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stdout == "", "no 'serving' banner for a port not had"
+    assert done.stderr == (
+        f"error: cannot listen on 127.0.0.1:{port}: the port is in use "
+        "(choose another with --port)\n"
+    )

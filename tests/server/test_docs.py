@@ -105,7 +105,7 @@ def test_serve_prints_where_everything_is(server: ServerProcess) -> None:
     log = server.log.read_text()
     for what in ("web page", "API", "/docs", "WebSocket", "data", "dennou.sqlite3"):
         assert what in log, what
-    assert f":{server.port}/api" in log
+    assert f"http://127.0.0.1:{server.port}/api" in log, "the address really bound"
 
 
 def test_the_example_session_is_what_the_server_sends(server: ServerProcess) -> None:

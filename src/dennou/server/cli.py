@@ -7,16 +7,19 @@ runs them directly.
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib
 import inspect
 import json
 import os
+import socket
 import sys
 import urllib.parse
 from typing import Annotated, Any
 
 import typer
 
+from dennou import __version__
 from dennou.client.urls import FORMS, host_urls
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
@@ -29,7 +32,9 @@ Schemas and appends each one that does not validate to that file (the test serve
 
 def serve(
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="TCP port (0: any free port, printed)")
+    ] = 8000,
     db: Annotated[
         str | None, typer.Option(help="database URL (postgresql://...); default: SQLite")
     ] = None,
@@ -103,14 +108,18 @@ def serve(
         options = UecdaOptions(games=uecda_games, bots=bots, fill_after=uecda_fill_after)
         uecda = (host, uecda_port, options)
 
+    # bind first: a busy port is one line, and the banner shows what is really bound
+    listening = listen(host, port)
+    bound_host, bound_port = listening.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+
     def started(hub: Hub) -> None:
-        shown = "localhost" if host in ("127.0.0.1", "::1") else host
-        base = f"http://{shown}:{port}"
+        base = f"http://{shown}:{bound_port}"
         lines = [
-            f"dennou {_version()} serving {len(hub.games)} games",
+            f"dennou {__version__} serving {len(hub.games)} games",
             f"  web page   {base}/",
             f"  API        {base}/api   (interactive docs {base}/docs)",
-            f"  WebSocket  ws://{shown}:{port}/ws",
+            f"  WebSocket  ws://{shown}:{bound_port}/ws",
             f"  data       {_where(db, data_dir)}",
         ]
         if uecda is not None:
@@ -136,10 +145,10 @@ def serve(
         check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
         uecda=uecda,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
-        host=host,
-        port=port,
+        host=bound_host,
+        port=bound_port,
         log_level=log_level,
         ws_max_size=limits.frame_bytes,
         ws=HostWebSocketProtocol,
@@ -148,6 +157,34 @@ def serve(
         ws_ping_timeout=20,
         lifespan="on",
     )
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port``.
+
+    Raises:
+        DennouError: The address cannot be had (in use, not this machine's): one line saying so.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise DennouError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
+        raise DennouError(
+            f"cannot listen on {host}:{port}: {why} (choose another with --port)"
+        ) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def warm_in_background() -> None:
@@ -173,15 +210,6 @@ def warm_in_background() -> None:
 def hub_uecda_port(hub: Any) -> int:
     """The port the host's UECda listener took (``--uecda-port 0``: whichever was free)."""
     return int(hub.uecda.port) if hub.uecda is not None else 0
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("dennou")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "(source)"
 
 
 def _where(db: str | None, data_dir: str) -> str:
