@@ -114,6 +114,42 @@ def test_pool_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
             parent.kill()
 
 
+def test_a_killed_tournament_leaves_no_fork_server_or_worker_behind(tmp_path: Path) -> None:
+    """``kill -9`` of a local tournament: its pool (fork server and workers) ends with it."""
+    script = tmp_path / "tournament.py"
+    script.write_text(
+        "import os, time\n"
+        "from dennou.arena.runners import ProcessRunner\n"
+        "if __name__ == '__main__':\n"
+        "    runner = ProcessRunner(2)\n"
+        "    workers = {runner.pool.submit(os.getpid).result() for _ in range(8)}\n"
+        "    print(*workers, flush=True)\n"
+        "    time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    with subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+    ) as parent:
+        try:
+            assert parent.stdout is not None
+            workers = [int(pid) for pid in parent.stdout.readline().split()]
+            servers = {_parent_of(pid) for pid in workers} - {parent.pid}
+            parent.send_signal(signal.SIGKILL)
+            parent.wait(10)
+            left = [*workers, *servers]
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and any(_alive(pid) for pid in left):
+                time.sleep(0.1)
+            assert not [pid for pid in left if _alive(pid)], "the pool outlived the tournament"
+        finally:
+            parent.kill()
+
+
+def _parent_of(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as st:
+        return int(st.read().rsplit(")", 1)[1].split()[1])
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -208,18 +208,34 @@ class InlineRunner(Runner):
             yield run_job(job)
 
 
-def exit_with_parent() -> None:
-    """A pool worker's initializer: the worker ends when the process that started it is gone.
+def exit_with_parent(owner: int | None = None) -> None:
+    """A pool worker's initializer: the worker ends when the process that made the pool is gone.
 
     A ``ProcessPoolExecutor`` worker holds both ends of its call queue, so a parent killed by
-    SIGKILL (a crash test, ``kill -9``) would leave it waiting for ever. (Under ``forkserver``
-    the parent is the fork server, which ends with its own parent.)
+    SIGKILL (a crash test, ``kill -9``) would leave it waiting for ever. Under ``forkserver`` the
+    worker's parent is the fork server, which outlives a killed owner: the worker watches the
+    owner itself (``owner``, the pool's process id), and its own parent too.
+
+    Args:
+        owner: The process that made the pool (default: this worker's parent).
     """
     parent = os.getppid()
+    watched = parent if owner is None else owner
+
+    def alive() -> bool:
+        if os.getppid() != parent:
+            return False
+        try:
+            os.kill(watched, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # alive, another user's: cannot be ours, but it exists
+            return True
+        return True
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
+        while alive():
+            time.sleep(0.5)
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
@@ -240,7 +256,7 @@ class ProcessRunner(Runner):
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.pool = cf.ProcessPoolExecutor(
-            self.workers, mp_context=ctx, initializer=exit_with_parent
+            self.workers, mp_context=ctx, initializer=exit_with_parent, initargs=(os.getpid(),)
         )
 
     def _submit(self, chunk: list[Job]) -> Any:
