@@ -8,7 +8,10 @@ its seat count and rules (a JSON object)::
     game = pyspiel.load_game("python_dennou_smuggling",
                              {"players": 2, "rules": '{"small_games": 1, "unit": 50000000}'})
 
-or ``dennou.rl.openspiel.load("smuggling", players=2, small_games=1, unit=50_000_000)``.
+or ``dennou.rl.openspiel.load("smuggling", players=2, small_games=1, unit=50_000_000)``. The game
+string (``str(game)``) carries the rules percent-encoded (:func:`rules_parameter`), so
+``pyspiel.load_game(str(game))``, ``serialize`` and ``pickle`` round-trip. Information states
+are strings only (no tensor: a perfect-recall state has no fixed size).
 
 Players' actions are the encoding's numbers (``docs/rl.md``). Sealed simultaneous steps are
 played seat after seat (the game is ``SEQUENTIAL`` with imperfect information: a seat never sees
