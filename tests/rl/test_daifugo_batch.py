@@ -260,3 +260,34 @@ def test_vector_env_runs_random_episodes() -> None:
         ended += int(terminated.sum())
     assert ended > 0
     env.close()
+
+
+@pytest.mark.parametrize("rules", [{}, {"preset": "uecda"}])
+def test_vector_env_pays_each_seat_its_own_place(rules: dict[str, Any]) -> None:
+    """Each step's reward is the acting seat's: over a game, a seat's steps add up to its
+    title's points above the last place's (the seat left last is owed 0 and never moves
+    again), and the step that ends a game pays the seat that moved, whatever its place."""
+    from dennou.rl.vector import DaifugoVectorEnv
+
+    n, rows = 5, 16
+    env = DaifugoVectorEnv(rows, rules, players=n, seed=0)
+    low = float(env.batch.place_rewards[-1])
+    _, info = env.reset(seed=1)
+    paid = np.zeros((rows, n))
+    rng = np.random.default_rng(0)
+    seen: set[float] = set()
+    games = 0
+    for _ in range(600):
+        acting = info["seat"]
+        actions = env.batch.sample_actions(rng)
+        _, reward, terminated, _, info = env.step(actions)
+        paid[np.arange(rows), acting] += reward
+        seen.update(reward.tolist())
+        for g in np.flatnonzero(terminated):
+            assert reward[g] == info["rewards"][g, acting[g]] - low
+            np.testing.assert_allclose(paid[g], info["rewards"][g] - low)
+            paid[g] = 0.0
+            games += 1
+    assert games > 50
+    # Every place but the last is paid to someone (the last place's 0 is every other step's).
+    assert seen == {0.0, *(float(p) - low for p in env.batch.place_rewards[:-1])}

@@ -93,3 +93,35 @@ def test_gymnasium_vector_envs_run_with_masks() -> None:
         obs, _, term, trunc, _ = vec.step(actions)
         episodes += int(np.sum(term | trunc))
     assert episodes >= 3
+
+
+def test_make_takes_a_seed_that_fixes_the_first_unseeded_episode() -> None:
+    """``seed`` is the env's own option (as in the PettingZoo envs), not a rules option."""
+    envs = [gymnasium.make(rl.gym_id("numeron"), seed=1, digits=3) for _ in range(2)]
+    check_env(gymnasium.make(rl.gym_id("numeron"), seed=1, digits=3).unwrapped)
+    firsts = []
+    for env in envs:
+        env.reset()
+        inner = env.unwrapped
+        assert isinstance(inner, rl.DennouGym)
+        firsts.append((inner.table.seed, [int(env.action_space.sample()) for _ in range(5)]))
+    assert firsts[0] == firsts[1]
+    other = gymnasium.make(rl.gym_id("numeron"), seed=2, digits=3)
+    other.reset()
+    assert other.unwrapped.table.seed != firsts[0][0]  # type: ignore[attr-defined]
+
+
+def test_star_hilo_registers_an_episode_step_limit() -> None:
+    """Its default rules never end a series for a learner that plays at random."""
+    assert gymnasium.spec(rl.gym_id("hilo")).max_episode_steps == rl.gym.MAX_EPISODE_STEPS["hilo"]
+    env = gymnasium.make(rl.gym_id("hilo"), players=2)
+    assert env.spec is not None and env.spec.max_episode_steps == 2_000
+    short = gymnasium.make(rl.gym_id("hilo"), players=2, max_episode_steps=30)
+    obs, _ = short.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, term, trunc = 0, False, False
+    while not (term or trunc) and steps < 100:
+        action = rng.choice(np.flatnonzero(obs["action_mask"]))
+        obs, _, term, trunc, _ = short.step(action)
+        steps += 1
+    assert trunc and not term and steps == 30

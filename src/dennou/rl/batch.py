@@ -254,6 +254,8 @@ class DaifugoBatchEnv:
         obs_size: Observation values.
         final_places: ``(N, players)`` the finishing places (0 = 大富豪) of each game that
             ended in the last step; -1 in rows that did not end.
+        place_rewards: ``(players,)`` float32: the reward of each finishing place (the
+            points of its title, in the encoding's scale).
         batch: The underlying :class:`~dennou.games.daifugo.batch.Batch` (its ``states`` are
             the rows' kernel vectors).
     """
@@ -326,6 +328,7 @@ class DaifugoBatchEnv:
             [rules.title_points(t, final=final) * enc.reward_scale for t in titles_for(n)],
             dtype=np.float32,
         )
+        self.place_rewards = self._points.copy()
         self._jokers = rules.jokers
         self._diamond3 = 1 if rules.first_lead == "diamond3" else 0
         self._buf = np.zeros(S.MAXMOVES, dtype=np.uint64)

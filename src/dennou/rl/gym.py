@@ -33,6 +33,12 @@ TITLES = {
 """Gymnasium ids: ``dennou/<Title>-v0``."""
 
 
+MAX_EPISODE_STEPS = {"hilo": 2_000}
+"""Registered ``max_episode_steps`` (the learner's decisions) of games whose default rules set
+no end: Star Hi-Lo plays games until someone has enough stars, and a random learner may never
+get there. ``gymnasium.make(..., max_episode_steps=n)`` sets another."""
+
+
 def gym_id(name: str) -> str:
     """The Gymnasium id of game ``name`` (``dennou/Numeron-v0``)."""
     return f"dennou/{TITLES[name]}-v0"
@@ -47,6 +53,7 @@ def register_all() -> None:
                 id=env_id,
                 entry_point="dennou.rl.gym:DennouGym",
                 kwargs={"game": name},
+                max_episode_steps=MAX_EPISODE_STEPS.get(name),
                 disable_env_checker=False,
             )
 
@@ -67,6 +74,8 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         render_mode: ``ansi`` (``render()`` returns the learner's view in words), ``human``
             (each step prints it) or ``None``.
         talk: Put the talk lines the seat may read into ``info["talk"]``.
+        seed: Seeds the first ``reset()`` without a seed (then every later unseeded one) and
+            the action space's sampling, as the PettingZoo envs' ``seed`` does.
         **rules: The game's rules options.
     """
 
@@ -83,11 +92,14 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         max_cycles: int | None = None,
         render_mode: str | None = None,
         talk: bool = False,
+        seed: int | None = None,
         **rules: Any,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.table = Table(game, players=players, reward=reward, illegal=illegal, rules=rules)
+        self.table = Table(
+            game, players=players, reward=reward, illegal=illegal, seed=seed, rules=rules
+        )
         n = self.table.n
         if seat is not None and not 0 <= seat < n:
             raise ConfigError(f"seat must be 0..{n - 1}, got {seat}")
@@ -111,7 +123,9 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.bots: dict[int, Bot] = {}
         self._seat_bots()
         self.observation_space = observation_space(self.table.encoding)  # type: ignore[assignment]
-        self.action_space = spaces.Discrete(self.table.encoding.num_actions)
+        self.action_space = spaces.Discrete(self.table.encoding.num_actions, seed=seed)
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
         self._heard: list[Any] = []
         self._rngs: dict[int, Any] = {}
 

@@ -8,7 +8,10 @@ its seat count and rules (a JSON object)::
     game = pyspiel.load_game("python_dennou_smuggling",
                              {"players": 2, "rules": '{"small_games": 1, "unit": 50000000}'})
 
-or ``dennou.rl.openspiel.load("smuggling", players=2, small_games=1, unit=50_000_000)``.
+or ``dennou.rl.openspiel.load("smuggling", players=2, small_games=1, unit=50_000_000)``. The game
+string (``str(game)``) carries the rules percent-encoded (:func:`rules_parameter`), so
+``pyspiel.load_game(str(game))``, ``serialize`` and ``pickle`` round-trip. Information states
+are strings only (no tensor: a perfect-recall state has no fixed size).
 
 Players' actions are the encoding's numbers (``docs/rl.md``). Sealed simultaneous steps are
 played seat after seat (the game is ``SEQUENTIAL`` with imperfect information: a seat never sees
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import unquote
 
 import numpy as np
 import pyspiel
@@ -45,6 +49,36 @@ CHANCE_OUTCOMES = 32
 
 MAX_GAME_LENGTH = 100_000
 """The game length OpenSpiel is told (an upper bound; dennou games end on their own)."""
+
+
+_ESCAPES = {"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"}
+"""Characters OpenSpiel's game strings use as syntax, written percent-encoded in ``rules``."""
+
+
+def rules_parameter(options: dict[str, Any]) -> str:
+    """The ``rules`` parameter for these options: JSON that a game string can carry.
+
+    OpenSpiel's game string ``name(key=value,...)`` has no quoting, so the commas, parentheses
+    and equals signs of the JSON (and ``%`` itself) are percent-encoded; :func:`parse_rules`
+    reads both this form and plain JSON.
+    """
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    return "".join(_ESCAPES.get(c, c) for c in text)
+
+
+def parse_rules(text: str) -> dict[str, Any]:
+    """The rules options of a ``rules`` parameter (JSON, percent-encoded or not).
+
+    Raises:
+        ValueError: Not a JSON object.
+    """
+    try:
+        options = json.loads(unquote(text))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"rules must be a JSON object, got {text!r}: {exc}") from None
+    if not isinstance(options, dict):
+        raise ValueError(f"rules must be a JSON object, got {text!r}")
+    return options
 
 
 def short_name(name: str) -> str:
@@ -84,8 +118,10 @@ class Context:
     def __init__(
         self, name: str, players: int, options: dict[str, Any], sampled: int, reward: Reward
     ) -> None:
+        self.args = (name, players, options, sampled, reward)
         self.dennou: Game[Any, Any] = get(name)
         self.rules = self.dennou.make_rules(options)
+        self.dennou.check_players([f"seat_{i}" for i in range(players)])
         self.encoding: Encoding[Any, Any] = encoding_for(name, self.rules, players)
         self.players = players
         self.sampled = sampled
@@ -94,6 +130,10 @@ class Context:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Context:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pickled state carries how to rebuild its context, not the encoding's tables.
+        return (Context, self.args)
 
 
 class Shared:
@@ -118,7 +158,7 @@ class DennouGame(pyspiel.Game):  # type: ignore[misc]
         spec = _game_type(self.name)
         defaults = spec.parameter_specification
         players = int(params.get("players", defaults["players"]))
-        options = json.loads(str(params.get("rules", "{}")))
+        options = parse_rules(str(params.get("rules", "{}")))
         sampled = int(params.get("chance_outcomes", CHANCE_OUTCOMES))
         reward: Reward = params.get("reward", "score")
         self.ctx = Context(self.name, players, options, sampled, reward)
@@ -133,7 +173,7 @@ class DennouGame(pyspiel.Game):  # type: ignore[misc]
         )
         full = {
             "players": players,
-            "rules": json.dumps(options, sort_keys=True),
+            "rules": rules_parameter(options),
             "chance_outcomes": sampled,
             "reward": reward,
         }
@@ -298,7 +338,17 @@ class DennouObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: DennouState, player: int) -> None:
-        """Fill ``tensor`` with ``player``'s observation of ``state``."""
+        """Fill ``tensor`` with ``player``'s observation of ``state``.
+
+        Raises:
+            NotImplementedError: This observer is for information states, which these games
+                give as strings only (the game type says so: no information state tensor).
+        """
+        if self.perfect_recall:
+            raise NotImplementedError(
+                "dennou games provide no information state tensor (a perfect-recall state has "
+                "no fixed size): use information_state_string or observation_tensor"
+            )
         self.tensor[:] = self.encoding.observe(state.state, player)
 
     def string_from(self, state: DennouState, player: int) -> str:
@@ -311,7 +361,10 @@ class DennouObserver:
 
 
 def _register(name: str) -> None:
-    cls = type(f"Dennou{name.title()}Game", (DennouGame,), {"name": name})
+    # A module attribute, so that pickle finds the class by its qualified name.
+    title = f"Dennou{name.title()}Game"
+    cls = type(title, (DennouGame,), {"name": name, "__module__": __name__, "__qualname__": title})
+    globals()[title] = cls
     pyspiel.register_game(_game_type(name), cls)
 
 
@@ -325,7 +378,7 @@ def load(
 ) -> Any:
     """``pyspiel.load_game`` for dennou game ``name`` with these seats and rules options."""
     params: dict[str, Any] = {
-        "rules": json.dumps(rules, sort_keys=True),
+        "rules": rules_parameter(rules),
         "chance_outcomes": chance_outcomes,
         "reward": reward,
     }

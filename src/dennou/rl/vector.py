@@ -10,11 +10,20 @@ is the decision of whichever seat is due to act in it (``infos["seat"]`` says wh
     obs, reward, terminated, truncated, infos = env.step(actions)
 
 Spaces are the PettingZoo env's (``Dict(observation=Box, action_mask=Box(0, 1, int8))`` and
-``Discrete(num_actions)``). ``reward`` is the reward of the seat that just acted (nonzero only
-when its move ended the game); ``infos["rewards"]`` holds every seat's, ``infos["final_places"]``
-the places of the games that ended (``infos["_final_places"]`` marks them). Ended games are
-dealt again in the same step (``autoreset_mode`` same-step); a finished game has no seat to act,
-so there is no final observation. Nothing is ever truncated.
+``Discrete(num_actions)``). ``infos["rewards"]`` holds every seat's reward of the games that
+ended (the points of its title), ``infos["final_places"]`` their places
+(``infos["_final_places"]`` marks them). Ended games are dealt again in the same step
+(``autoreset_mode`` same-step); a finished game has no seat to act, so there is no final
+observation. Nothing is ever truncated.
+
+``reward`` is the acting seat's own: a seat's place is settled by the move that takes it out
+(its last decision of the game), and that step pays it its title's points **above the last
+place's** (``place_rewards[place] - place_rewards[-1]``); every other step pays 0. The seat left
+last never decides again, and on this scale it is owed 0, so every seat's steps add up to its
+points above the last place. (Paying the points themselves would give the last seat nothing, more
+than the next-to-last's negative points; a shift common to all seats changes no seat's best
+play.) In a 千日手 the places of the seats still holding cards are drawn: the seat whose move
+ended the game is paid for its drawn place, the others only through ``infos["rewards"]``.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.rules import DaifugoRules
 from dennou.rl.batch import DaifugoBatchEnv
 from dennou.rl.pz import observation_space
@@ -88,9 +98,22 @@ class DaifugoVectorEnv(VectorEnv[Any, Any, Any]):
                 changed).
         """
         acted = self._seat
+        states = self.batch.batch.states
+        finished = states[:, S.NFIN].copy()
         obs, mask, seat, rewards, done = self.batch.step(actions)
         self._seat = seat
-        reward = rewards[np.arange(self.num_envs), acted]
+        points = self.batch.place_rewards
+        low = points[-1]
+        reward = np.zeros(self.num_envs, np.float32)
+        rows = np.flatnonzero(done)
+        reward[rows] = rewards[rows, acted[rows]] - low
+        # Rows still playing (not dealt again) where the move took its seat out.
+        rows = np.flatnonzero(~done & (states[:, S.NFIN] > finished))
+        if len(rows):
+            n = self.batch.players
+            place = states[rows, S.NFIN] - 1
+            out = states[rows, S.HEAD + 2 * n + place] == acted[rows]
+            reward[rows[out]] = points[place[out]] - low
         infos = {
             "seat": seat,
             "rewards": rewards,

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from dennou.games.numeron import GAME, judge
+from dennou.games.numeron.actions import Call, SetNumber
 from dennou.games.numeron.optimum import Race, Search, Tree, capacity_bound, tree
-from dennou.games.numeron.race import MAX_CALLS, Planner, book, survival
+from dennou.games.numeron.race import MAX_CALLS, OptimalBot, Planner, book, survival
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.state import all_numbers
 from tests.games.bot_checks import check_bots
@@ -217,3 +218,58 @@ def test_items_are_used_with_four_digits() -> None:
     tally = check_bots(GAME, NumeronRules(digits=4), ("race", "race"), seeds=[5], every=50)
     used = {k for k in tally.seen if k not in ("SetNumber", "Call", "NoItem", "Decline")}
     assert used, tally.seen
+
+
+def _calls_to_hit(secret: str, bot: OptimalBot, rng: random.Random) -> tuple[int, str]:
+    """A 3-digit game through the public API: ``bot`` (seat 0, calling first) against a seat
+    that never hits; the calls ``bot`` needs to hit ``secret``, and its first call."""
+    rules = NumeronRules(digits=3, first="seat0")
+    pool = all_numbers(3)
+    bot.reset(seat=0, rules=rules, players=["bot", "x"])
+    state = GAME.new(rules, ["bot", "x"])
+    state, _ = GAME.apply(state, 0, SetNumber(pool[0]))
+    state, _ = GAME.apply(state, 1, SetNumber(secret))
+    calls: list[str] = []
+    while state.phase != "over":
+        seat = min(GAME.to_act(state))
+        if seat == 0:
+            action = bot.act(GAME.view(state, 0), GAME.legal_actions(state, 0), rng)
+            if isinstance(action, Call):
+                calls.append(action.number)
+        else:
+            action = Call(pool[1])  # never seat 0's number
+        state, _ = GAME.apply(state, seat, action)
+    assert state.winner == 0 and calls[-1] == secret
+    return len(calls), calls[0]
+
+
+def test_default_optimal_bot_needs_3575_calls_over_every_three_digit_secret() -> None:
+    """The default bot (relabelling on) is an optimal strategy: with one relabelling for the
+    whole run (the same seed every game) its calls over all 720 secrets total the optimum."""
+    total, firsts = 0, set()
+    for secret in all_numbers(3):
+        calls, first = _calls_to_hit(secret, OptimalBot(), random.Random(11))
+        total += calls
+        firsts.add(first)
+    assert total == 3575
+    tr = tree(3)
+    assert tr is not None
+    assert firsts != {all_numbers(3)[tr.calls[0]]}  # the run was relabelled
+
+
+def test_default_optimal_bot_relabels_each_game_and_stays_on_the_optimal_tree() -> None:
+    """With a fresh relabelling each game, every game makes exactly the calls the optimal tree
+    makes on the relabelled secret. A uniform relabelling maps any secret to a uniform one, so
+    the expected calls are 3575/720 for every secret, and the first call varies."""
+    tr = tree(3)
+    assert tr is not None
+    per_secret = tr.calls_per_secret()
+    pool = all_numbers(3)
+    firsts = set()
+    for i, secret in enumerate(pool[::4]):
+        bot = OptimalBot()
+        calls, first = _calls_to_hit(secret, bot, random.Random(i))
+        assert bot.planner is not None
+        assert calls == per_secret[bot.planner.inverse[pool.index(secret)]]
+        firsts.add(first)
+    assert len(firsts) > 100

@@ -7,7 +7,9 @@ this seat holds (what the opponent has learnt: the same public log read from the
 
 **Calls.** ``optimal`` minimises the expected number of calls: while ``S`` is a node of the
 shipped optimal strategy (:func:`dennou.games.numeron.optimum.tree`, 3 and 4 digits; calls are
-relabelled by a digit permutation drawn each game so the bot is not predictable), it makes the
+relabelled by a digit permutation drawn each game so the bot is not predictable: renaming digits
+changes no judgment, so each game follows an optimal strategy, and as a uniform permutation sends
+any secret to a uniform one, the expected calls are the optimum for every secret), it makes the
 tree's call; otherwise (after items, or 5 digits) the exact search for small sets and the
 ``solver``'s call chooser for large ones.
 
