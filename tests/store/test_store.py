@@ -45,6 +45,7 @@ def test_migrated_schema_matches_the_metadata(store: Store) -> None:
 
 def test_accounts_keep_only_a_hash_of_the_token(store: Store) -> None:
     token = store.create_account("ann")
+    assert token is not None
     assert store.account_for_token(token) == "ann"
     assert store.account_for_token(token + "x") is None
     with store.engine.connect() as conn:

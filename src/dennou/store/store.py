@@ -177,7 +177,9 @@ class Store:
                 account=account, name=token_name, token_hash=hash_token(token), created_at=now
             )
         )
-        return int(done.inserted_primary_key[0])
+        key = done.inserted_primary_key
+        assert key is not None
+        return int(key[0])
 
     def account_for_token(self, token: str, *, touch_after: float = 60.0) -> str | None:
         """The account an API token belongs to, or ``None``.
@@ -250,11 +252,13 @@ class Store:
             .order_by(t.c.id)
         )
         with self.engine.connect() as conn:
-            return [dict(row._asdict()) for row in conn.execute(query)]
+            return [{str(k): v for k, v in row._asdict().items()} for row in conn.execute(query)]
 
     def revoke_api_token(self, account: str, token_id: int) -> str | None:
-        """Delete ``account``'s token ``token_id``; its hash, or ``None`` (no such token of
-        that account: another account's token is never touched)."""
+        """Delete ``account``'s token ``token_id``; returns its hash.
+
+        ``None``: ``account`` has no such token (another account's token is never touched).
+        """
         t = schema.api_tokens
         mine = (t.c.id == token_id) & (t.c.account == account)
         with self.engine.begin() as conn:
