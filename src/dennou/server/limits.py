@@ -73,8 +73,8 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         int, Meta(ge=1, le=64, description="passwords hashed at once (argon2: 64 MiB each)")
     ] = 2
     session_ttl: Annotated[
-        float, Meta(gt=0, description="seconds a browser session lasts after sign-in")
-    ] = 30 * 24 * 3600.0
+        int, Meta(ge=1, description="seconds a browser session lasts after sign-in")
+    ] = 30 * 24 * 3600
     sessions_per_account: Annotated[
         int, Meta(ge=1, description="browser sessions an account keeps (the oldest go first)")
     ] = 20
