@@ -14,6 +14,10 @@ MAX_NAME = 32
 MAX_NAME_BYTES = 96
 """Longest account name, in UTF-8 bytes (32 kana or kanji fit)."""
 
+MAX_SKELETON = 256
+"""Longest confusable skeleton of a name (the store's column); a skeleton is longer than its
+name where characters decompose or look like sequences (``m`` and ``rn``)."""
+
 NAME_PUNCTUATION = frozenset("_.-")
 """The only characters of a name that are not letters, marks or digits."""
 
@@ -91,7 +95,10 @@ def account_name(raw: str) -> str:
         )
     if len(name.casefold()) > 2 * MAX_NAME:
         raise Refused("bad_message", "a name this long cannot be compared without regard to case")
-    if not _reserved_skeletons().isdisjoint(name_skeletons(name)):
+    skeletons = name_skeletons(name)
+    if max(len(skeleton) for skeleton in skeletons) > MAX_SKELETON:
+        raise Refused("bad_message", "a name this long cannot be compared by look")
+    if not _reserved_skeletons().isdisjoint(skeletons):
         raise Refused("bad_message", f"the name {name!r} is reserved")
     return name
 
@@ -193,6 +200,7 @@ def clean_talk(text: str) -> str:
 __all__ = [
     "MAX_NAME",
     "MAX_NAME_BYTES",
+    "MAX_SKELETON",
     "MAX_TALK",
     "RESERVED_NAMES",
     "account_name",
