@@ -45,10 +45,11 @@ def test_migrated_schema_matches_the_metadata(store: Store) -> None:
 
 def test_accounts_keep_only_a_hash_of_the_token(store: Store) -> None:
     token = store.create_account("ann")
+    assert token is not None
     assert store.account_for_token(token) == "ann"
     assert store.account_for_token(token + "x") is None
     with store.engine.connect() as conn:
-        stored = conn.execute(sa.text("SELECT token_hash FROM accounts")).scalar_one()
+        stored = conn.execute(sa.text("SELECT token_hash FROM api_tokens")).scalar_one()
     assert stored == hash_token(token) and token not in stored
     with pytest.raises(StoreError, match="taken"):
         store.create_account("ann")
@@ -202,3 +203,59 @@ def test_a_database_that_cannot_be_reached_fails_a_step_write_with_a_store_error
     monkeypatch.setattr(store.engine, "connect", real)
     store.append_steps([("t1", 0, Step(0, action={"type": "a"}))])
     assert len(store.steps("t1")) == 1
+
+
+def test_migrating_keeps_each_accounts_token_and_fills_its_name_skeletons(store_url: str) -> None:
+    """An account registered before API tokens and sessions had tables keeps its token."""
+    from alembic import command
+    from alembic.config import Config
+
+    from dennou.store.store import MIGRATIONS
+
+    engine = sa.create_engine(store_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+        conn.execute(
+            sa.text(
+                "INSERT INTO accounts (name, name_key, token_hash, created_at)"
+                " VALUES ('Ann', 'ann', :h, 1.0)"
+            ),
+            {"h": hash_token("old-token")},
+        )
+    engine.dispose()
+    store = Store(store_url)
+    try:
+        assert store.account_for_token("old-token") == "Ann"
+        assert [t["name"] for t in store.api_tokens("Ann")] == ["first token"]
+        with pytest.raises(StoreError, match="taken"):
+            store.create_account("AnN")
+        with pytest.raises(StoreError, match="taken"):
+            store.create_account("\u0410nn")  # Cyrillic А: the same skeleton
+    finally:
+        store.close()
+
+
+def test_api_tokens_and_sessions_are_kept_apart_and_revoked_by_their_owner(store: Store) -> None:
+    assert store.create_account("ann", token_name=None) is None
+    store.create_account("ben")
+    token_id, token, _ = store.create_api_token("ann", "bot", most=2)
+    assert store.account_for_token(token) == "ann"
+    with pytest.raises(StoreError, match="at most 1"):
+        store.create_api_token("ann", "more", most=1)
+    assert store.revoke_api_token("ben", token_id) is None  # not ben's to revoke
+    assert store.account_for_token(token) == "ann"
+    assert store.revoke_api_token("ann", token_id) == hash_token(token)
+    assert store.account_for_token(token) is None
+    secret = store.create_session("ann", 60, most=2)
+    assert store.account_for_session(secret) == "ann"
+    assert store.account_for_token(secret) is None  # a session is no API token
+    newer = [store.create_session("ann", 60, most=2) for _ in range(2)]
+    assert store.account_for_session(secret) is None  # the oldest made room
+    store.end_session(newer[0])
+    assert store.account_for_session(newer[0]) is None
+    assert store.account_for_session(newer[1]) == "ann"
+    expired = store.create_session("ben", -1, most=2)
+    assert store.account_for_session(expired) is None

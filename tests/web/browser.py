@@ -59,12 +59,15 @@ def open_tab(browser: Any, *, locale: str = "en-US", viewport: dict[str, int] | 
     return tab
 
 
-def sign_in(tab: Tab, base: str, name: str, lang: str | None = None) -> None:
-    """Open the lobby and create an account through the sign-in form."""
+def sign_in(
+    tab: Tab, base: str, name: str, lang: str | None = None, password: str | None = None
+) -> None:
+    """Open the lobby and create an account (a name and a password) through its form."""
     page = tab.page
     page.goto(base + "/" + (f"?lang={lang}" if lang else ""))
-    page.fill("#signin-name", name)
-    page.click("#signin-form button[type=submit]")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", password or f"{name} password")
+    page.click("#signup-form button[type=submit]")
     page.wait_for_selector("#create-form")
 
 

@@ -38,7 +38,8 @@ def sign_up(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
     def signed_in(name: str) -> httpx.Client:
         client = httpx.Client(base_url=live.http, headers={"origin": live.http}, timeout=10)
         clients.append(client)
-        reply = client.post("/api/session", json={"name": name})
+        body = {"name": name, "password": f"{name} password", "register": True}
+        reply = client.post("/api/session", json=body)
         assert reply.status_code == 201, reply.text
         return client
 
@@ -124,7 +125,7 @@ def test_no_module_writes_html() -> None:
             assert bad not in text, f"{path.name} uses {bad}"
 
 
-def test_sign_up_sets_an_httponly_samesite_cookie_and_never_shows_the_token(
+def test_sign_up_sets_an_httponly_samesite_cookie_and_never_shows_a_secret(
     live: LiveServer, sign_up: Callable[[str], httpx.Client]
 ) -> None:
     client = sign_up("ann")
@@ -134,27 +135,36 @@ def test_sign_up_sets_an_httponly_samesite_cookie_and_never_shows_the_token(
     assert reply.json() == {"name": "ann"}
     # a new sign-up again, to read the raw Set-Cookie header
     raw = httpx.post(
-        live.http + "/api/session", json={"name": "bob"}, headers={"origin": live.http}
+        live.http + "/api/session",
+        json={"name": "bob", "password": "bob password", "register": True},
+        headers={"origin": live.http},
     )
     header = raw.headers["set-cookie"].lower()
     assert "httponly" in header and "samesite=strict" in header and "path=/" in header
     assert "token" not in raw.json() and raw.json() == {"name": "bob"}
-    # the cookie's token is the account's: it works as a bearer token too
+    # the cookie is a session, not an API token
     made = httpx.post(
         live.http + "/api/tables",
         json={"game": "numeron", "seats": ["open", "bot:random"]},
         headers={"authorization": f"Bearer {cookie}"},
     )
-    assert made.status_code == 201
-    # sign in elsewhere with the token, and sign out
+    assert made.status_code == 401
+    # sign in elsewhere with an API token (a new session), and sign out
+    token = client.post("/api/me/tokens", json={"name": "laptop"}).json()["token"]
     with httpx.Client(base_url=live.http, headers={"origin": live.http}) as other:
-        assert other.post("/api/session", json={"token": cookie}).json() == {"name": "ann"}
+        assert other.post("/api/session", json={"token": token}).json() == {"name": "ann"}
+        assert other.cookies.get("dennou_session") not in (None, token, cookie)
         assert other.delete("/api/session").status_code == 200
         assert other.get("/api/session").json() == {"name": None}
         bad = other.post("/api/session", json={"token": "nope"})
         assert bad.status_code == 401
-        assert other.post("/api/session", json={"name": "bad name!"}).status_code == 400
-        assert other.post("/api/session", json={"name": "ann"}).status_code == 409
+        new = {"name": "bad name!", "password": "a password", "register": True}
+        assert other.post("/api/session", json=new).status_code == 400
+        taken = {"name": "ann", "password": "a password", "register": True}
+        assert other.post("/api/session", json=taken).status_code == 409
+        # a name alone no longer makes an account that can never sign in again
+        assert other.post("/api/session", json={"name": "cy"}).status_code == 400
+    assert client.get("/api/session").json() == {"name": "ann"}  # ann's own session lives on
 
 
 def test_cross_site_session_calls_are_refused(
@@ -162,14 +172,15 @@ def test_cross_site_session_calls_are_refused(
 ) -> None:
     """CSRF: a foreign Origin, a cross-site fetch or a form-encoded body changes nothing."""
     url = live.http + "/api/session"
-    evil = httpx.post(url, json={"name": "eve"}, headers={"origin": "http://evil.example"})
+    eve = {"name": "eve", "password": "eve password", "register": True}
+    evil = httpx.post(url, json=eve, headers={"origin": "http://evil.example"})
     assert evil.status_code == 403 and evil.json()["code"] == "forbidden"
     assert "set-cookie" not in evil.headers
-    site = httpx.post(url, json={"name": "eve"}, headers={"sec-fetch-site": "cross-site"})
+    site = httpx.post(url, json=eve, headers={"sec-fetch-site": "cross-site"})
     assert site.status_code == 403
-    null = httpx.post(url, json={"name": "eve"}, headers={"origin": "null"})
+    null = httpx.post(url, json=eve, headers={"origin": "null"})
     assert null.status_code == 403
-    form = httpx.post(url, data={"name": "eve"}, headers={"origin": live.http})
+    form = httpx.post(url, data=eve, headers={"origin": live.http})
     assert form.status_code == 400
     # nothing was created
     assert httpx.get(live.http + "/api/accounts/eve").status_code == 404
@@ -358,10 +369,14 @@ def test_a_replay_shows_each_reader_only_the_talk_the_record_gives_them(
         assert "our secret plan" not in text and "hello all" in text, seat
     ann = httpx.get(url, params={"seat": 0}, headers={"authorization": f"Bearer {token}"}).json()
     assert ann["audience"] == "seat 0" and "our secret plan" in json.dumps(ann)
-    cookie = {"cookie": f"dennou_session={token}", "origin": live.http}
+    signed = httpx.post(
+        live.http + "/api/session", json={"token": token}, headers={"origin": live.http}
+    )
+    secret = signed.cookies["dennou_session"]
+    cookie = {"cookie": f"dennou_session={secret}", "origin": live.http}
     assert httpx.get(url, params={"seat": 0}, headers=cookie).json()["audience"] == "seat 0"
     # a cookie from another site's page is not the reader
-    foreign = {"cookie": f"dennou_session={token}", "origin": "http://evil.example"}
+    foreign = {"cookie": f"dennou_session={secret}", "origin": "http://evil.example"}
     assert httpx.get(url, headers=foreign).json()["audience"] == "spectators"
 
 

@@ -52,6 +52,7 @@ def create_app(
     burst: float | None = None,
     check_messages: str | None = None,
     uecda: UecdaListenerConfig | None = None,
+    secure_cookies: bool = False,
 ) -> Starlette:
     """Build the app; the store opens (and migrates) when the app starts.
 
@@ -72,6 +73,8 @@ def create_app(
             against the protocol's schemas is noted (:mod:`dennou.server.checking`).
         uecda: Also accept UECda protocol 20070 clients on a TCP port
             (:mod:`dennou.uecda.listener`): ``(host, port, options)``.
+        secure_cookies: The host is served over HTTPS (behind a proxy that terminates TLS): the
+            session cookie is always ``Secure`` and every response carries HSTS.
     """
     limits = limits or Limits()
     if rate is not None or burst is not None:
@@ -123,8 +126,13 @@ def create_app(
         *tournament_routes(),
         WebSocketRoute("/ws", websocket),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders, hsts=secure_cookies)],
+    )
     app.state.endpoints = endpoints
+    app.state.secure_cookies = secure_cookies
     return app
 
 

@@ -81,6 +81,12 @@ def serve(
             help="compile the bots' native code in a background process at start (dennou warm)"
         ),
     ] = True,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            help="the host is reached over HTTPS (a proxy terminates TLS): Secure cookies, HSTS"
+        ),
+    ] = False,
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -144,6 +150,7 @@ def serve(
         burst=burst,
         check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
         uecda=uecda,
+        secure_cookies=secure_cookies,
     )
     config = uvicorn.Config(
         app,

@@ -36,11 +36,15 @@ class NewAccount(msgspec.Struct, kw_only=True):
     """Register an account."""
 
     name: str
-    """1-32 of ``A-Z a-z 0-9 _ . -``; unique without regard to case."""
+    """1-32 letters or digits of any script (one script, or one writing system's mix) and
+    ``_ . -``; NFKC-normalised; unique without regard to case and by look (confusables)."""
+    password: str | None = None
+    """For signing in again in the browser (8-256 characters); none: set one later with
+    ``POST /api/me/password``."""
 
 
 class AccountToken(msgspec.Struct, kw_only=True):
-    """A new account: its token is shown this once (the server keeps only its hash)."""
+    """A new account: its first API token is shown this once (the server keeps only its hash)."""
 
     name: str
     token: str
@@ -302,9 +306,13 @@ async def api_stats(request: Request) -> Any:
 
 
 async def api_register(request: Request) -> Any:
-    """Register ``{"name": ...}``; the token in the answer is shown only this once."""
+    """Register ``{"name": ...}`` (and a ``password``, optionally).
+
+    The first API token in the answer is shown only this once.
+    """
     body: NewAccount = await read_json(request, NewAccount)
-    name, token = await _hub(request).register(body.name, _address(request))
+    name, token = await _hub(request).register(body.name, _address(request), body.password)
+    assert token is not None
     return AccountToken(name=name, token=token)
 
 
@@ -428,7 +436,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "POST",
         "/api/accounts",
         api_register,
-        "Register a name; the token is shown once",
+        "Register a name (and a password, optionally); the first API token is shown once",
         AccountToken,
         status=201,
         body=NewAccount,

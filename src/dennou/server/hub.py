@@ -197,9 +197,11 @@ class Hub:
                         await actor.call(actor.expire, now)
 
     # --- accounts and connections -----------------------------------------------------------
-    async def register(self, name: str, address: str = "") -> tuple[str, str]:
-        """Create an account; returns its name and token (see :class:`Accounts`)."""
-        return await self.accounts.register(name, address)
+    async def register(
+        self, name: str, address: str = "", password: str | None = None, *, token: bool = True
+    ) -> tuple[str, str | None]:
+        """Create an account; returns its name and first API token (see :class:`Accounts`)."""
+        return await self.accounts.register(name, address, password, token=token)
 
     async def authenticate(self, token: str) -> str | None:
         """The account of a token, or ``None``."""
@@ -440,7 +442,7 @@ class Hub:
                 raise Refused("unauthorized", "unknown token")
         elif conn.session_token is not None:
             # a browser's session cookie (same-origin handshakes only); a stale one is a guest
-            account = await self.authenticate(conn.session_token)
+            account = await self.accounts.session_account(conn.session_token)
         if account is not None:
             again = conn.hello and conn.account == account
             if not again and self.by_account[account] >= self.limits.connections_per_account:

@@ -65,6 +65,26 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     ] = 1800.0
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
+    # --- sign-in --------------------------------------------------------------------------
+    sign_in_per_address: Annotated[
+        int, Meta(ge=1, description="sign-in attempts one IP address may make per minute")
+    ] = 20
+    sign_in_failures_per_account: Annotated[
+        int,
+        Meta(ge=1, description="failed sign-ins to one account per hour before more wait"),
+    ] = 20
+    password_hashes: Annotated[
+        int, Meta(ge=1, le=64, description="passwords hashed at once (argon2: 64 MiB each)")
+    ] = 2
+    session_ttl: Annotated[
+        int, Meta(ge=1, description="seconds a browser session lasts after sign-in")
+    ] = 30 * 24 * 3600
+    sessions_per_account: Annotated[
+        int, Meta(ge=1, description="browser sessions an account keeps (the oldest go first)")
+    ] = 20
+    tokens_per_account: Annotated[int, Meta(ge=1, description="API tokens an account may hold")] = (
+        20
+    )
     # --- talk -----------------------------------------------------------------------------
     talk_rate_account: Annotated[
         float, Meta(gt=0, description="talk lines per second per account (all its tables)")

@@ -43,6 +43,7 @@ TEST_LIMITS: dict[str, object] = {
     "time_limit_min": 0.1,
     "absent_grace_min": 0.1,
     "accounts_per_address": 10_000,
+    "sign_in_per_address": 10_000,
     "connections_per_address": 10_000,
     "connections_per_account": 10_000,
     "bot_workers": 1,

@@ -2,13 +2,42 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from dennou.server.errors import Refused
 
-NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
-"""Account names: letters, digits, ``_ . -``; 1-32 characters (matched whole)."""
+MAX_NAME = 32
+"""Longest account name, in characters (after normalisation)."""
+
+MAX_NAME_BYTES = 96
+"""Longest account name, in UTF-8 bytes (32 kana or kanji fit)."""
+
+MAX_SKELETON = 256
+"""Longest confusable skeleton of a name (the store's column); a skeleton is longer than its
+name where characters decompose or look like sequences (``m`` and ``rn``)."""
+
+NAME_PUNCTUATION = frozenset("_.-")
+"""The only characters of a name that are not letters, marks or digits."""
+
+RESERVED_NAMES = frozenset(
+    {
+        "admin", "administrator", "anonymous", "bot", "dennou", "guest", "host", "me",
+        "null", "none", "open", "operator", "root", "spectator", "system", "uecda",
+    }
+)  # fmt: skip
+"""Names nobody may register (compared by their confusable skeleton): seat and role words.
+
+Names with a ``:`` (``uecda:<name>``, ``bot:<spec>``) are impossible: ``:`` is not allowed."""
+
+_JAPANESE = frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"})
+_CHINESE = frozenset({"LATIN", "HAN", "BOPOMOFO"})
+_KOREAN = frozenset({"LATIN", "HAN", "HANGUL"})
+_NEUTRAL = frozenset({"COMMON", "INHERITED"})
+
+_MAX_MARKS = 3
+"""Combining marks in a row after one letter (enough for any script; stops stacked marks)."""
 
 MAX_TALK = 500
 """Longest talk line, in characters (after cleaning)."""
@@ -20,19 +49,124 @@ _SPACES = re.compile(r"\s+")
 
 
 def account_name(raw: str) -> str:
-    """An account name as stored: NFKC-normalised (full-width letters become ASCII) and checked.
+    """An account name as stored: NFKC-normalised and checked.
 
-    Names are compared exactly; the store refuses a name that differs from a taken one only in
-    case (``ALICE`` after ``alice``).
+    A name is letters and digits of any script (combining marks included) and ``_ . -``,
+    1-:data:`MAX_NAME` characters and at most :data:`MAX_NAME_BYTES` UTF-8 bytes; its letters
+    come from one script, or from a script mix that one writing system uses (Japanese: Latin,
+    Han, hiragana, katakana; Chinese: Latin, Han, bopomofo; Korean: Latin, Han, hangul), as
+    Unicode TR39's "highly restrictive" level asks. Names are compared exactly; the store
+    refuses a name whose :func:`name_key` or either of its :func:`name_skeletons` is a taken
+    name's (``ALICE`` after ``alice``, Cyrillic ``аре`` after Latin ``ape``, ``Il`` after
+    ``ll``).
 
     Raises:
-        Refused: ``bad_message`` for anything but 1-32 of ``A-Z a-z 0-9 _ . -`` (a trailing
-            newline included).
+        Refused: ``bad_message`` for anything else (a control, space, bidirectional or other
+            format character, a trailing newline included; mixed scripts; a reserved name).
     """
+    from confusable_homoglyphs import categories
+
     name = unicodedata.normalize("NFKC", raw)
-    if not NAME.fullmatch(name):
-        raise Refused("bad_message", "a name has 1-32 letters, digits, '_', '.' or '-'")
+    if not 1 <= len(name) <= MAX_NAME or len(name.encode()) > MAX_NAME_BYTES:
+        raise Refused(
+            "bad_message",
+            f"a name has 1-{MAX_NAME} characters and at most {MAX_NAME_BYTES} bytes (UTF-8)",
+        )
+    scripts = set()
+    marks = 0
+    for i, ch in enumerate(name):
+        kind = unicodedata.category(ch)
+        if kind[0] == "M" and kind != "Me":
+            marks += 1
+            if marks > _MAX_MARKS or i == 0:
+                raise Refused("bad_message", "a combining mark belongs after a letter")
+            continue
+        marks = 0
+        if kind[0] != "L" and kind != "Nd" and ch not in NAME_PUNCTUATION:
+            raise Refused(
+                "bad_message", "a name has letters, digits (any script), '_', '.' or '-' only"
+            )
+        scripts.add(categories.alias(ch))
+    scripts -= _NEUTRAL
+    if len(scripts) > 1 and not any(scripts <= mix for mix in (_JAPANESE, _CHINESE, _KOREAN)):
+        raise Refused(
+            "bad_message",
+            f"a name's letters come from one script (this one mixes {', '.join(sorted(scripts))})",
+        )
+    if len(name.casefold()) > 2 * MAX_NAME:
+        raise Refused("bad_message", "a name this long cannot be compared without regard to case")
+    skeletons = name_skeletons(name)
+    if max(len(skeleton) for skeleton in skeletons) > MAX_SKELETON:
+        raise Refused("bad_message", "a name this long cannot be compared by look")
+    if not _reserved_skeletons().isdisjoint(skeletons):
+        raise Refused("bad_message", f"the name {name!r} is reserved")
     return name
+
+
+def name_key(name: str) -> str:
+    """The case-folded name: no two accounts share one (``ALICE`` and ``alice`` are one)."""
+    return name.casefold()
+
+
+def name_skeletons(name: str) -> tuple[str, str]:
+    """The confusable skeletons of a name: names that look alike share one of them.
+
+    Unicode TR39's skeleton (NFD, each character replaced by the prototype of its confusable
+    class, NFD again) of the case-folded name (TR39's form for names compared without regard
+    to case: ``ALICE`` and ``аlice`` meet) and of the name as written (names are shown as
+    written: ``Il`` and ``ll`` meet). The classes come from the Unicode confusables data that
+    ``confusable-homoglyphs`` ships.
+    """
+    name = unicodedata.normalize("NFKC", name)
+    return _skeleton(name.casefold()), _skeleton(name)
+
+
+def _skeleton(text: str) -> str:
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype: one fixed member of its confusable class.
+
+    The data lists, per character, the characters it is confusable with. Characters linked by
+    one-character entries form a class whose prototype is its lowest code point; a character
+    whose only entries are sequences (``m`` and ``rn``) maps to the first sequence.
+    """
+    from confusable_homoglyphs.confusables import confusables_data
+
+    parent: dict[str, str] = {}
+
+    def find(ch: str) -> str:
+        root = ch
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while parent.get(ch, ch) != root:  # path compression
+            parent[ch], ch = root, parent[ch]
+        return root
+
+    sequences: dict[str, str] = {}
+    for ch, likes in confusables_data.items():
+        if len(ch) != 1:
+            continue
+        singles = [like["c"] for like in likes if len(like["c"]) == 1]
+        for other in singles:
+            a, b = find(ch), find(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        if not singles and likes:
+            sequences[ch] = likes[0]["c"]
+    table = {ch: find(ch) for ch in parent}
+    for ch, seq in sequences.items():
+        table[ch] = "".join(table.get(c, c) for c in seq)
+    return {ch: proto for ch, proto in table.items() if proto != ch}
+
+
+@functools.cache
+def _reserved_skeletons() -> frozenset[str]:
+    return frozenset(skeleton for n in RESERVED_NAMES for skeleton in name_skeletons(n))
 
 
 def clean_talk(text: str) -> str:
@@ -63,4 +197,14 @@ def clean_talk(text: str) -> str:
     return line
 
 
-__all__ = ["MAX_TALK", "NAME", "account_name", "clean_talk"]
+__all__ = [
+    "MAX_NAME",
+    "MAX_NAME_BYTES",
+    "MAX_SKELETON",
+    "MAX_TALK",
+    "RESERVED_NAMES",
+    "account_name",
+    "clean_talk",
+    "name_key",
+    "name_skeletons",
+]

@@ -15,13 +15,43 @@ accounts = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(64), nullable=False, unique=True),
-    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("name_key", sa.String(64), nullable=False),
+    sa.Column("skeleton", sa.String(256), nullable=False),
+    sa.Column("skeleton_cased", sa.String(256), nullable=False),
+    sa.Column("password_hash", sa.String(256), nullable=True),
     sa.Index("ix_accounts_name_key", "name_key", unique=True),
+    sa.Index("ix_accounts_skeleton", "skeleton"),
+    sa.Index("ix_accounts_skeleton_cased", "skeleton_cased"),
 )
-"""Players: a name, its case-folded key (unique: ``ALICE`` and ``alice`` are one name) and the
-SHA-256 of their token (the token itself is shown once)."""
+"""Players: a name, its case-folded key (unique: ``ALICE`` and ``alice`` are one name), its
+confusable skeletons (``dennou.server.text.name_skeletons``: a new name may share neither with a
+taken one) and, once one is set, the argon2 hash of its password (null: sign in by token only)."""
+
+api_tokens = sa.Table(
+    "api_tokens",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.String(64), nullable=False, index=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_used_at", sa.Float, nullable=True),
+)
+"""An account's API tokens, for its programs: a name, the SHA-256 of the token (the token itself
+is shown once), when it was made and last used. Revoking one deletes its row."""
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account", sa.String(64), nullable=False, index=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+"""Browser sessions (the web app's cookie), apart from API tokens: the SHA-256 of the cookie's
+secret and when it expires. Signing out deletes the row."""
 
 tables = sa.Table(
     "tables",

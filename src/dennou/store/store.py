@@ -115,38 +115,91 @@ class Store:
         self.engine.dispose()
 
     # --- accounts -------------------------------------------------------------------------
-    def create_account(self, name: str) -> str:
-        """Register ``name`` and return its token (shown once; only its hash is kept).
+    def create_account(
+        self,
+        name: str,
+        password_hash: str | None = None,
+        *,
+        token_name: str | None = "first token",
+    ) -> str | None:
+        """Register ``name`` and return its first API token (shown once; only its hash is kept).
 
-        Names are unique without regard to case (``name.casefold()``); the name is kept as given.
+        Names are unique without regard to case (``name.casefold()``) and by look: a name that
+        shares a confusable skeleton (:func:`dennou.server.text.name_skeletons`) with a taken
+        one is taken too. The name is kept as given.
+
+        Args:
+            name: The account's name (already checked: :func:`dennou.server.text.account_name`).
+            password_hash: The password's hash, if the account has one.
+            token_name: The first API token's name; ``None``: no token (``None`` returned).
 
         Raises:
-            StoreError: The name is taken (in any case).
+            StoreError: The name is taken (in any case, or by a name that looks the same).
         """
-        token = secrets.token_urlsafe(32)
+        from dennou.server.text import name_key, name_skeletons
+
+        folded, cased = name_skeletons(name)
+        a = schema.accounts
+        now = time.time()
+        token = None if token_name is None else secrets.token_urlsafe(32)
         try:
             with self.engine.begin() as conn:
+                looks = (
+                    a.c.skeleton.in_((folded, cased))
+                    | a.c.skeleton_cased.in_((folded, cased))
+                    | (a.c.name_key == name_key(name))
+                )
+                twin = conn.execute(sa.select(a.c.name).where(looks).limit(1)).first()
+                if twin is not None:
+                    raise StoreError(f"the name {name!r} is taken (it looks like {twin[0]!r})")
                 conn.execute(
-                    schema.accounts.insert().values(
+                    a.insert().values(
                         name=name,
-                        name_key=name.casefold(),
-                        token_hash=hash_token(token),
-                        created_at=time.time(),
+                        name_key=name_key(name),
+                        skeleton=folded,
+                        skeleton_cased=cased,
+                        password_hash=password_hash,
+                        created_at=now,
                     )
                 )
+                if token is not None and token_name is not None:
+                    self._insert_token(conn, name, token_name, token, now)
         except sa.exc.IntegrityError:
             raise StoreError(f"the name {name!r} is taken") from None
         return token
 
-    def account_for_token(self, token: str) -> str | None:
-        """The account name a token belongs to, or ``None``."""
+    @staticmethod
+    def _insert_token(
+        conn: sa.Connection, account: str, token_name: str, token: str, now: float
+    ) -> int:
+        done = conn.execute(
+            schema.api_tokens.insert().values(
+                account=account, name=token_name, token_hash=hash_token(token), created_at=now
+            )
+        )
+        key = done.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def account_for_token(self, token: str, *, touch_after: float = 60.0) -> str | None:
+        """The account an API token belongs to, or ``None``.
+
+        The token's ``last_used_at`` is brought up to date when it is older than
+        ``touch_after`` seconds (one write a minute at most, not one per use).
+        """
+        t = schema.api_tokens
+        digest = hash_token(token)
         with self.engine.connect() as conn:
             row = conn.execute(
-                sa.select(schema.accounts.c.name).where(
-                    schema.accounts.c.token_hash == hash_token(token)
-                )
+                sa.select(t.c.account, t.c.last_used_at).where(t.c.token_hash == digest)
             ).first()
-        return None if row is None else str(row[0])
+        if row is None:
+            return None
+        now = time.time()
+        if row.last_used_at is None or now - row.last_used_at > touch_after:
+            with self.engine.begin() as conn:
+                conn.execute(t.update().where(t.c.token_hash == digest).values(last_used_at=now))
+        return str(row.account)
 
     def account_exists(self, name: str) -> bool:
         """Whether an account called ``name`` exists."""
@@ -155,6 +208,117 @@ class Store:
                 sa.select(schema.accounts.c.id).where(schema.accounts.c.name == name)
             ).first()
         return row is not None
+
+    def account_by_key(self, key: str) -> tuple[str, str | None] | None:
+        """The account whose case-folded name is ``key``: its name and password hash."""
+        a = schema.accounts
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(a.c.name, a.c.password_hash).where(a.c.name_key == key)
+            ).first()
+        return None if row is None else (str(row.name), row.password_hash)
+
+    def set_password(self, account: str, password_hash: str) -> None:
+        """Set an account's password hash."""
+        a = schema.accounts
+        with self.engine.begin() as conn:
+            conn.execute(a.update().where(a.c.name == account).values(password_hash=password_hash))
+
+    # --- API tokens and sessions ------------------------------------------------------------
+    def create_api_token(self, account: str, token_name: str, most: int) -> tuple[int, str, float]:
+        """A new API token of ``account``: its id, the token (shown once) and when it was made.
+
+        Raises:
+            StoreError: ``account`` already has ``most`` tokens.
+        """
+        t = schema.api_tokens
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.engine.begin() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count()).select_from(t).where(t.c.account == account)
+            ).scalar_one()
+            if count >= most:
+                raise StoreError(f"an account has at most {most} API tokens: revoke one first")
+            token_id = self._insert_token(conn, account, token_name, token, now)
+        return token_id, token, now
+
+    def api_tokens(self, account: str) -> list[dict[str, Any]]:
+        """``account``'s API tokens, oldest first: ``id, name, created_at, last_used_at``."""
+        t = schema.api_tokens
+        query = (
+            sa.select(t.c.id, t.c.name, t.c.created_at, t.c.last_used_at)
+            .where(t.c.account == account)
+            .order_by(t.c.id)
+        )
+        with self.engine.connect() as conn:
+            return [{str(k): v for k, v in row._asdict().items()} for row in conn.execute(query)]
+
+    def revoke_api_token(self, account: str, token_id: int) -> str | None:
+        """Delete ``account``'s token ``token_id``; returns its hash.
+
+        ``None``: ``account`` has no such token (another account's token is never touched).
+        """
+        t = schema.api_tokens
+        mine = (t.c.id == token_id) & (t.c.account == account)
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(t.c.token_hash).where(mine)).first()
+            if row is None:
+                return None
+            conn.execute(t.delete().where(mine))
+        return str(row[0])
+
+    def create_session(self, account: str, lifetime: float, most: int) -> str:
+        """A new browser session of ``account`` for ``lifetime`` seconds; its secret.
+
+        The account's expired sessions are deleted, and its oldest ones while it has ``most``.
+        """
+        s = schema.sessions
+        secret = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(s.delete().where((s.c.account == account) & (s.c.expires_at <= now)))
+            ids = conn.execute(
+                sa.select(s.c.id).where(s.c.account == account).order_by(s.c.id.desc())
+            ).all()
+            stale = [row[0] for row in ids[max(0, most - 1) :]]
+            if stale:
+                conn.execute(s.delete().where(s.c.id.in_(stale)))
+            conn.execute(
+                s.insert().values(
+                    account=account,
+                    token_hash=hash_token(secret),
+                    created_at=now,
+                    expires_at=now + lifetime,
+                )
+            )
+        return secret
+
+    def account_for_session(self, secret: str) -> str | None:
+        """The account of a session that has not expired, or ``None``."""
+        s = schema.sessions
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(s.c.account).where(
+                    (s.c.token_hash == hash_token(secret)) & (s.c.expires_at > time.time())
+                )
+            ).first()
+        return None if row is None else str(row[0])
+
+    def end_session(self, secret: str) -> None:
+        """Delete a session (sign out); an unknown one is already gone."""
+        s = schema.sessions
+        with self.engine.begin() as conn:
+            conn.execute(s.delete().where(s.c.token_hash == hash_token(secret)))
+
+    def end_sessions(self, account: str, keep: str | None = None) -> int:
+        """Delete ``account``'s sessions but ``keep`` (a secret); how many were deleted."""
+        s = schema.sessions
+        where = s.c.account == account
+        if keep is not None:
+            where &= s.c.token_hash != hash_token(keep)
+        with self.engine.begin() as conn:
+            return int(conn.execute(s.delete().where(where)).rowcount)
 
     # --- tables ---------------------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:

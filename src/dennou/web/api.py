@@ -28,7 +28,7 @@ from dennou.server.http_api import (
 from dennou.server.hub import Hub
 from dennou.server.records import audience_label, readable
 from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache
-from dennou.web.security import clear_session, same_origin, session_token, set_session
+from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
 
 
 # --- bodies and replies ---------------------------------------------------------------------
@@ -39,10 +39,57 @@ class Session(msgspec.Struct, kw_only=True):
 
 
 class NewSession(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """Sign in: ``name`` registers a new account; ``token`` signs in to an existing one."""
+    """Sign in with ``name`` and ``password`` (``register``: a new account), or an API ``token``."""
 
     name: str | None = None
+    password: str | None = None
+    register: bool = False
     token: str | None = None
+
+
+class Me(msgspec.Struct, kw_only=True):
+    """The caller's own account."""
+
+    name: str
+    has_password: bool
+
+
+class TokenInfo(msgspec.Struct, kw_only=True):
+    """One of the caller's API tokens (the token itself is never shown again)."""
+
+    id: int
+    name: str
+    created_at: float
+    last_used_at: float | None
+
+
+class TokenList(msgspec.Struct, kw_only=True):
+    """The caller's API tokens, oldest first."""
+
+    tokens: list[TokenInfo]
+
+
+class NewToken(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Make an API token for a program."""
+
+    name: str
+    """What it is for (1-64 characters), to tell it from the others."""
+
+
+class MadeToken(msgspec.Struct, kw_only=True):
+    """A new API token: ``token`` is shown this once (the server keeps only its hash)."""
+
+    id: int
+    name: str
+    token: str
+    created_at: float
+
+
+class NewPassword(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Set the caller's password (``current``: needed when it has one)."""
+
+    password: str
+    current: str | None = None
 
 
 class FrameStep(msgspec.Struct, kw_only=True):
@@ -164,8 +211,8 @@ async def reader(request: Request) -> str | None:
     account = await account_of(request, required=False)
     if account is not None:
         return account
-    token = session_token(request)
-    return None if token is None else await _hub(request).authenticate(token)
+    secret = session_token(request)
+    return None if secret is None else await _hub(request).accounts.session_account(secret)
 
 
 def _int(raw: Any, name: str, default: int | None) -> int | None:
@@ -192,47 +239,133 @@ def _flag(raw: str | None, name: str) -> bool:
     raise Refused("bad_message", f"{name} is 1 or 0")
 
 
+async def caller(request: Request, *, write: bool = False) -> str:
+    """The account acting: the bearer token's, else the browser session's.
+
+    A ``write`` that the session cookie authorises must come from this server's own pages
+    (:func:`check_browser_write`).
+
+    Raises:
+        Refused: ``unauthorized`` (no token or session, or an unknown token), ``forbidden``
+            (a cookie-authorised write from another site).
+    """
+    account = await account_of(request, required=False)
+    if account is not None:
+        return account
+    if write and request.cookies.get(COOKIE):
+        check_browser_write(request)  # a cookie on a write from another site: say so
+    secret = session_token(request)
+    account = None if secret is None else await _hub(request).accounts.session_account(secret)
+    if account is None:
+        raise Refused("unauthorized", "sign in, or send Authorization: Bearer <token>")
+    if write:
+        check_browser_write(request)
+    return account
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
 # --- handlers -----------------------------------------------------------------------------
 async def api_session(request: Request) -> Any:
     """Who the browser's session cookie signs in (``null``: nobody)."""
-    token = session_token(request)
-    name = None if token is None else await _hub(request).authenticate(token)
+    secret = session_token(request)
+    name = None if secret is None else await _hub(request).accounts.session_account(secret)
     return Session(name=name)
 
 
 async def api_sign_in(request: Request) -> Any:
-    """Sign the browser in: ``{"name"}`` registers a new account, ``{"token"}`` uses one.
+    """Sign the browser in: ``{"name", "password"}`` (``"register": true``: a new account).
 
-    The token goes only into the ``HttpOnly`` session cookie: no answer shows it to page
-    scripts. Only the server's own pages may call this (``Origin``), with a JSON body.
+    Or ``{"token"}``: an API token of the account.
+
+    The answer sets a new browser session's secret in the ``HttpOnly`` cookie (never an API
+    token, and never in a body page scripts could read). Only the server's own pages may call
+    this (``Origin``), with a JSON body.
     """
     check_browser_write(request)
     hub = _hub(request)
+    accounts = hub.accounts
     body: NewSession = await read_json(request, NewSession)
-    if body.name is not None and body.token is None:
-        address = request.client.host if request.client is not None else ""
-        name, token = await hub.register(body.name, address)
-    elif body.token is not None and body.name is None:
-        token = body.token
-        found = await hub.authenticate(token)
+    if body.token is not None and body.name is None and body.password is None:
+        found = await hub.authenticate(body.token)
         if found is None:
             raise Refused("unauthorized", "unknown token")
-        name = found
+        name, secret = found, await accounts.open_session(found)
+    elif body.name is not None and body.password is not None and body.token is None:
+        if body.register:
+            made, _ = await hub.register(body.name, _address(request), body.password, token=False)
+            name, secret = made, await accounts.open_session(made)
+        else:
+            name, secret = await accounts.sign_in(body.name, body.password, _address(request))
     else:
-        raise Refused("bad_message", "send {'name': '<new name>'} or {'token': '<your token>'}")
+        raise Refused(
+            "bad_message",
+            "send {'name', 'password'} (and 'register': true for a new account) or {'token'}",
+        )
     response = Response(
         msgspec.json.encode(Session(name=name)), status_code=201, media_type="application/json"
     )
-    set_session(response, request, token)
+    set_session(response, request, secret, hub.limits.session_ttl)
     return response
 
 
 async def api_sign_out(request: Request) -> Any:
-    """Sign the browser out (the session cookie is deleted)."""
+    """Sign the browser out: the session ends on the server, and the cookie is deleted."""
     check_browser_write(request)
+    secret = session_token(request)
+    if secret:
+        await _hub(request).accounts.end_session(secret)
     response = Response(msgspec.json.encode(Session(name=None)), media_type="application/json")
     clear_session(response, request)
     return response
+
+
+async def api_me(request: Request) -> Any:
+    """The caller's own account: its name and whether it has a password."""
+    account = await caller(request)
+    return Me(name=account, has_password=await _hub(request).accounts.has_password(account))
+
+
+async def api_set_password(request: Request) -> Any:
+    """Set the caller's password (the current one too, when it has one).
+
+    The account's other browser sessions end.
+    """
+    account = await caller(request, write=True)
+    body: NewPassword = await read_json(request, NewPassword)
+    await _hub(request).accounts.set_password(
+        account, body.password, body.current, keep_session=session_token(request)
+    )
+    return Me(name=account, has_password=True)
+
+
+async def api_tokens(request: Request) -> Any:
+    """The caller's API tokens: name, made, last used (never the token again)."""
+    account = await caller(request)
+    rows = await _hub(request).accounts.tokens(account)
+    return TokenList(tokens=[msgspec.convert(r, TokenInfo) for r in rows])
+
+
+async def api_create_token(request: Request) -> Any:
+    """Make an API token for a program; it is shown this once."""
+    account = await caller(request, write=True)
+    body: NewToken = await read_json(request, NewToken)
+    made = await _hub(request).accounts.create_token(account, body.name)
+    return msgspec.convert(made, MadeToken)
+
+
+async def api_revoke_token(request: Request) -> Any:
+    """Revoke one of the caller's own API tokens; it stops working at once."""
+    account = await caller(request, write=True)
+    raw = request.path_params["token_id"]
+    if not raw.isdigit() or len(raw) > 18:
+        raise Refused("not_found", f"you have no token {raw!r}")
+    hub = _hub(request)
+    await hub.accounts.revoke_token(account, int(raw))
+    rows = await hub.accounts.tokens(account)
+    return TokenList(tokens=[msgspec.convert(r, TokenInfo) for r in rows])
 
 
 async def api_table_replay(request: Request) -> Any:
@@ -324,7 +457,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "POST",
         "/api/session",
         api_sign_in,
-        "Sign the browser in (a new account, or a token); the token goes into the cookie only",
+        "Sign the browser in (name and password, a new account, or an API token): a new "
+        "session, in the cookie only",
         Session,
         status=201,
         body=NewSession,
@@ -334,10 +468,63 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "DELETE",
         "/api/session",
         api_sign_out,
-        "Sign the browser out",
+        "Sign the browser out (the session ends on the server)",
         Session,
         cookie=True,
         errors=("forbidden",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/me",
+        api_me,
+        "The caller's own account",
+        Me,
+        auth="optional",
+        cookie=True,
+        errors=("unauthorized",),
+    ),
+    Endpoint(
+        "POST",
+        "/api/me/password",
+        api_set_password,
+        "Set the caller's password (the current one too, when it has one)",
+        Me,
+        body=NewPassword,
+        auth="optional",
+        cookie=True,
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden"),
+    ),
+    Endpoint(
+        "GET",
+        "/api/me/tokens",
+        api_tokens,
+        "The caller's API tokens (never the tokens themselves)",
+        TokenList,
+        auth="optional",
+        cookie=True,
+        errors=("unauthorized",),
+    ),
+    Endpoint(
+        "POST",
+        "/api/me/tokens",
+        api_create_token,
+        "Make a named API token for a program; it is shown once",
+        MadeToken,
+        status=201,
+        body=NewToken,
+        auth="optional",
+        cookie=True,
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden", "limit_reached"),
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/me/tokens/{token_id}",
+        api_revoke_token,
+        "Revoke one of the caller's API tokens",
+        TokenList,
+        auth="optional",
+        cookie=True,
+        errors=("unauthorized", "forbidden", "not_found"),
     ),
     Endpoint(
         "GET",
@@ -384,4 +571,4 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 """The web app's HTTP API routes."""
 
 
-__all__ = ["ENDPOINTS", "check_browser_write", "reader"]
+__all__ = ["ENDPOINTS", "caller", "check_browser_write", "reader"]

@@ -1,6 +1,8 @@
 """Browser security: the session cookie, the same-origin check and the response headers.
 
-The browser's session is the account's token in an ``HttpOnly``, ``SameSite=Strict`` cookie:
+The browser's session is a session secret (not an API token: signing out deletes it on the
+server) in an ``HttpOnly``, ``SameSite=Strict`` cookie, ``Secure`` over HTTPS or when the host
+is told it is behind an HTTPS proxy (``dennou serve --secure-cookies``, which also sends HSTS):
 page scripts can never read it, and browsers do not send it with requests that other sites
 start. State-changing HTTP calls that the cookie authorises additionally need a same-origin
 ``Origin`` (or ``Sec-Fetch-Site``) and a JSON body (which a plain cross-site form cannot send
@@ -19,10 +21,10 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COOKIE = "dennou_session"
-"""Name of the session cookie (its value is the account's token)."""
+"""Name of the session cookie (its value is a browser session's secret)."""
 
-COOKIE_MAX_AGE = 365 * 24 * 3600
-"""Seconds the browser keeps the session (sign out deletes it)."""
+HSTS = "max-age=31536000"
+"""``Strict-Transport-Security`` under ``--secure-cookies``: a year, this host only."""
 
 _POLICY = {
     "default-src": "'none'",
@@ -69,11 +71,17 @@ _CSP_KEY = b"content-security-policy"
 
 
 class SecurityHeaders:
-    """ASGI middleware adding :data:`HEADERS` to every HTTP response (not to WebSockets)."""
+    """ASGI middleware adding :data:`HEADERS` to every HTTP response (not to WebSockets).
 
-    def __init__(self, app: ASGIApp) -> None:
+    Args:
+        app: The app.
+        hsts: Add ``Strict-Transport-Security`` (:data:`HSTS`): the host is served over HTTPS.
+    """
+
+    def __init__(self, app: ASGIApp, hsts: bool = False) -> None:
         self.app = app
-        self._raw = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+        headers = {**HEADERS, "strict-transport-security": HSTS} if hsts else HEADERS
+        self._raw = [(k.encode(), v.encode()) for k, v in headers.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on; add the headers to the response's start."""
@@ -122,28 +130,40 @@ def same_origin(conn: HTTPConnection) -> bool:
     return site is None or site in ("same-origin", "none")
 
 
-def set_session(response: Response, conn: HTTPConnection, token: str) -> None:
-    """Put the session cookie on a response."""
+def secure_cookies(conn: HTTPConnection) -> bool:
+    """Whether the session cookie is ``Secure``.
+
+    It is when the request came over HTTPS (directly, or as a trusted proxy's
+    ``X-Forwarded-Proto`` says), or the operator said the host is behind HTTPS
+    (``dennou serve --secure-cookies``).
+    """
+    return conn.url.scheme in ("https", "wss") or bool(
+        getattr(conn.app.state, "secure_cookies", False)
+    )
+
+
+def set_session(response: Response, conn: HTTPConnection, secret: str, max_age: float) -> None:
+    """Put the session cookie (a session's secret, for ``max_age`` seconds) on a response."""
     response.set_cookie(
         COOKIE,
-        token,
-        max_age=COOKIE_MAX_AGE,
+        secret,
+        max_age=int(max_age),
         path="/",
         httponly=True,
         samesite="strict",
-        secure=conn.url.scheme == "https",
+        secure=secure_cookies(conn),
     )
 
 
 def clear_session(response: Response, conn: HTTPConnection) -> None:
     """Delete the session cookie."""
     response.delete_cookie(
-        COOKIE, path="/", httponly=True, samesite="strict", secure=conn.url.scheme == "https"
+        COOKIE, path="/", httponly=True, samesite="strict", secure=secure_cookies(conn)
     )
 
 
 def session_token(conn: HTTPConnection) -> str | None:
-    """The session cookie's token, if the request may use it (same origin); else ``None``."""
+    """The session cookie's secret, if the request may use it (same origin); else ``None``."""
     token = conn.cookies.get(COOKIE)
     if not token or not same_origin(conn):
         return None
@@ -155,9 +175,11 @@ __all__ = [
     "CSP",
     "CSP_BY_PATH",
     "HEADERS",
+    "HSTS",
     "SecurityHeaders",
     "clear_session",
     "same_origin",
+    "secure_cookies",
     "session_token",
     "set_session",
 ]

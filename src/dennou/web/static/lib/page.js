@@ -88,6 +88,8 @@ export function renderHeader(account) {
           { class: 'who' },
           h('a', { href: href(`/players/${encodeURIComponent(account)}`), 'data-testid': 'me' }, account),
           ' ',
+          h('a', { href: href('/account'), id: 'nav-account' }, t('nav.account')),
+          ' ',
           h('button', { type: 'button', class: 'link', onclick: signOut }, t('nav.signout')),
         )
       : h('span', { class: 'who' }, t('nav.guest')),

@@ -202,13 +202,13 @@ async function leaveTable(table) {
 }
 
 // --- sign in -------------------------------------------------------------------------------------
+// Sign in with a name and password, or create an account (a name and a password); an API token
+// signs in too. Each opens a browser session that the server ends at sign-out.
 function signInForm() {
-  const name = h('input', { id: 'signin-name', name: 'name', autocomplete: 'username', required: true, maxlength: 32, pattern: '[A-Za-z0-9_.\\-]{1,32}' });
-  const token = h('input', { id: 'signin-token', name: 'token', type: 'password', autocomplete: 'current-password' });
   const error = h('p', { class: 'error', role: 'alert', id: 'signin-error' });
   /**
    * @param {Event} ev
-   * @param {Record<string, string>} body
+   * @param {Record<string, string | boolean>} body
    */
   const submit = async (ev, body) => {
     ev.preventDefault();
@@ -219,6 +219,27 @@ function signInForm() {
       error.textContent = err instanceof ServerError ? err.message : String(err);
     }
   };
+  /**
+   * A name field and a password field.
+   * @param {string} prefix the ids' prefix
+   * @param {boolean} fresh a new account's (the browser may suggest a new password)
+   */
+  const fields = (prefix, fresh) => {
+    const name = h('input', { id: `${prefix}-name`, name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
+    const password = h('input', {
+      id: `${prefix}-password`,
+      name: 'password',
+      type: 'password',
+      required: true,
+      minlength: fresh ? 8 : null,
+      maxlength: 256,
+      autocomplete: fresh ? 'new-password' : 'current-password',
+    });
+    return { name, password };
+  };
+  const signIn = fields('signin', false);
+  const signUp = fields('signup', true);
+  const token = h('input', { id: 'signin-token', name: 'token', type: 'password', autocomplete: 'off' });
   return h(
     'section',
     { 'aria-labelledby': 'h-signin', class: 'signin' },
@@ -226,10 +247,31 @@ function signInForm() {
     h('p', {}, t('signin.intro')),
     h(
       'form',
-      { id: 'signin-form', onsubmit: (/** @type {Event} */ ev) => submit(ev, { name: name.value.trim() }) },
+      {
+        id: 'signin-form',
+        onsubmit: (/** @type {Event} */ ev) => submit(ev, { name: signIn.name.value.trim(), password: signIn.password.value }),
+      },
       h('label', { for: 'signin-name' }, t('signin.name')),
-      name,
+      signIn.name,
+      h('label', { for: 'signin-password' }, t('signin.password')),
+      signIn.password,
+      h('button', { type: 'submit' }, t('signin.signin')),
+    ),
+    h('h3', { id: 'h-signup' }, t('signin.new_title')),
+    h(
+      'form',
+      {
+        id: 'signup-form',
+        'aria-labelledby': 'h-signup',
+        onsubmit: (/** @type {Event} */ ev) =>
+          submit(ev, { name: signUp.name.value.trim(), password: signUp.password.value, register: true }),
+      },
+      h('label', { for: 'signup-name' }, t('signin.name')),
+      signUp.name,
       h('small', {}, t('signin.name_rule')),
+      h('label', { for: 'signup-password' }, t('signin.password')),
+      signUp.password,
+      h('small', {}, t('signin.password_rule')),
       h('button', { type: 'submit' }, t('signin.create')),
     ),
     h(
