@@ -15,7 +15,8 @@ from dennou.server.testing import free_port
 
 from .run import dennou
 
-NOWHERE = f"127.0.0.1:{free_port()}"
+NOWHERE = "127.0.0.1:NOWHERE"
+"""A host nobody serves (its port is chosen when the test runs: ids stay the same everywhere)."""
 
 BAD = [
     (["--bogus"], "No such option: --bogus"),
@@ -62,7 +63,8 @@ BAD = [
 
 @pytest.mark.parametrize(("args", "says"), BAD, ids=[" ".join(a) for a, _ in BAD])
 def test_a_bad_value_is_one_line_on_stderr_and_a_failing_exit(args: list[str], says: str) -> None:
-    done = dennou(*args, timeout=60)
+    nowhere = f"127.0.0.1:{free_port()}"
+    done = dennou(*(a.replace(NOWHERE, nowhere) for a in args), timeout=60)
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
