@@ -183,3 +183,36 @@ def test_the_owners_tables_share_one_limit_across_its_tournaments(tmp_path: Any)
             assert record.steps[-1].end == "cancel"
     finally:
         live.stop()
+
+
+def test_equal_runs_give_equal_leaderboards_rated_in_match_order(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    # three tables at once: tables finish in whatever order the machine gives, but the
+    # leaderboard moves in match order, as the tournament's own ratings do
+    monkeypatch.setenv("DENNOU_TOURNAMENT_SEED", "20261128")
+    boards = []
+    for run in ("first", "second"):
+        live = LiveServer(tmp_path / run, rate=1000.0, burst=2000.0)
+        try:
+            owner = live.register("olga")
+            body = daifugo(["greedy", "random", "mc=montecarlo:playouts=8"], seats=2, start=True)
+            body["options"]["tables"] = 3
+            tid = post(live, "/api/tournaments", owner, body).json()["id"]
+            wait_until(
+                lambda t=tid, at=live: get(at, f"/api/tournaments/{t}")["status"] == "finished",
+                what="the end",
+            )
+            standings = get(live, f"/api/tournaments/{tid}/standings")
+            [board] = get(live, "/api/leaderboard/daifugo")["boards"]
+        finally:
+            live.stop()
+        own = {r["name"]: (r["mu"], r["sigma"]) for r in standings["standings"]}
+        rated = {r["name"]: (r["mu"], r["sigma"]) for r in board["ratings"]}
+        assert rated == {
+            "bot:greedy": own["greedy"],
+            "bot:random": own["random"],
+            "bot:montecarlo:playouts=8": own["mc"],
+        }, "the leaderboard moved as the tournament's own ratings"
+        boards.append(rated)
+    assert boards[0] == boards[1]

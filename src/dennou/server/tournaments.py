@@ -154,6 +154,8 @@ class _Run:
     """Set (and replaced) at every change: a waiter keeps the event it saw before looking."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     summary: dict[str, Any] | None = None
+    rated_upto: int = 0
+    """Every finished match before this one has moved the leaderboard (see ``_rate_in_order``)."""
     _plan: dict[int, Match] = field(default_factory=dict)
     _groups: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     _plan_key: int = -1
@@ -264,6 +266,11 @@ class TournamentHost:
                 run.results[m.match] = msgspec.convert(m.result, MatchResult)
             else:
                 run.open[m.match] = m.table_id
+        rated = await self._call(self.db.rated_among, [run.tables[m] for m in sorted(run.results)])
+        if row.id in self.runs:  # loaded meanwhile
+            return self.runs[row.id]
+        while run.rated_upto in run.results and run.tables[run.rated_upto] in rated:
+            run.rated_upto += 1
         self.runs[row.id] = run
         return run
 
@@ -464,6 +471,7 @@ class TournamentHost:
         if action == "cancel":
             for table_id in list(run.open.values()):
                 await self._cancel_table(table_id)
+            await self._rate_in_order(run)
         run.wake.set()
         run.notify()
         if status == "running" and (
@@ -479,8 +487,12 @@ class TournamentHost:
         )
 
     async def _driver(self, run: _Run) -> None:
+        rated = False
         while True:
             try:
+                if not rated:  # what a restart left unrated
+                    await self._rate_in_order(run)
+                    rated = True
                 if await self._step(run):
                     return
             except asyncio.CancelledError:
@@ -508,6 +520,7 @@ class TournamentHost:
             fields = {"status": "finished", "finished_at": time.time()}
             await self._call(self.db.update, run.row.id, **fields)
             run.row = msgspec.structs.replace(run.row, **fields)
+            await self._rate_in_order(run)
             run.notify()
         if run.row.status in OVER:
             return not run.open
@@ -645,13 +658,28 @@ class TournamentHost:
         if record is None or record.outcome is None:
             return
         result = result_of(self._match(run, match_id), record)
-        names = [_board_name(run.config.entrants[e].spec) for e in result.seats]
-        await self.rate(table_id, run.game, run.config.rules, names, result)
         await self._call(self.db.finish_match, run.row.id, match_id, msgspec.to_builtins(result))
         run.results[match_id] = result
         run.open.pop(match_id, None)
         run.summary = None
+        await self._rate_in_order(run)
         run.notify()
+
+    async def _rate_in_order(self, run: _Run) -> None:
+        """Move the leaderboard by the finished matches in match order, never finishing order.
+
+        A match is rated once every match before it has been (a tournament that is over rates
+        what it finished, in order, gaps and all): equal runs give equal leaderboards, and the
+        leaderboard moves as the tournament's own ratings do. Rating a table twice does nothing.
+        """
+        over = run.row.status in OVER
+        for match_id in sorted(m for m in run.results if m >= run.rated_upto):
+            if match_id != run.rated_upto and not over:
+                return  # an earlier match is still playing
+            result = run.results[match_id]
+            names = [_board_name(run.config.entrants[e].spec) for e in result.seats]
+            await self.rate(run.tables[match_id], run.game, run.config.rules, names, result)
+            run.rated_upto = match_id + 1
 
     # --- ratings ------------------------------------------------------------------------------
     async def rate(

@@ -223,6 +223,16 @@ class TournamentStore:
             )
         return True
 
+    def rated_among(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of these tables have been rated."""
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                chunk = list(table_ids[start : start + 500])
+                query = sa.select(rated_tables.c.table_id).where(rated_tables.c.table_id.in_(chunk))
+                found.update(row.table_id for row in conn.execute(query))
+        return found
+
     def is_rated(self, table_id: str) -> bool:
         """Whether a table has been rated."""
         with self.engine.connect() as conn:
