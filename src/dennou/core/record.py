@@ -19,6 +19,7 @@ import msgspec
 from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Event, Game, TalkLine
 from dennou.core.jsondata import to_json
+from dennou.core.talk import SPECTATORS, spectator_talk
 
 FORMAT = 1
 """Version of the record format itself (not of any game)."""
@@ -165,6 +166,8 @@ def apply_step(game: Game[Any, Any], state: Any, step: Step) -> tuple[Any, list[
         ]
     if step.talk is not None:
         t = step.talk
+        if t.channel == SPECTATORS:  # the host's room: no game state keeps it
+            return state, [spectator_talk(t)]
         return game.talk(state, t.speaker, t.channel, t.text, name=t.name)
     assert step.seat is not None, "only talk steps have no seat"
     if step.default is not None:
