@@ -47,7 +47,7 @@ class ListGames(ClientMessage, tag="list_games", kw_only=True):
 
 Status = Literal["waiting", "playing", "finished", "aborted"]
 """A table's status: ``waiting`` for players, ``playing``, ``finished`` (with an outcome) or
-``aborted`` (before the first move, or a waiting table nobody came back to)."""
+``aborted`` (before anything was dealt or moved, or a waiting table nobody came back to)."""
 
 
 class ListTables(ClientMessage, tag="list_tables", kw_only=True):
