@@ -138,7 +138,8 @@ def test_spectators_talk_in_their_own_room_which_players_hear_only_after_the_end
     live: LiveServer,
 ) -> None:
     """Spectators talked in the players' public channel while the game was on."""
-    ann = live.connect(live.register("ann"))
+    token = live.register("ann")
+    ann = live.connect(token)
     ben = live.connect(live.register("ben"))
     cy = live.connect(live.register("cy"))
     dan = live.connect(live.register("dan"))
@@ -160,6 +161,9 @@ def test_spectators_talk_in_their_own_room_which_players_hear_only_after_the_end
         assert seen["events"] == [], seen  # the step, not the line
     refused = ann.request({"type": "talk", "table": table, "text": "hi", "channel": "spectators"})
     assert refused["code"] == "forbidden", refused
+    # nor does a player read the room from a second connection as a spectator
+    second = live.connect(token)
+    assert second.request({"type": "spectate", "table": table})["code"] == "conflict"
     ann.request({"type": "talk", "table": table, "text": "good luck", "channel": "public"})
     assert "good luck" in str(cy.wait_for("event", table=table, step="talk")["events"])
     ben.request({"type": "resign", "table": table})

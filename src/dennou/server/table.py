@@ -442,6 +442,12 @@ class TableActor:
         """Watch the table."""
         if self.conns.get(conn) is not None:
             raise Refused("conflict", "you hold a seat here; a player cannot also spectate")
+        held = None if conn.account is None else self._held(conn.account)
+        if held is not None and self.status in ("waiting", "playing"):
+            # a spectator's connection would read the spectators' room, kept from the seats
+            raise Refused(
+                "conflict", f"you hold seat {held} at table {self.id}: join to return to it"
+            )
         self.conns[conn] = None
         conn.tables[self.id] = self
         self.idle_since = None
