@@ -36,8 +36,8 @@ class Step(msgspec.Struct, frozen=True, omit_defaults=True):
         default: Why the host applied the rules' default for ``seat`` (``timeout``, ``error``...).
         talk: The line said (for talk steps).
         end: The host ended the game here for ``seat``'s request: ``resign``, ``abort`` (before
-            anything was dealt or moved) or ``claim`` (the win, after the others were absent). The state
-            does not change; the record's outcome says who won (nobody, for ``abort``).
+            anything was dealt or moved) or ``claim`` (the win, after the others were absent).
+            The state does not change; the record's outcome says who won (nobody, for ``abort``).
         ms: Time the decision took, in milliseconds, where measured.
         note: What the host noted (the illegal action a bot tried, an exception...).
     """
