@@ -113,7 +113,7 @@ def test_accounts_persist_across_games_and_history_is_kept(tmp_path: Path) -> No
 
             async def one(r: int = round_) -> list[Any]:
                 async with await Client.open(live.ws_url, tokens[0]) as client:
-                    info = await client.create_table("pot", ["open", "open"])
+                    info = await client.create_table("pot", ["open", "open"], rated=True)
                 bots = [
                     run_bot(
                         RandomBot(),

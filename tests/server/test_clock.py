@@ -5,6 +5,7 @@ future are refused. Every ending is a step in the record, which still replays.""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -125,7 +126,7 @@ def test_an_act_from_the_future_is_refused(live: LiveServer) -> None:
 
 def test_resign_ends_the_game_and_the_record_holds_it(live: LiveServer) -> None:
     """12.7: no resign."""
-    ann, ben, table = duel(live)
+    ann, ben, table = duel(live, rated=True)  # rated: the result enters the history
     ann.request({"type": "act", "table": table, "action": "set 012"})
     event = ben.request({"type": "resign", "table": table})
     assert event["type"] == "event" and event["step"] == "end" and event["reason"] == "resign"
@@ -168,8 +169,18 @@ def test_abort_only_before_the_first_move_and_nobody_s_history_counts_it(
     assert cy.request({"type": "abort", "table": other})["code"] == "conflict"
 
 
-def test_claim_the_win_after_the_opponent_is_gone_past_the_grace(live: LiveServer) -> None:
+def test_claim_the_win_after_the_opponent_is_gone_past_the_grace(tmp_path: Path) -> None:
     """12.7: no claim when the other player is gone."""
+    # the claim grace down to the absent grace (test_fair_play checks the host's grace)
+    limits = {"rate": 1000.0, "burst": 2000.0, "claim_grace_min": 0.5, "claim_grace_clocks": 0}
+    live = LiveServer(tmp_path / "data", limits=limits)
+    try:
+        claim_after_the_grace(live)
+    finally:
+        live.stop()
+
+
+def claim_after_the_grace(live: LiveServer) -> None:
     ann, ben, table = duel(live, absent_grace=0.5)
     assert ann.request({"type": "claim", "table": table})["code"] == "conflict"  # ben is here
     ben.close()

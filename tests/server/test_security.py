@@ -298,7 +298,7 @@ def test_talk_is_limited_per_account_across_connections(tmp_path: Path) -> None:
         )
         ann.wait_for("turn", table=table)
         second = live.connect(token)
-        second.request({"type": "spectate", "table": table})
+        second.request({"type": "join", "table": table})  # the same seat, a second connection
         codes = [
             ws.request({"type": "talk", "table": table, "text": "hello"}).get("code")
             for ws in [ann, second] * 3
@@ -317,7 +317,8 @@ def test_talk_is_limited_per_table(tmp_path: Path) -> None:
         for i in range(6):
             ws = live.connect(live.register(f"fan{i}"))
             ws.request({"type": "spectate", "table": table})
-            codes.append(ws.request({"type": "talk", "table": table, "text": "go"}).get("code"))
+            line = {"type": "talk", "table": table, "text": "go", "channel": "spectators"}
+            codes.append(ws.request(line).get("code"))
         assert codes.count("rate_limited") == 2 and codes[:4] == [None] * 4
     finally:
         live.stop()

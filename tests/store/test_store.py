@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
+import msgspec
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 
 from dennou.arena.play import play
 from dennou.core import record as rec
@@ -15,8 +18,9 @@ from dennou.core.errors import StoreError
 from dennou.core.game import TalkLine
 from dennou.core.record import Step
 from dennou.games import REGISTRY
-from dennou.store import AsyncStore, Store, TableRow, hash_token
+from dennou.store import AsyncStore, Store, TableRow, hash_token, schema
 from dennou.store.schema import metadata
+from dennou.store.store import MIGRATIONS
 
 
 def table_row(table_id: str = "t1", status: str = "waiting") -> TableRow:
@@ -259,3 +263,44 @@ def test_api_tokens_and_sessions_are_kept_apart_and_revoked_by_their_owner(store
     assert store.account_for_session(newer[1]) == "ann"
     expired = store.create_session("ben", -1, most=2)
     assert store.account_for_session(expired) is None
+
+
+def test_aborts_are_counted_and_only_counted_tables_keep_results_after_the_migration(
+    store: Store,
+) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+    kinds = {
+        "practice": {"practice": True},
+        "casual": {},
+        "rated": {"rated": True},
+        "cup": {"tournament": "c1", "match": 0},
+    }
+    for table_id, options in kinds.items():
+        row = msgspec.structs.replace(table_row(table_id, "finished"), options=options)
+        store.create_table(row)
+    with store.engine.begin() as conn:
+        conn.execute(
+            schema.results.insert(),
+            [
+                {
+                    "account": "ann",
+                    "table_id": table_id,
+                    "game": "numeron",
+                    "seat": 0,
+                    "result": "win",
+                    "score": 1.0,
+                    "rank": 1,
+                    "finished_at": 1.0,
+                }
+                for table_id in kinds
+            ],
+        )
+    store.migrate()
+    assert sorted(h["table_id"] for h in store.history("ann")) == ["cup", "rated"]
+    store.create_table(table_row("t9", "playing"))
+    store.finish_table("t9", None, [], [], status="aborted", aborted_by="ann")
+    assert store.aborts("ann") == 1 and store.aborts("ben") == 0

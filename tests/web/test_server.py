@@ -57,7 +57,7 @@ def play_numeron_to_end(live: LiveServer, token: str) -> str:
             "game": "numeron",
             "rules": {"digits": 3},
             "seats": ["me", "bot:random"],
-            "options": {"seed": 3},
+            "options": {"rated": True},  # a game that counts (a practice table would not)
         }
     )
     table = str(made["table"]["id"])  # type: ignore[index]
@@ -225,7 +225,7 @@ def test_view_messages_list_the_talk_channels_open_now(live: LiveServer) -> None
     watcher = live.connect(None)
     watcher.request({"type": "spectate", "table": table})
     seen = watcher.request({"type": "get_view", "table": table})
-    assert seen["channels"] == ["public"] and seen["seat"] is None
+    assert seen["channels"] == ["spectators"] and seen["seat"] is None
     ws.close()
     watcher.close()
 

@@ -19,6 +19,7 @@ import msgspec
 from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Event, Game, TalkLine
 from dennou.core.jsondata import to_json
+from dennou.core.talk import SPECTATORS, spectator_talk
 
 FORMAT = 1
 """Version of the record format itself (not of any game)."""
@@ -35,9 +36,9 @@ class Step(msgspec.Struct, frozen=True, omit_defaults=True):
         default: Why the host applied the rules' default for ``seat`` (``timeout``, ``error``...).
         talk: The line said (for talk steps).
         end: The host ended the game here for ``seat``'s request: ``resign``, ``abort`` (before
-            the first move) or ``claim`` (the win, after the others were absent); or, with no
-            seat, ``cancel`` (its tournament was cancelled: nobody wins). The state
-            does not change; the record's outcome says who won (nobody, for ``abort``).
+            anything was dealt or moved) or ``claim`` (the win, after the others were absent); or,
+            with no seat, ``cancel`` (its tournament was cancelled: nobody wins). The state does
+            not change; the record's outcome says who won (nobody, for ``abort``).
         ms: Time the decision took, in milliseconds, where measured.
         note: What the host noted (the illegal action a bot tried, an exception...).
     """
@@ -167,6 +168,8 @@ def apply_step(game: Game[Any, Any], state: Any, step: Step) -> tuple[Any, list[
         ]
     if step.talk is not None:
         t = step.talk
+        if t.channel == SPECTATORS:  # the host's room: no game state keeps it
+            return state, [spectator_talk(t)]
         return game.talk(state, t.speaker, t.channel, t.text, name=t.name)
     assert step.seat is not None, "only talk steps have no seat"
     if step.default is not None:

@@ -1,7 +1,9 @@
 """Talk helpers every game with talk channels shares: line limits, channel names, recent lines.
 
 Channels are ``public`` (everyone at the table), ``pair:<a>-<b>`` (two seats, lower first),
-``team:<name>`` and ``room`` (games decide who is in those). Talk is a state transition
+``team:<name>`` and ``room`` (games decide who is in those). ``spectators`` (:data:`SPECTATORS`)
+is the host's, not a game's: the spectators' own room, which no game state keeps (see
+:func:`spectator_talk`). Talk is a state transition
 (:meth:`dennou.core.game.Game.talk`): the state keeps every line for the record, and views carry
 only the most recent :data:`RECENT_TALK` lines a seat may read, so that a chatty table cannot make
 every view grow without bound (the record keeps the whole conversation).
@@ -21,6 +23,10 @@ MAX_TALK = 500
 
 RECENT_TALK = 50
 """How many of the lines a seat may read its view carries (the most recent ones)."""
+
+SPECTATORS = "spectators"
+"""The spectators' room: only spectators speak there, and a host shows it to players only once
+the game is over. No game names a channel so."""
 
 T = TypeVar("T")
 
@@ -74,6 +80,20 @@ def talk_event(line: TalkLine, audience: frozenset[int] | None = None) -> Event:
     """
     who = line.name if line.speaker is not None else f"{line.name} (spectator)"
     return Event("talk", f"[{line.channel}] {who}: {line.text}", to_json(line), audience)
+
+
+def spectator_talk(line: TalkLine) -> Event:
+    """The event of a spectators' room line (``line.channel`` is :data:`SPECTATORS`).
+
+    Its audience is everyone, as in the record published after the game; while the game is on,
+    the host keeps it from the seats (:func:`is_spectator_talk`).
+    """
+    return talk_event(line)
+
+
+def is_spectator_talk(event: Event) -> bool:
+    """Whether ``event`` is a line of the spectators' room."""
+    return event.kind == "talk" and event.data.get("channel") == SPECTATORS
 
 
 def speaker_name(players: Sequence[str], speaker: Seat | None, name: str) -> str:

@@ -63,11 +63,16 @@ class HistoryRow(msgspec.Struct, kw_only=True):
 
 
 class AccountInfo(msgspec.Struct, kw_only=True):
-    """A player's history (newest first) and per-game accounts (口座)."""
+    """A player's history (newest first), per-game accounts (口座) and games aborted.
+
+    ``history`` holds the games that count (rated and tournament tables); ``aborts`` counts
+    every game the player aborted.
+    """
 
     name: str
     history: list[HistoryRow]
     accounts: dict[str, dict[str, Any]]
+    aborts: int
 
 
 class NewTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -325,8 +330,12 @@ async def api_account(request: Request) -> Any:
         raise Refused("not_found", f"no account {name!r}")
     history = await hub.store.call(store.history, name)
     accounts = await hub.store.call(store.game_accounts, name)
+    aborts = await hub.store.call(store.aborts, name)
     return AccountInfo(
-        name=name, history=[msgspec.convert(h, HistoryRow) for h in history], accounts=accounts
+        name=name,
+        history=[msgspec.convert(h, HistoryRow) for h in history],
+        accounts=accounts,
+        aborts=aborts,
     )
 
 

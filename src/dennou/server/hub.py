@@ -106,6 +106,7 @@ class Hub:
             p.Resign: self._resign,
             p.Abort: self._abort,
             p.Claim: self._claim,
+            p.Mute: self._mute,
         }
         self.uecda: Any = None
         """The UECda listener (:mod:`dennou.uecda.listener`) when the host runs one."""
@@ -521,6 +522,10 @@ class Hub:
     async def _claim(self, conn: Connection, msg: p.Claim) -> None:
         actor = self._attached(conn, msg.table)
         await actor.call(actor.claim, conn, msg.id)
+
+    async def _mute(self, conn: Connection, msg: p.Mute) -> None:
+        actor = await self.actor(msg.table)  # an operator need not be at the table
+        await actor.call(actor.mute, conn, msg.account, msg.muted, msg.id)
 
 
 __all__ = ["Hub"]

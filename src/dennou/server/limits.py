@@ -98,6 +98,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     talk_burst_table: Annotated[float, Meta(ge=1, description="talk lines at once per table")] = (
         20.0
     )
+    mutes_per_table: Annotated[
+        int, Meta(ge=1, description="accounts a table's owner or an operator may mute there")
+    ] = 100
     # --- clocks ---------------------------------------------------------------------------
     time_limit_min: Annotated[
         float, Meta(gt=0, description="shortest clock a table may set (seconds per decision)")
@@ -117,6 +120,14 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     absent_grace_default: Annotated[
         float, Meta(gt=0, description="wait for a disconnected seat when the table sets none")
     ] = 5.0
+    claim_grace_min: Annotated[
+        float,
+        Meta(gt=0, description="shortest time the others must be away before a claim, seconds"),
+    ] = 30.0
+    claim_grace_clocks: Annotated[
+        float,
+        Meta(ge=0, description="time the others must be away before a claim, in table clocks"),
+    ] = 2.0
     # --- bots -----------------------------------------------------------------------------
     bot_workers: Annotated[
         int, Meta(ge=1, le=64, description="worker processes that run built-in bots")

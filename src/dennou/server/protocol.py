@@ -47,7 +47,7 @@ class ListGames(ClientMessage, tag="list_games", kw_only=True):
 
 Status = Literal["waiting", "playing", "finished", "aborted"]
 """A table's status: ``waiting`` for players, ``playing``, ``finished`` (with an outcome) or
-``aborted`` (before the first move, or a waiting table nobody came back to)."""
+``aborted`` (before anything was dealt or moved, or a waiting table nobody came back to)."""
 
 
 class ListTables(ClientMessage, tag="list_tables", kw_only=True):
@@ -123,7 +123,7 @@ class Act(ClientMessage, tag="act", kw_only=True):
 
 
 class Talk(ClientMessage, tag="talk", kw_only=True):
-    """Say a line in one of the game's channels."""
+    """Say a line in one of the game's channels (spectators: ``spectators``, their own room)."""
 
     table: str
     text: str
@@ -150,18 +150,33 @@ class Resign(ClientMessage, tag="resign", kw_only=True):
 
 
 class Abort(ClientMessage, tag="abort", kw_only=True):
-    """End the game before anyone's first move: nobody wins, nobody's history counts it."""
+    """End the game before anything was dealt or moved: nobody wins, no history counts it.
+
+    Refused once the host has drawn any chance (a deal, a coin) or a seat has acted; each
+    abort counts against the account that asked (its public info shows ``aborts``).
+    """
 
     table: str
 
 
 class Claim(ClientMessage, tag="claim", kw_only=True):
-    """Claim the win: every other player's seat has been disconnected past the table's grace.
+    """Claim the win: every other player's seat has been disconnected past ``claim_grace``.
 
     The absent seats lose; the seats present share the win.
     """
 
     table: str
+
+
+class Mute(ClientMessage, tag="mute", kw_only=True):
+    """Mute (or, ``muted: false``, unmute) an account's talk at a table.
+
+    Only the table's owner or a host operator may; the answer is the table info (``muted``).
+    """
+
+    table: str
+    account: Annotated[str, Meta(min_length=1, max_length=64)]
+    muted: bool = True
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
@@ -180,6 +195,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Resign,
     Abort,
     Claim,
+    Mute,
 )
 BY_TYPE: dict[str, type[ClientMessage]] = {str(c.__struct_config__.tag): c for c in CLIENT_MESSAGES}
 
@@ -270,6 +286,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     waited for; ``seeded``: the deals come from a seed (a practice or operator table) rather than
     fresh server randomness (the seed itself is published in the record when the game is over).
     ``owner``: the account that created the table. ``outcome``: once ``finished``.
+    ``claim_grace``: seconds every other player must have been away before a ``claim``.
+    ``muted``: accounts whose talk the owner or an operator muted here.
     """
 
     id: str
@@ -284,6 +302,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     seeded: bool
     owner: str | None
     outcome: dict[str, Any] | None
+    claim_grace: float
+    muted: list[str]
 
 
 class Tables(ServerMessage, tag="tables", kw_only=True):

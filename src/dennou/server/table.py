@@ -36,6 +36,7 @@ from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, Outcome, TalkLi
 from dennou.core.jsondata import to_json
 from dennou.core.record import Step, apply_step
 from dennou.core.rng import derive_seed, make_rng
+from dennou.core.talk import SPECTATORS, is_spectator_talk
 from dennou.server import protocol as p
 from dennou.server import work
 from dennou.server.botworker import BotSpec
@@ -156,11 +157,27 @@ class TableActor:
         self.clock = float(row.options.get("time_limit") or hub.game_clock(game))
         self.grace = float(row.options.get("absent_grace") or hub.limits.absent_grace_default)
         self.practice = bool(row.options.get("practice"))
+        self.claim_grace = max(
+            self.grace,
+            hub.limits.claim_grace_min,
+            hub.limits.claim_grace_clocks * self.clock,
+        )
+        """Seconds every other player must have been away before a ``claim``: at least the
+        absent grace and the host's floor, and a multiple of the clock, so that a long clock
+        (a long think, a slow reconnection) is never claimed within a second or two."""
+        self.counted = not self.practice and bool(
+            row.options.get("rated") or row.options.get("tournament")
+        )
+        """Whether the game enters its players' results and history: a table created
+        ``rated`` or a tournament's, never a practice table (its creator chose the deals)."""
+        self.muted: list[str] = [str(a) for a in row.options.get("muted") or ()]
+        """Accounts whose talk the table's owner or an operator muted here (kept in options)."""
         self.state: Any = None
         self.version = 0
         self.chance_draws = 0
         self.moved = False
-        """Whether a seat has acted (or been defaulted): after that, ``abort`` is refused."""
+        """Whether a seat has acted (or been defaulted): after that, ``abort`` is refused, as it
+        is after the first chance draw (``chance_draws``)."""
         self.log: list[LogEntry] = []
         self.conns: dict[Connection, int | None] = {}
         self.bots: dict[int, BotSpec] = {}
@@ -425,6 +442,12 @@ class TableActor:
         """Watch the table."""
         if self.conns.get(conn) is not None:
             raise Refused("conflict", "you hold a seat here; a player cannot also spectate")
+        held = None if conn.account is None else self._held(conn.account)
+        if held is not None and self.status in ("waiting", "playing"):
+            # a spectator's connection would read the spectators' room, kept from the seats
+            raise Refused(
+                "conflict", f"you hold seat {held} at table {self.id}: join to return to it"
+            )
         self.conns[conn] = None
         conn.tables[self.id] = self
         self.idle_since = None
@@ -594,7 +617,7 @@ class TableActor:
         return filled
 
     async def talk(self, conn: Connection, channel: str, text: str, rid: p.Id) -> None:
-        """A line of talk from a seat or a signed-in spectator."""
+        """A line of talk from a seat, or from a signed-in spectator in the spectators' room."""
         if conn not in self.conns:
             raise Refused("not_found", f"you are not at table {self.id}; join or spectate")
         if not self.game.spec.talk:
@@ -603,6 +626,15 @@ class TableActor:
             raise Refused("unauthorized", "sign in (hello with a token) to talk")
         if self.status != "playing":
             raise Refused("conflict", f"table {self.id} is {self.status}: no talk now")
+        if conn.account in self.muted:
+            raise Refused(
+                "forbidden", f"you are muted at table {self.id} (by its owner or an operator)"
+            )
+        speaker = self.conns[conn]
+        if speaker is None and channel != SPECTATORS:
+            raise Refused("forbidden", f"spectators talk in their own room, {SPECTATORS!r}, only")
+        if speaker is not None and channel == SPECTATORS:
+            raise Refused("forbidden", f"{SPECTATORS!r} is the spectators' room, not the players'")
         line = clean_talk(text)
         limits = self.hub.limits
         if not self.hub.talk_allowed(conn.account):
@@ -615,10 +647,42 @@ class TableActor:
                 "rate_limited",
                 f"table {self.id} takes at most {limits.talk_rate_table:g} talk lines per second",
             )
-        speaker = self.conns[conn]
-        new, events = self.game.talk(self.state, speaker, channel, line, name=conn.account)
         step = Step(speaker, talk=TalkLine(speaker, conn.account, channel, line))
+        new, events = apply_step(self.game, self.state, step)
         await self._commit(step, new, events, ack=(conn, rid))
+
+    async def mute(self, conn: Connection, account: str, muted: bool, rid: p.Id) -> None:
+        """The table's owner or an operator mutes (or unmutes) ``account``'s talk here.
+
+        Kept in the table's options, so a restart keeps it. Everyone at the table gets the
+        table info (``muted``); the caller's copy answers the request.
+        """
+        if conn.account is None:
+            raise Refused("unauthorized", "sign in (hello with a token) to mute")
+        if conn.account != self.row.created_by and not self.hub.accounts.is_operator(conn.account):
+            raise Refused(
+                "forbidden", f"only the table's owner or an operator mutes talk at {self.id}"
+            )
+        now = set(self.muted)
+        if muted and account not in now:
+            if len(now) >= self.hub.limits.mutes_per_table:
+                raise Refused(
+                    "limit_reached",
+                    f"at most {self.hub.limits.mutes_per_table} accounts muted at a table",
+                )
+            if not await self.hub.store.call(self.hub.store.store.account_exists, account):
+                raise Refused("not_found", f"no account {account!r}")
+            now.add(account)
+        elif not muted:
+            now.discard(account)
+        if now != set(self.muted):
+            options = {**self.row.options, "muted": sorted(now)}
+            await self.hub.store.call(self.hub.store.store.update_table, self.id, options=options)
+            self.row.options, self.muted = options, sorted(now)
+            for other in list(self.conns):
+                if other is not conn:
+                    other.send(p.TableMsg(table=self.info()))
+        conn.send(p.TableMsg(id=rid, table=self.info()))
 
     async def resign(self, conn: Connection, rid: p.Id) -> None:
         """The seat gives up: it loses, every other seat shares the win."""
@@ -627,14 +691,22 @@ class TableActor:
         await self._end("resign", seat, {seat}, ack=(conn, rid))
 
     async def abort(self, conn: Connection, rid: p.Id) -> None:
-        """End the game before the first move: nobody wins."""
+        """End the game before anything was dealt or moved: nobody wins.
+
+        Refused once the host has drawn any chance (a deal is private to its seats; a public
+        draw, such as who starts, can be fished for as well) or a seat has acted: otherwise a
+        player could abort until the deal suits them. The abort counts against its account.
+        """
         seat = self._seat_of(conn)
         self._check_playing()
-        if self.moved:
+        if self.moved or self.chance_draws:
+            what = "the first move has been made" if self.moved else "the deal has been made"
             raise Refused(
-                "conflict", "the first move has been made: the game can no longer be aborted"
+                "conflict",
+                f"{what}: the game can no longer be aborted (resign, or claim once the others "
+                "are gone)",
             )
-        await self._end("abort", seat, set(), ack=(conn, rid))
+        await self._end("abort", seat, set(), ack=(conn, rid), by=conn.account)
 
     async def claim(self, conn: Connection, rid: p.Id) -> None:
         """Claim the win from seats that have been away past the grace."""
@@ -644,12 +716,13 @@ class TableActor:
         gone = {
             s
             for s in self._remote_seats()
-            if s != seat and s in self.away_since and now - self.away_since[s] >= self.grace
+            if s != seat and s in self.away_since and now - self.away_since[s] >= self.claim_grace
         }
         if not gone:
             raise Refused(
                 "conflict",
-                f"no other player has been away longer than {self.grace:g} s: nothing to claim",
+                f"no other player has been away longer than {self.claim_grace:g} s (the "
+                "table's claim_grace): nothing to claim",
             )
         await self._end("claim", seat, gone, ack=(conn, rid))
 
@@ -671,13 +744,19 @@ class TableActor:
             raise GameOverError(f"table {self.id} is {self.status}")
 
     async def _end(
-        self, how: str, seat: int, losers: set[int], *, ack: tuple[Connection, p.Id]
+        self,
+        how: str,
+        seat: int,
+        losers: set[int],
+        *,
+        ack: tuple[Connection, p.Id],
+        by: str | None = None,
     ) -> None:
         step = Step(seat, end=how)
         new, events = apply_step(self.game, self.state, step)
         await self._commit(step, new, events, ack=ack)
         if how == "abort":
-            await self._finish(None)
+            await self._finish(None, aborted_by=by)
         else:
             outcome = forfeit_outcome(len(self.row.seats), losers, how, seat)
             await self._finish(to_json(outcome))
@@ -749,7 +828,7 @@ class TableActor:
     def _observed(self, seat: int, since: int, upto: int) -> list[list[Event]]:
         out = []
         for entry in self.log[since:upto]:
-            seen = [e for e in entry.events if e.visible_to(seat)]
+            seen = [e for e in entry.events if self._sees(e, seat, playing=True)]
             if seen:
                 out.append(seen)
         return out
@@ -874,8 +953,14 @@ class TableActor:
                     old.cancel()
                 self.pending[seat] = Pending(seat, self.version, self.state, now, math.inf)
 
-    async def _finish(self, outcome: dict[str, Any] | None) -> None:
-        """Store the end (``outcome`` ``None``: aborted) and tell everyone."""
+    async def _finish(
+        self, outcome: dict[str, Any] | None, *, aborted_by: str | None = None
+    ) -> None:
+        """Store the end (``outcome`` ``None``: aborted, by ``aborted_by``) and tell everyone.
+
+        Results (history, ``/api/results``) are stored for counted tables only (``counted``);
+        per-game accounts move everywhere but at practice tables.
+        """
         results = []
         updates: list[tuple[str, str, str, Any]] = []
         name = self.game.spec.name
@@ -883,20 +968,21 @@ class TableActor:
         if outcome is not None:
             per_seat = outcome.get("detail", {}).get(HOST_ACCOUNTS)
             for seat, spec in enumerate(self.row.seats):
-                if spec["kind"] != "player":
+                if spec["kind"] != "player" or self.practice:
                     continue
                 ranks, scores = outcome["ranks"], outcome["scores"]
                 result = "loss" if ranks[seat] != 1 else ("draw" if ranks.count(1) > 1 else "win")
-                results.append(
-                    {
-                        "account": spec["name"],
-                        "game": name,
-                        "seat": seat,
-                        "result": result,
-                        "score": scores[seat],
-                        "rank": ranks[seat],
-                    }
-                )
+                if self.counted:
+                    results.append(
+                        {
+                            "account": spec["name"],
+                            "game": name,
+                            "seat": seat,
+                            "result": result,
+                            "score": scores[seat],
+                            "rank": ranks[seat],
+                        }
+                    )
                 if (
                     isinstance(per_seat, list)
                     and seat < len(per_seat)
@@ -905,7 +991,13 @@ class TableActor:
                     for key, value in per_seat[seat].items():
                         updates.append((spec["name"], name, str(key), value))
         await self.hub.store.call(
-            self.hub.store.store.finish_table, self.id, outcome, results, updates, status=status
+            self.hub.store.store.finish_table,
+            self.id,
+            outcome,
+            results,
+            updates,
+            status=status,
+            aborted_by=aborted_by,
         )
         self.status = self.row.status = status
         self.outcome = self.row.outcome = outcome
@@ -957,9 +1049,20 @@ class TableActor:
             events=[
                 p.EventData(kind=e.kind, text=e.text, data=e.data)
                 for e in entry.events
-                if e.visible_to(role)
+                if self._sees(e, role, playing=self.status not in ("finished", "aborted"))
             ],
         )
+
+    @staticmethod
+    def _sees(event: Event, role: int | None, *, playing: bool) -> bool:
+        """Whether ``role`` (``None``: a spectator) is shown ``event`` now.
+
+        The game decides its own events' audiences; the spectators' room is the host's, and no
+        seat hears it until the game is over (spectators must not pass what they see to players).
+        """
+        if not event.visible_to(role):
+            return False
+        return role is None or not playing or not is_spectator_talk(event)
 
     def _end_msg(self) -> p.End:
         return p.End(
@@ -983,9 +1086,7 @@ class TableActor:
             )
             to_act = sorted(self.game.to_act(self.state))
         channels = (
-            sorted(self.game.talk_channels(self.state, seat))
-            if self.state is not None and self.status == "playing"
-            else []
+            self._channels(seat) if self.state is not None and self.status == "playing" else []
         )
         return p.ViewMsg(
             id=rid,
@@ -997,6 +1098,15 @@ class TableActor:
             to_act=to_act,
             channels=channels,
         )
+
+    def _channels(self, seat: int | None) -> list[str]:
+        """The talk channels open to ``seat`` now.
+
+        A seat's are the game's; a spectator's is the spectators' room (where the game talks).
+        """
+        if seat is None:
+            return [SPECTATORS] if self.game.spec.talk else []
+        return sorted(self.game.talk_channels(self.state, seat) - {SPECTATORS})
 
     async def _turn_msg(self, seat: int) -> p.Turn:
         pending = self.pending[seat]
@@ -1018,7 +1128,7 @@ class TableActor:
             legal_count=count,
             legal_description=description,
             legal_sample=sample,
-            channels=sorted(self.game.talk_channels(self.state, seat)),
+            channels=self._channels(seat),
             deadline=round(pending.deadline, 3),
             time_limit=round(pending.deadline - time.time(), 3),
         )
@@ -1051,6 +1161,8 @@ class TableActor:
             owner=self.row.created_by,
             # the outcome may show what was dealt (10-card stud's hands, the chairs' island)
             outcome=None if self.hub.withheld(self.id) else self.outcome,
+            claim_grace=self.claim_grace,
+            muted=sorted(self.muted),
         )
 
 

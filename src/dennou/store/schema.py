@@ -109,3 +109,12 @@ game_accounts = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 """Per-game accounts that persist across games (Star Hi-Lo's series accounts, 口座)."""
+
+aborts = sa.Table(
+    "aborts",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("account", sa.String(64), nullable=False, index=True),
+    sa.Column("aborted_at", sa.Float, nullable=False),
+)
+"""Every game a player aborted (one per table): an account's public info counts them."""

@@ -447,6 +447,7 @@ class Store:
         accounts: Sequence[tuple[str, str, str, Any]],
         *,
         status: str = "finished",
+        aborted_by: str | None = None,
     ) -> None:
         """Mark a table over, with its players' results and account updates, atomically.
 
@@ -456,6 +457,7 @@ class Store:
             results: Rows for :data:`~dennou.store.schema.results`.
             accounts: ``(account, game, key, value)`` to set in the per-game accounts.
             status: ``finished``, or ``aborted`` (no outcome, no results).
+            aborted_by: The account that aborted the game, if a player did (it is counted).
         """
         now = time.time()
         with self.engine.begin() as conn:
@@ -472,6 +474,23 @@ class Store:
                 )
             for account, game, key, value in accounts:
                 self._set_account(conn, account, game, key, value, table_id, now)
+            if aborted_by is not None:
+                conn.execute(schema.aborts.delete().where(schema.aborts.c.table_id == table_id))
+                conn.execute(
+                    schema.aborts.insert().values(
+                        table_id=table_id, account=aborted_by, aborted_at=now
+                    )
+                )
+
+    def aborts(self, account: str) -> int:
+        """How many games ``account`` has aborted."""
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(schema.aborts)
+                .where(schema.aborts.c.account == account)
+            ).scalar()
+        return int(count or 0)
 
     def _set_account(
         self,
