@@ -518,6 +518,14 @@ def tournament_command(
     absent_grace: Annotated[
         float, typer.Option(min=0, help="host: seconds a remote entrant may be away")
     ] = 10.0,
+    start_in: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help="host: start this many seconds from now even if some invited entrants have not "
+            "accepted (they play as absent); default: wait for all",
+        ),
+    ] = None,
 ) -> None:
     """Run a tournament between bots (or on a host, with remote programs too)."""
     from dennou.arena.entrants import parse_entrants
@@ -530,6 +538,10 @@ def tournament_command(
         raise ConfigError("--entrants is needed (e.g. --entrants greedy,random,mc=montecarlo)")
     if server is not None:
         host_options = {"tables": tables, "absent_grace": absent_grace, "time_limit": time_limit}
+        if start_in is not None:
+            import time
+
+            host_options["start_at"] = time.time() + start_in
         if seed != 0 or workers is not None or ray or out is not None:
             raise ConfigError(
                 "on a host the server draws the seed and plays the games: drop --seed, "
@@ -630,6 +642,9 @@ def host_tournament(server: str, token: str, body: dict[str, Any], watch: str | 
         def show(data: dict[str, Any]) -> None:
             top = data["standings"][0] if data["finished"] else None
             lead = f"leader: {top['name']} ({top['points']:g})" if top else ""
+            waiting = sorted(a for a, s in data.get("invitations", {}).items() if s != "accepted")
+            if data["status"] == "created" and waiting:
+                lead = f"waiting for: {', '.join(waiting)}"
             progress.update(task, total=data["matches"], completed=data["finished"], leader=lead)
 
         summary = watch_tournament(server, tid, show)

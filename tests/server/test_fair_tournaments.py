@@ -216,3 +216,26 @@ def test_equal_runs_give_equal_leaderboards_rated_in_match_order(
         }, "the leaderboard moved as the tournament's own ratings"
         boards.append(rated)
     assert boards[0] == boards[1]
+
+
+def test_a_tournament_with_a_start_time_starts_then_and_plays_the_absent_as_absent(
+    live: LiveServer,
+) -> None:
+    import time
+
+    owner = live.register("olga")
+    live.register("ghost")  # invited, never accepts
+    body = daifugo(["@ghost", "greedy", "random"], start=True)
+    body["options"] = {"tables": 1, "absent_grace": 1, "start_at": time.time() + 1.5}
+    tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    info = get(live, f"/api/tournaments/{tid}")
+    assert info["status"] == "created" and info["invitations"] == {"ghost": "invited"}
+    assert get(live, f"/api/tournaments/{tid}/standings")["invitations"] == {"ghost": "invited"}
+    wait_until(lambda: get(live, f"/api/tournaments/{tid}")["status"] == "running", 30, "start")
+    table = wait_until(lambda: get(live, f"/api/tournaments/{tid}")["playing"])[0]["table"]
+    seat = get(live, f"/api/tables/{table}")["seats"]
+    assert any(s["name"] == "ghost" for s in seat), "its seat is held and defaults as absent"
+    post(live, f"/api/tournaments/{tid}/cancel", owner)
+    late = daifugo(["greedy", "random"], options={"start_at": time.time() + 40 * 86400})
+    refused = post(live, "/api/tournaments", owner, late)
+    assert refused.status_code == 400 and "start_at" in refused.json()["message"]

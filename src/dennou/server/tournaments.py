@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import secrets
 import time
@@ -76,6 +77,9 @@ MAX_MATCHES = 100_000
 MAX_ENTRANTS = 256
 """Most entrants in one host tournament."""
 
+MAX_WAIT = 30 * 86400
+"""Latest ``start_at``: seconds from now."""
+
 POLL = 0.1
 """Seconds between a driver's looks at its tables."""
 
@@ -103,11 +107,14 @@ class HostOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         time_limit: Seconds per decision when the rules have no time limit of their own.
         absent_grace: Seconds a remote entrant may be away (or not yet connected) before its
             decisions get the default.
+        start_at: When to start (Unix time) if some invited entrants have not accepted by
+            then: they play as absent. ``None``: wait for every acceptance.
     """
 
     tables: int = msgspec.field(default=2)
     time_limit: float | None = None
     absent_grace: float = 10.0
+    start_at: float | None = None
 
 
 class CreateTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -218,6 +225,8 @@ class TournamentHost:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self._watcher: asyncio.Task[None] | None = None
         self._rated_seen: set[str] = set()
+        self._timers: dict[str, asyncio.Task[None]] = {}
+        """Created tournaments waiting for their ``start_at``."""
         self.table_match: dict[str, tuple[str, int]] = {}
         """Table id -> (tournament, match), for every table a tournament has."""
         self._opening: dict[str, int] = {}
@@ -241,11 +250,15 @@ class TournamentHost:
             if row.status == "cancelled" and not run.open:
                 continue
             self._drive(run)
+        for row in await self._call(self.db.all, ["created"], 10_000):
+            if row.options.get("start_at") is not None:
+                self._start_at(await self.run_of(row.id))
         self._watcher = asyncio.create_task(self._watch_rated(), name="rated-tables")
 
     async def stop(self) -> None:
         """Stop the drivers (their state is in the store)."""
-        tasks = [*self.drivers.values(), *([self._watcher] if self._watcher else [])]
+        tasks = [*self.drivers.values(), *self._timers.values()]
+        tasks += [self._watcher] if self._watcher else []
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -343,6 +356,12 @@ class TournamentHost:
                 f"options.absent_grace must be {limits.absent_grace_min:g}-"
                 f"{limits.absent_grace_max:g} seconds, got {grace:g}"
             )
+        if options.start_at is not None and not (
+            math.isfinite(options.start_at) and options.start_at <= time.time() + MAX_WAIT
+        ):
+            raise ConfigError(
+                f"options.start_at is a Unix time at most {MAX_WAIT // 86400} days from now"
+            )
 
     async def _create(
         self, owner: str, msg: CreateTournament, game: Game[Any, Any], entrants: list[Entrant]
@@ -399,7 +418,21 @@ class TournamentHost:
         self.runs[row.id] = run
         if msg.start and not _pending(run):
             await self.control(owner, row.id, "start")
+        elif options.start_at is not None:
+            self._start_at(run)
         return run
+
+    def _start_at(self, run: _Run) -> None:
+        """Start ``run`` at its ``start_at``, whoever has accepted by then (the rest are absent)."""
+
+        async def wait_and_start() -> None:
+            await asyncio.sleep(max(0.0, float(run.row.options["start_at"]) - time.time()))
+            if run.row.status == "created":
+                await self.control(run.row.owner, run.row.id, "start", on_time=True)
+
+        self._timers[run.row.id] = asyncio.create_task(
+            wait_and_start(), name=f"tournament-{run.row.id}-start"
+        )
 
     async def answer(self, account: str, tournament_id: str, action: str) -> _Run:
         """An invited account's ``accept`` or ``decline`` (before the tournament starts).
@@ -429,8 +462,12 @@ class TournamentHost:
             await self.control(run.row.owner, tournament_id, "start")
         return run
 
-    async def control(self, account: str, tournament_id: str, action: str) -> _Run:
+    async def control(
+        self, account: str, tournament_id: str, action: str, *, on_time: bool = False
+    ) -> _Run:
         """``start``, ``pause``, ``resume`` or ``cancel`` (the owner only).
+
+        ``on_time``: the host starts it at its ``start_at``, whoever has accepted.
 
         Raises:
             Refused: Not the owner, an unknown action, or one the status does not allow.
@@ -450,7 +487,7 @@ class TournamentHost:
             raise Refused(
                 "conflict", f"tournament {tournament_id} is {run.row.status}: no {action}"
             )
-        if action == "start" and _pending(run):
+        if action == "start" and _pending(run) and not on_time:
             raise Refused(
                 "conflict",
                 "waiting for entrants to accept: "
@@ -795,6 +832,7 @@ class TournamentHost:
             **run.summary,
             "id": run.row.id,
             "status": run.row.status,
+            "invitations": run.invitations(),
             "seed": run.row.seed if run.row.status in OVER else None,
         }
 
