@@ -239,3 +239,22 @@ def test_a_tournament_with_a_start_time_starts_then_and_plays_the_absent_as_abse
     late = daifugo(["greedy", "random"], options={"start_at": time.time() + 40 * 86400})
     refused = post(live, "/api/tournaments", owner, late)
     assert refused.status_code == 400 and "start_at" in refused.json()["message"]
+
+
+def test_a_tournament_match_cannot_be_aborted(live: LiveServer) -> None:
+    owner = live.register("olga")
+    alice = live.register("alice")
+    body = daifugo(["@alice", "greedy", "random"], start=True)
+    body["options"]["tables"] = 1
+    tid = post(live, "/api/tournaments", owner, body).json()["id"]
+    post(live, f"/api/tournaments/{tid}/accept", alice)
+    table = wait_until(lambda: get(live, f"/api/tournaments/{tid}")["playing"])[0]["table"]
+    ws = live.connect(alice)
+    joined = ws.request({"type": "join", "table": table})
+    assert joined["type"] == "joined", joined
+    refused = ws.request({"type": "abort", "table": table})
+    assert refused["type"] == "error" and refused["code"] == "forbidden", refused
+    assert "tournament" in str(refused["message"])
+    ws.close()
+    assert get(live, f"/api/tables/{table}")["status"] == "playing"
+    post(live, f"/api/tournaments/{tid}/cancel", owner)

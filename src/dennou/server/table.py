@@ -699,6 +699,11 @@ class TableActor:
         """
         seat = self._seat_of(conn)
         self._check_playing()
+        if "tournament" in self.row.options:
+            raise Refused(
+                "forbidden",
+                "a tournament's match is played, not aborted: resign, or ask its organiser",
+            )
         if self.moved or self.chance_draws:
             what = "the first move has been made" if self.moved else "the deal has been made"
             raise Refused(
