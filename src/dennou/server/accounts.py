@@ -52,13 +52,15 @@ class Accounts:
                 "limit_reached",
                 f"at most {self.limits.accounts_per_address} accounts per address per hour",
             )
+        # Reserved before the first await: concurrent sign-ups see each other's places.
+        recent.append(now)
         try:
             token = await self.store.call(self.store.store.create_account, name)
-        except StoreError as exc:
-            if "taken" in exc.message:
+        except BaseException as exc:
+            recent.remove(now)  # a sign-up that failed does not count
+            if isinstance(exc, StoreError) and "taken" in exc.message:
                 raise Refused("conflict", exc.message) from None
             raise
-        recent.append(now)
         return name, token
 
     async def authenticate(self, token: str) -> str | None:

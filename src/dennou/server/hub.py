@@ -14,7 +14,7 @@ import contextlib
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from dennou.arena.bots import available_bots
@@ -80,6 +80,8 @@ class Hub:
         """Open client connections."""
         self.by_address: Counter[str] = Counter()
         self.by_account: Counter[str] = Counter()
+        self._creating: Counter[str] = Counter()
+        """Per account, tables being created (counted against ``tables_per_account``)."""
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
         self._janitor: asyncio.Task[None] | None = None
@@ -296,17 +298,52 @@ class Hub:
         """
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
-        mine_open = sum(
+        with contextlib.nullcontext() if host_made else self.table_slot(account):
+            return await self._create_table_row(account, game_name, rules, seats, options, seed)
+
+    def open_tables_of(self, account: str) -> int:
+        """Tables ``account`` created that are waiting or playing, and those being created."""
+        return self._creating[account] + sum(
             1
             for a in self.tables.values()
             if a.row.created_by == account and a.status in ("waiting", "playing")
         )
-        if mine_open >= self.limits.tables_per_account and not host_made:
+
+    @contextlib.contextmanager
+    def table_slot(self, account: str) -> Iterator[None]:
+        """Hold one of ``account``'s ``tables_per_account`` places while its table is made.
+
+        Checked and taken at once, before the caller's first ``await``: concurrent requests see
+        each other's places. Leave the block once the table is in :attr:`tables` (or was not
+        made).
+
+        Raises:
+            Refused: ``limit_reached``: the account has that many tables already.
+        """
+        mine_open = self.open_tables_of(account)
+        if mine_open >= self.limits.tables_per_account:
             raise Refused(
                 "limit_reached",
                 f"you have {mine_open} tables waiting or playing; the limit is "
                 f"{self.limits.tables_per_account}",
             )
+        self._creating[account] += 1
+        try:
+            yield
+        finally:
+            self._creating[account] -= 1
+            if self._creating[account] <= 0:
+                del self._creating[account]
+
+    async def _create_table_row(
+        self,
+        account: str,
+        game_name: str,
+        rules: dict[str, Any],
+        seats: list[str] | None,
+        options: p.TableOptions,
+        seed: int | None,
+    ) -> tuple[TableActor, int | None]:
         game = self.game(game_name)
         row, mine = new_table(
             game,
