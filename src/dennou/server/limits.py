@@ -93,6 +93,19 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     absent_grace_default: Annotated[
         float, Meta(gt=0, description="wait for a disconnected seat when the table sets none")
     ] = 5.0
+    # --- replays ---------------------------------------------------------------------------
+    replay_cache_bytes: Annotated[
+        int, Meta(ge=1 << 20, description="memory the replays kept for the browser may use")
+    ] = 256 << 20
+    replay_steps: Annotated[
+        int, Meta(ge=1, description="most steps in a record file replayed for the browser")
+    ] = 50_000
+    replay_rate_address: Annotated[
+        float, Meta(gt=0, description="record-file replay requests per second per IP address")
+    ] = 2.0
+    replay_burst_address: Annotated[
+        float, Meta(ge=1, description="record-file replay requests at once per IP address")
+    ] = 30.0
     # --- bots -----------------------------------------------------------------------------
     bot_workers: Annotated[
         int, Meta(ge=1, le=64, description="worker processes that run built-in bots")

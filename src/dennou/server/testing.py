@@ -51,6 +51,8 @@ TEST_LIMITS: dict[str, object] = {
     "talk_burst_account": 1000,
     "talk_rate_table": 1000,
     "talk_burst_table": 1000,
+    "replay_rate_address": 1000,
+    "replay_burst_address": 1000,
 }
 """Limits of the test servers: wide enough for tests that are not about limits (every test
 client comes from 127.0.0.1, and tests run fast clocks)."""
