@@ -123,3 +123,75 @@ def test_record_file_replays_are_rate_limited_per_address(tmp_path: Path) -> Non
         assert httpx.get(f"{server.http}/api/tables/tnone/replay").status_code == 404
     finally:
         server.stop()
+
+
+# --- cold loads: a big finished table is restored off the event loop ---------------------------
+def store_finished_talk_table(data_dir: Path, lines: int) -> str:
+    """A finished Numeron table of ``lines`` talk steps, written to the store directly."""
+    import time
+
+    from dennou.core.game import TalkLine
+    from dennou.core.record import Step
+    from dennou.games import REGISTRY
+    from dennou.store import Store, TableRow, database_url
+
+    store = Store(database_url(None, data_dir))
+    try:
+        game = REGISTRY["numeron"]
+        row = TableRow(
+            id="tbig",
+            game="numeron",
+            version=game.spec.version,
+            rules={},
+            seats=[{"kind": "player", "name": "a"}, {"kind": "player", "name": "b"}],
+            options={"time_limit": 60.0, "absent_grace": 5.0},
+            players=["a", "b"],
+            status="playing",
+            seed=None,
+            created_by="a",
+            created_at=time.time(),
+            started_at=time.time(),
+        )
+        store.create_table(row)
+        store.append_steps(
+            ("tbig", i, Step(i % 2, talk=TalkLine(i % 2, "ab"[i % 2], "public", f"line {i}")))
+            for i in range(lines)
+        )
+        store.finish_table("tbig", {"scores": [1.0, 0.0], "ranks": [1, 2]}, [], [])
+    finally:
+        store.close()
+    return "tbig"
+
+
+def test_a_cold_table_loads_off_the_event_loop(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    data = tmp_path / "data"
+    table = store_finished_talk_table(data, 60_000)
+    server = ServerProcess(data)
+    server.start()
+    try:
+        took: list[float] = []
+
+        def open_table() -> None:
+            t0 = time.monotonic()
+            reply = httpx.get(f"{server.http}/api/tables/{table}", timeout=120)
+            assert reply.status_code == 200 and reply.json()["version"] == 60_000, reply.text
+            took.append(time.monotonic() - t0)
+
+        assert httpx.get(f"{server.http}/api/games", timeout=60).status_code == 200  # warm
+        opener = threading.Thread(target=open_table)
+        opener.start()
+        waits = []
+        with httpx.Client(timeout=30) as client:
+            while opener.is_alive():
+                t0 = time.monotonic()
+                assert client.get(f"{server.http}/api/games").status_code == 200
+                waits.append(time.monotonic() - t0)
+                time.sleep(0.02)
+        opener.join()
+        assert took and took[0] > 0.5, "the table loaded too fast to show anything"
+        assert max(waits) < 0.5, f"another client waited {max(waits):.2f} s (load {took[0]:.1f} s)"
+    finally:
+        server.stop()

@@ -80,6 +80,9 @@ class Hub:
         """Open client connections."""
         self.by_address: Counter[str] = Counter()
         self.by_account: Counter[str] = Counter()
+        self._loading: dict[str, asyncio.Future[TableActor]] = {}
+        """Tables being loaded from the store (one load each, shared by its requests)."""
+        self._loads = asyncio.Semaphore(self.limits.table_loads)
         self._creating: Counter[str] = Counter()
         """Per account, tables being created (counted against ``tables_per_account``)."""
         self.keep_finished = 600.0
@@ -362,16 +365,35 @@ class Hub:
         return actor, mine
 
     async def actor(self, table_id: str) -> TableActor:
-        """A table's actor (finished tables are loaded from the store on demand)."""
+        """A table's actor (finished tables are loaded from the store on demand).
+
+        A table not in memory is read and replayed on a worker thread, never on the event loop
+        (a long game's replay would hold every other client), at most ``table_loads`` at once;
+        concurrent requests for one table share one load.
+        """
         if table_id in self.tables:
             return self.tables[table_id]
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> TableActor:
         row = await self.store.call(self.store.store.get_table, table_id)
         if row is None or row.game not in self.games:
             raise Refused("not_found", f"no table {table_id!r}")
-        steps = await self.store.call(self.store.store.steps, table_id)
-        if table_id in self.tables:  # loaded by another request meanwhile
+        game = self.games[row.game]
+
+        def restore() -> TableActor:
+            # Read on this thread too: the store's writer thread keeps committing other tables.
+            steps = self.store.store.steps(table_id)
+            return TableActor(self, row, game, steps)
+
+        async with self._loads:
+            actor = await asyncio.to_thread(restore)
+        if table_id in self.tables:  # made or loaded another way meanwhile
             return self.tables[table_id]
-        actor = TableActor(self, row, self.games[row.game], steps)
         self.tables[table_id] = actor
         actor.start()
         if actor.status in ("finished", "aborted"):

@@ -59,6 +59,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),
     ] = 1800.0
+    table_loads: Annotated[
+        int,
+        Meta(ge=1, le=64, description="tables not in memory restored at once (off the loop)"),
+    ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
     # --- talk -----------------------------------------------------------------------------
