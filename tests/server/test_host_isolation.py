@@ -12,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dennou.server.testing import RawSocket
+
 from .conftest import ServerProcess
 
 
@@ -193,5 +195,72 @@ def test_a_cold_table_loads_off_the_event_loop(tmp_path: Path) -> None:
         opener.join()
         assert took and took[0] > 0.5, "the table loaded too fast to show anything"
         assert max(waits) < 0.5, f"another client waited {max(waits):.2f} s (load {took[0]:.1f} s)"
+    finally:
+        server.stop()
+
+
+# --- request heads: a deadline, and a cap per address -------------------------------------------
+def _from(address: str) -> httpx.Client:
+    """A client whose connections come from another loopback address."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=5)
+
+
+def _trickling(port: int, count: int) -> list[RawSocket]:
+    socks = []
+    for _ in range(count):
+        sock = RawSocket(port)
+        assert sock.send(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        socks.append(sock)
+    return socks
+
+
+def test_a_request_head_that_trickles_is_cut_off_at_the_deadline(tmp_path: Path) -> None:
+    import time
+
+    server = ServerProcess(
+        tmp_path / "data", limits={"header_timeout": 1.5, "pending_per_address": 100}
+    )
+    server.start()
+    try:
+        socks = _trickling(server.port, 40)
+        t0 = time.monotonic()
+        closed: set[int] = set()
+        with _from("127.0.0.2") as other:
+            while len(closed) < len(socks) and time.monotonic() - t0 < 6:
+                for i, sock in enumerate(socks):
+                    if i not in closed and not sock.send(f"X-{i}: more\r\n".encode()):
+                        closed.add(i)
+                # everyone else is answered meanwhile
+                assert other.get(f"{server.http}/api/games").status_code == 200
+                time.sleep(0.25)
+        took = time.monotonic() - t0
+        assert all(s.closed_by_server(1) for s in socks), "a trickling head was kept open"
+        assert 1.0 < took < 5, f"cut off after {took:.1f} s, the deadline is 1.5 s"
+    finally:
+        server.stop()
+
+
+def test_connections_waiting_for_a_head_are_capped_per_address(tmp_path: Path) -> None:
+    server = ServerProcess(
+        tmp_path / "data", limits={"header_timeout": 30, "pending_per_address": 5}
+    )
+    server.start()
+    try:
+        socks = _trickling(server.port, 5)
+        extra = RawSocket(server.port)
+        assert extra.closed_by_server(2), "a connection over the cap was accepted"
+        with _from("127.0.0.2") as other:  # another address is not held up
+            assert other.get(f"{server.http}/api/games").status_code == 200
+        for sock in socks:
+            sock.sock.close()
+        # once they are gone, the address is served again
+        for _ in range(50):
+            try:
+                if httpx.get(f"{server.http}/api/games", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+        else:
+            raise AssertionError("the address was not served after its connections closed")
     finally:
         server.stop()

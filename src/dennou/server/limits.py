@@ -28,6 +28,16 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     json_depth: Annotated[int, Meta(ge=2, description="deepest nesting of a JSON message")] = 32
     rate: Annotated[float, Meta(gt=0, description="messages per second per connection")] = 50.0
     burst: Annotated[float, Meta(ge=1, description="messages at once per connection")] = 100.0
+    header_timeout: Annotated[
+        float,
+        Meta(
+            gt=0, description="seconds an HTTP request head (request line, headers) has to arrive"
+        ),
+    ] = 10.0
+    pending_per_address: Annotated[
+        int,
+        Meta(ge=1, description="connections per IP address still sending a request head"),
+    ] = 32
     hello_timeout: Annotated[
         float, Meta(gt=0, description="seconds a new WebSocket has to say hello")
     ] = 10.0
