@@ -1,12 +1,13 @@
 """Host isolation: what one client's big request costs everyone else, on a real server process.
 
-    PYTHONPATH=src python bench/host_isolation.py [--steps 60000] [--talk 16000]
+    PYTHONPATH=src python bench/host_isolation.py [--hands 1000] [--steps 20000] [--talk 16000]
 
 Two measurements, each against a fresh ``dennou serve`` subprocess of the code on ``PYTHONPATH``
 (run it once with this tree and once with an older tree's ``src`` to compare):
 
-* **cold load**: a finished Numeron table of ``--steps`` talk steps is written to the store
-  before the server starts; one client opens it (``GET /api/tables/{id}``) while another asks
+* **cold load**: a finished table is written to the store before the server starts (a 10-card
+  stud session of ``--hands`` hands among random bots; a Numeron game of ``--steps`` talk
+  lines; 0 leaves one out); one client opens it (``GET /api/tables/{id}``) while another asks
   ``GET /api/games`` every 20 ms. Printed: how long the open took, and the other client's
   longest wait.
 * **replay memory**: ``POST /api/replay`` of a record file of ``--talk`` talk lines, then of a
@@ -26,6 +27,8 @@ from typing import Any
 
 import httpx
 
+from dennou.arena.bots import resolve_bot
+from dennou.arena.play import play
 from dennou.core.game import TalkLine
 from dennou.core.record import Record, Step
 from dennou.games import REGISTRY
@@ -38,38 +41,56 @@ def talk_step(i: int, tag: str = "") -> Step:
     return Step(seat, talk=TalkLine(seat, "ab"[seat], "public", f"{tag}line {i} of the chat"))
 
 
-def store_big_table(data: Path, steps: int) -> str:
-    """A finished Numeron table of ``steps`` talk steps, written to the store directly."""
+def talk_record(steps: int) -> Record:
+    """A Numeron game of ``steps`` talk lines."""
+    version = REGISTRY["numeron"].spec.version
+    return Record("numeron", version, {}, ["a", "b"], [talk_step(i) for i in range(steps)])
+
+
+def stud_record(hands: int) -> Record:
+    """A 10-card stud session of ``hands`` hands among five random bots (no odds in views)."""
+    game = REGISTRY["stud10"]
+    bots = []
+    for _ in range(game.spec.min_players):
+        factory, kwargs = resolve_bot(game, "random")
+        bots.append(factory(**kwargs))
+    rules = game.make_rules({"hands": hands, "stack": 100 * hands, "view_odds": False})
+    return play(game, rules, bots, 1, players=[f"p{i}" for i in range(len(bots))])
+
+
+def store_finished(data: Path, record: Record) -> str:
+    """``record`` as a finished table, written to the store directly."""
     store = Store(database_url(None, data))
     try:
         now = time.time()
         store.create_table(
             TableRow(
                 id="tbig",
-                game="numeron",
-                version=REGISTRY["numeron"].spec.version,
-                rules={},
-                seats=[{"kind": "player", "name": "a"}, {"kind": "player", "name": "b"}],
+                game=record.game,
+                version=record.version,
+                rules=record.rules,
+                seats=[{"kind": "player", "name": name} for name in record.players],
                 options={"time_limit": 60.0, "absent_grace": 5.0},
-                players=["a", "b"],
+                players=record.players,
                 status="playing",
                 seed=None,
-                created_by="a",
+                created_by=record.players[0],
                 created_at=now,
                 started_at=now,
             )
         )
-        store.append_steps(("tbig", i, talk_step(i)) for i in range(steps))
-        store.finish_table("tbig", {"scores": [1.0, 0.0], "ranks": [1, 2]}, [], [])
+        store.append_steps(("tbig", i, step) for i, step in enumerate(record.steps))
+        seats = len(record.players)
+        store.finish_table("tbig", {"scores": [0.0] * seats, "ranks": [1] * seats}, [], [])
     finally:
         store.close()
     return "tbig"
 
 
-def cold_load(steps: int) -> dict[str, Any]:
+def cold_load(record: Record) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
-        table = store_big_table(data, steps)
+        table = store_finished(data, record)
         server = ServerProcess(data, check_messages=False)
         server.start()
         try:
@@ -94,7 +115,8 @@ def cold_load(steps: int) -> dict[str, Any]:
         finally:
             server.stop()
     return {
-        "steps": steps,
+        "game": record.game,
+        "steps": len(record.steps),
         "open_s": round(took[0], 2),
         "others_longest_wait_s": round(max(waits), 3),
         "others_requests": len(waits),
@@ -133,14 +155,21 @@ def replay_memory(lines: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=60_000, help="talk steps of the cold table")
+    parser.add_argument(
+        "--steps", type=int, default=20_000, help="talk steps of the cold Numeron table"
+    )
+    parser.add_argument("--hands", type=int, default=1000, help="hands of the cold stud10 table")
     parser.add_argument("--talk", type=int, default=16_000, help="talk lines of a record file")
     args = parser.parse_args()
     import dennou
 
     print(json.dumps({"code": str(Path(dennou.__file__).parent)}))
-    print(json.dumps({"cold_load": cold_load(args.steps)}))
-    print(json.dumps({"replay_memory": replay_memory(args.talk)}))
+    if args.hands:
+        print(json.dumps({"cold_load": cold_load(stud_record(args.hands))}))
+    if args.steps:
+        print(json.dumps({"cold_load": cold_load(talk_record(args.steps))}))
+    if args.talk:
+        print(json.dumps({"replay_memory": replay_memory(args.talk)}))
 
 
 if __name__ == "__main__":
