@@ -113,7 +113,7 @@ def test_a_record_file_over_the_step_cap_is_refused(tmp_path: Path) -> None:
 
 
 def test_record_file_replays_are_rate_limited_per_address(tmp_path: Path) -> None:
-    limits = {"replay_rate_address": 0.01, "replay_burst_address": 3}
+    limits: dict[str, object] = {"replay_rate_address": 0.01, "replay_burst_address": 3}
     server = ServerProcess(tmp_path / "data", limits=limits)
     server.start()
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -55,7 +56,7 @@ def test_the_cache_is_bounded_in_bytes() -> None:
     one = Replay(records[0], game).nbytes
     cache = ReplayCache(REGISTRY, max_bytes=int(one * 3.5))
     for i, record in enumerate(records):
-        cache.get(f"k{i}", lambda record=record: record)
+        cache.get(f"k{i}", functools.partial(lambda r: r, record))
     assert cache.nbytes <= cache.max_bytes
     assert sorted(cache._items) == ["k3", "k4", "k5"]
     small = ReplayCache(REGISTRY, max_bytes=one // 2)
