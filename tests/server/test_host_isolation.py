@@ -194,7 +194,7 @@ def test_a_cold_table_loads_off_the_event_loop(tmp_path: Path) -> None:
                 time.sleep(0.02)
         opener.join()
         assert took and took[0] > 0.5, "the table loaded too fast to show anything"
-        assert max(waits) < 0.5, f"another client waited {max(waits):.2f} s (load {took[0]:.1f} s)"
+        assert max(waits) < 1.0, f"another client waited {max(waits):.2f} s (load {took[0]:.1f} s)"
     finally:
         server.stop()
 
