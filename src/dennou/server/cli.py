@@ -93,6 +93,7 @@ def serve(
 
     from dennou.server.app import create_app
     from dennou.server.collector import LongLivedObjects
+    from dennou.server.httpprotocol import host_http_protocol
     from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
     from dennou.server.wsprotocol import HostWebSocketProtocol
@@ -159,6 +160,7 @@ def serve(
         log_level=log_level,
         ws_max_size=limits.frame_bytes,
         ws=HostWebSocketProtocol,
+        http=host_http_protocol(limits),  # request heads have a deadline (docs/security.md)
         ws_per_message_deflate=False,  # compressing every view costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -14,7 +14,7 @@ import contextlib
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from dennou.arena.bots import available_bots
@@ -80,6 +80,11 @@ class Hub:
         """Open client connections."""
         self.by_address: Counter[str] = Counter()
         self.by_account: Counter[str] = Counter()
+        self._loading: dict[str, asyncio.Future[TableActor]] = {}
+        """Tables being loaded from the store (one load each, shared by its requests)."""
+        self._loads = asyncio.Semaphore(self.limits.table_loads)
+        self._creating: Counter[str] = Counter()
+        """Per account, tables being created (counted against ``tables_per_account``)."""
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
         self._janitor: asyncio.Task[None] | None = None
@@ -313,13 +318,52 @@ class Hub:
         """
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
-        mine_open = self.open_tables(account)
-        if mine_open >= self.limits.tables_per_account and not host_made:
+        with contextlib.nullcontext() if host_made else self.table_slot(account):
+            return await self._create_table_row(account, game_name, rules, seats, options, seed)
+
+    def open_tables_of(self, account: str) -> int:
+        """Tables ``account`` created that are waiting or playing, and those being created."""
+        return self._creating[account] + sum(
+            1
+            for a in self.tables.values()
+            if a.row.created_by == account and a.status in ("waiting", "playing")
+        )
+
+    @contextlib.contextmanager
+    def table_slot(self, account: str) -> Iterator[None]:
+        """Hold one of ``account``'s ``tables_per_account`` places while its table is made.
+
+        Checked and taken at once, before the caller's first ``await``: concurrent requests see
+        each other's places. Leave the block once the table is in :attr:`tables` (or was not
+        made).
+
+        Raises:
+            Refused: ``limit_reached``: the account has that many tables already.
+        """
+        mine_open = self.open_tables_of(account)
+        if mine_open >= self.limits.tables_per_account:
             raise Refused(
                 "limit_reached",
                 f"you have {mine_open} tables waiting or playing; the limit is "
                 f"{self.limits.tables_per_account}",
             )
+        self._creating[account] += 1
+        try:
+            yield
+        finally:
+            self._creating[account] -= 1
+            if self._creating[account] <= 0:
+                del self._creating[account]
+
+    async def _create_table_row(
+        self,
+        account: str,
+        game_name: str,
+        rules: dict[str, Any],
+        seats: list[str] | None,
+        options: p.TableOptions,
+        seed: int | None,
+    ) -> tuple[TableActor, int | None]:
         game = self.game(game_name)
         row, mine = new_table(
             game,
@@ -337,25 +381,36 @@ class Hub:
         actor.start()
         return actor, mine
 
-    def open_tables(self, account: str) -> int:
-        """Tables ``account`` created (its tournaments' included) that are waiting or playing."""
-        return sum(
-            1
-            for a in self.tables.values()
-            if a.row.created_by == account and a.status in ("waiting", "playing")
-        )
-
     async def actor(self, table_id: str) -> TableActor:
-        """A table's actor (finished tables are loaded from the store on demand)."""
+        """A table's actor (finished tables are loaded from the store on demand).
+
+        A table not in memory is read and replayed on a worker thread, never on the event loop
+        (a long game's replay would hold every other client), at most ``table_loads`` at once;
+        concurrent requests for one table share one load.
+        """
         if table_id in self.tables:
             return self.tables[table_id]
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> TableActor:
         row = await self.store.call(self.store.store.get_table, table_id)
         if row is None or row.game not in self.games:
             raise Refused("not_found", f"no table {table_id!r}")
-        steps = await self.store.call(self.store.store.steps, table_id)
-        if table_id in self.tables:  # loaded by another request meanwhile
+        game = self.games[row.game]
+
+        def restore() -> TableActor:
+            # Read on this thread too: the store's writer thread keeps committing other tables.
+            steps = self.store.store.steps(table_id)
+            return TableActor(self, row, game, steps)
+
+        async with self._loads:
+            actor = await asyncio.to_thread(restore)
+        if table_id in self.tables:  # made or loaded another way meanwhile
             return self.tables[table_id]
-        actor = TableActor(self, row, self.games[row.game], steps)
         self.tables[table_id] = actor
         actor.start()
         if actor.status in ("finished", "aborted"):

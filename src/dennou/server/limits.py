@@ -28,6 +28,16 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     json_depth: Annotated[int, Meta(ge=2, description="deepest nesting of a JSON message")] = 32
     rate: Annotated[float, Meta(gt=0, description="messages per second per connection")] = 50.0
     burst: Annotated[float, Meta(ge=1, description="messages at once per connection")] = 100.0
+    header_timeout: Annotated[
+        float,
+        Meta(
+            gt=0, description="seconds an HTTP request head (request line, headers) has to arrive"
+        ),
+    ] = 10.0
+    pending_per_address: Annotated[
+        int,
+        Meta(ge=1, description="connections per IP address still sending a request head"),
+    ] = 32
     hello_timeout: Annotated[
         float, Meta(gt=0, description="seconds a new WebSocket has to say hello")
     ] = 10.0
@@ -63,6 +73,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),
     ] = 1800.0
+    table_loads: Annotated[
+        int,
+        Meta(ge=1, le=64, description="tables not in memory restored at once (off the loop)"),
+    ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
     # --- sign-in --------------------------------------------------------------------------
@@ -128,6 +142,19 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(ge=0, description="time the others must be away before a claim, in table clocks"),
     ] = 2.0
+    # --- replays ---------------------------------------------------------------------------
+    replay_cache_bytes: Annotated[
+        int, Meta(ge=1 << 20, description="memory the replays kept for the browser may use")
+    ] = 256 << 20
+    replay_steps: Annotated[
+        int, Meta(ge=1, description="most steps in a record file replayed for the browser")
+    ] = 50_000
+    replay_rate_address: Annotated[
+        float, Meta(gt=0, description="record-file replay requests per second per IP address")
+    ] = 2.0
+    replay_burst_address: Annotated[
+        float, Meta(ge=1, description="record-file replay requests at once per IP address")
+    ] = 30.0
     # --- bots -----------------------------------------------------------------------------
     bot_workers: Annotated[
         int, Meta(ge=1, le=64, description="worker processes that run built-in bots")

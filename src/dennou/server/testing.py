@@ -52,6 +52,9 @@ TEST_LIMITS: dict[str, object] = {
     "talk_burst_account": 1000,
     "talk_rate_table": 1000,
     "talk_burst_table": 1000,
+    "replay_rate_address": 1000,
+    "replay_burst_address": 1000,
+    "pending_per_address": 10_000,
 }
 """Limits of the test servers: wide enough for tests that are not about limits (every test
 client comes from 127.0.0.1, and tests run fast clocks)."""
@@ -198,6 +201,7 @@ class LiveServer:
         import uvicorn
 
         from dennou.server.app import create_app
+        from dennou.server.httpprotocol import host_http_protocol
         from dennou.server.limits import Limits
         from dennou.server.wsprotocol import HostWebSocketProtocol
 
@@ -220,6 +224,7 @@ class LiveServer:
             port=self.port,
             log_level="error",
             ws=ws or HostWebSocketProtocol,
+            http=host_http_protocol(merged),
             ws_max_size=1 << 20,
         )
         self.server = uvicorn.Server(config)

@@ -229,8 +229,6 @@ class TournamentHost:
         """Created tournaments waiting for their ``start_at``."""
         self.table_match: dict[str, tuple[str, int]] = {}
         """Table id -> (tournament, match), for every table a tournament has."""
-        self._opening: dict[str, int] = {}
-        """Tables being opened for each owner's tournaments (not yet in the hub)."""
         self._creating: dict[str, int] = {}
         """Tournaments being created, per owner (counted before the first ``await``)."""
 
@@ -567,22 +565,19 @@ class TournamentHost:
         for match in sorted(run.plan().values(), key=lambda m: m.id):
             if len(run.open) >= limit:
                 break
-            if self._owner_tables(run.row.owner) >= self.hub.limits.tables_per_account:
+            owner = run.row.owner
+            if self.hub.open_tables_of(owner) >= self.hub.limits.tables_per_account:
                 break  # the owner's tables, every tournament's and its own, share one limit
             if match.id in run.tables or self._meets_its_deal(run, match):
                 continue
             table_id = "t" + secrets.token_hex(5)
-            owner = run.row.owner
-            self._opening[owner] = self._opening.get(owner, 0) + 1  # counted before the await
-            try:
+            with self.hub.table_slot(owner):  # held until the table is in the hub
                 # the table's id is stored first: after a crash, the driver creates the missing
                 # table under this id rather than a second table for the match
                 await self._call(self.db.add_match, run.row.id, match.id, table_id)
                 run.tables[match.id] = run.open[match.id] = table_id
                 self.table_match[table_id] = (run.row.id, match.id)
                 await self._open_table(run, match, table_id)
-            finally:
-                self._opening[owner] -= 1
             run.notify()
         return False
 
@@ -590,10 +585,6 @@ class TournamentHost:
         actor = self.hub.tables.get(table_id)
         if actor is not None:
             await actor.call(actor.cancel)
-
-    def _owner_tables(self, owner: str) -> int:
-        """The owner's tables waiting or playing, and those its tournaments are making."""
-        return self.hub.open_tables(owner) + self._opening.get(owner, 0)
 
     def _meets_its_deal(self, run: _Run, match: Match) -> bool:
         """Whether a remote entrant of ``match`` is playing another rotation of its deal now.

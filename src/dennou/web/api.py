@@ -16,6 +16,7 @@ from starlette.responses import Response
 
 from dennou.core.jsondata import to_json
 from dennou.core.record import Record
+from dennou.server.connection import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.http_api import (
     BODY_ERRORS,
@@ -27,7 +28,7 @@ from dennou.server.http_api import (
 )
 from dennou.server.hub import Hub
 from dennou.server.records import audience_label, readable
-from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache
+from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache, TooLong
 from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
 
 
@@ -185,8 +186,29 @@ def _hub(request: Request) -> Hub:
 def _replays(request: Request) -> ReplayCache:
     cache: ReplayCache | None = getattr(request.app.state, "web_replays", None)
     if cache is None:
-        cache = request.app.state.web_replays = ReplayCache(_hub(request).games)
+        limits = _hub(request).limits
+        cache = request.app.state.web_replays = ReplayCache(
+            _hub(request).games,
+            max_bytes=limits.replay_cache_bytes,
+            max_steps=limits.replay_steps,
+        )
     return cache
+
+
+def _file_replay_allowed(request: Request) -> bool:
+    """Whether the caller's address may ask for one more record-file replay now."""
+    state = request.app.state
+    buckets: dict[str, TokenBucket] | None = getattr(state, "file_replay_buckets", None)
+    if buckets is None or len(buckets) > 100_000:  # a bounded table: forget, then relearn
+        buckets = state.file_replay_buckets = {}
+    address = request.client.host if request.client is not None else ""
+    bucket = buckets.get(address)
+    if bucket is None:
+        limits = _hub(request).limits
+        bucket = buckets[address] = TokenBucket(
+            limits.replay_rate_address, limits.replay_burst_address
+        )
+    return bucket.take()
 
 
 def check_browser_write(request: Request) -> None:
@@ -397,14 +419,27 @@ async def api_table_replay(request: Request) -> Any:
 
 
 async def api_file_replay(request: Request) -> Any:
-    """The same for a record file's text (a file the person has: nothing is stored)."""
+    """The same for a record file's text (a file the person has: nothing is stored).
+
+    Anyone may ask, so each address is rate-limited (``replay_rate_address``) before the body is
+    read, and a file has at most ``replay_steps`` steps.
+    """
+    if not _file_replay_allowed(request):
+        limits = _hub(request).limits
+        raise Refused(
+            "rate_limited",
+            f"at most {limits.replay_rate_address:g} record-file replays per second per address",
+        )
     body: FileReplay = await read_json(request, FileReplay, limit=MAX_RECORD_BYTES)
 
     def build() -> dict[str, Any]:
         replay = _replays(request).from_text(body.record)
         return replay.window(body.seat, body.start, body.count, body.reveal)
 
-    return ReplayWindow(audience="file", **await asyncio.to_thread(build))
+    try:
+        return ReplayWindow(audience="file", **await asyncio.to_thread(build))
+    except TooLong as exc:
+        raise Refused("too_large", exc.message) from None
 
 
 async def api_games_over(request: Request) -> Any:
@@ -544,7 +579,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "A record file, frame by frame, as a seat or a spectator saw it",
         ReplayWindow,
         body=FileReplay,
-        errors=(*BODY_ERRORS, "config"),
+        errors=(*BODY_ERRORS, "config", "rate_limited"),
     ),
     Endpoint(
         "GET",

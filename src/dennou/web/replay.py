@@ -3,13 +3,22 @@
 The browser cannot run the engines, so the server rebuilds the states of a record (a stored
 finished table, or a record file the person dropped on the page) and sends the view and the
 events of a window of steps, exactly as that seat would have seen them live.
+
+A replay keeps the state after every :data:`CHECKPOINT_EVERY`-th step, not every state: a window
+is rebuilt from the checkpoint before it (at most that many steps more). States share their
+logs (talk and events are kept in :class:`~dennou.core.immutable.Log`), so what a replay holds
+grows with the record, not with its square; :class:`ReplayCache` counts it in bytes.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import sys
 import threading
+import types
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from dennou.core import record as rec
@@ -24,7 +33,11 @@ MAX_FRAMES = 100
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """Largest record file accepted for a dropped-file replay."""
 
-_CACHE_SIZE = 16
+CHECKPOINT_EVERY = 32
+"""Steps between the states a replay keeps."""
+
+DEFAULT_CACHE_BYTES = 256 << 20
+"""What the cache may hold when the host's limits do not say (``replay_cache_bytes``)."""
 
 
 class Replay:
@@ -38,7 +51,32 @@ class Replay:
     def __init__(self, record: rec.Record, game: Game[Any, Any]) -> None:
         self.record = record
         self.game = game
-        self.frames = list(rec.replay(record, game))
+        self.steps = len(record.steps)
+        state = rec.start(record, game)
+        self._checkpoints: list[Any] = [state]
+        for i, step in enumerate(record.steps, 1):
+            state, _ = rec.apply_step(game, state, step)
+            if i % CHECKPOINT_EVERY == 0:
+                self._checkpoints.append(state)
+        self.nbytes = footprint(record, self._checkpoints)
+        """About how many bytes this replay holds (shared objects counted once)."""
+
+    def frames(self, start: int, count: int) -> list[rec.Frame]:
+        """Frames ``start..start+count-1`` (clipped to the record), rebuilt from a checkpoint."""
+        start = max(0, min(start, self.steps))
+        stop = min(start + max(1, count), self.steps + 1)
+        # from the checkpoint before ``start``: the frame at ``start`` needs its step's events
+        index = 0 if start == 0 else (start - 1) // CHECKPOINT_EVERY * CHECKPOINT_EVERY
+        state = self._checkpoints[index // CHECKPOINT_EVERY]
+        out = [rec.Frame(0, None, state, [])] if start == 0 else []
+        steps = self.record.steps
+        while index + 1 < stop:
+            step = steps[index]
+            state, events = rec.apply_step(self.game, state, step)
+            index += 1
+            if index >= start:
+                out.append(rec.Frame(index, step, state, events))
+        return out
 
     def window(
         self, seat: int | None, start: int, count: int, reveal: bool = False
@@ -55,10 +93,9 @@ class Replay:
         players = self.record.players
         if seat is not None and not 0 <= seat < len(players):
             raise ConfigError(f"no seat {seat}: the game has {len(players)} seats")
-        start = max(0, min(start, len(self.frames) - 1))
         count = max(1, min(count, MAX_FRAMES))
         out = []
-        for frame in self.frames[start : start + count]:
+        for frame in self.frames(start, count):
             step = frame.step
             out.append(
                 {
@@ -85,7 +122,7 @@ class Replay:
             "players": players,
             "rules": self.record.rules,
             "outcome": self.record.outcome,
-            "steps": len(self.frames) - 1,
+            "steps": self.steps,
             "seat": seat,
             "frames": out,
         }
@@ -105,9 +142,38 @@ class Replay:
         return out
 
 
+def footprint(*roots: Any) -> int:
+    """Bytes of the objects reachable from ``roots``, each counted once (code and types not)."""
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, _NOT_COUNTED):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+_NOT_COUNTED = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+)
+"""Shared by the whole program, not held by one replay."""
+
+
 _NOT_HIDDEN = frozenset({"seat", "log"})
 """View fields never listed as hidden: whose view it is, and the event log (long, and its
 lines are the events the frames carry)."""
+
+
+class TooLong(DennouError):
+    """A record file with more steps than the host replays."""
 
 
 def _kind(step: rec.Step) -> str:
@@ -121,36 +187,77 @@ def _kind(step: rec.Step) -> str:
 
 
 class ReplayCache:
-    """The last few replays, by a key (a table id or a record file's hash); thread-safe.
+    """The replays used last, by a key (a table id or a record file's hash); thread-safe.
+
+    Bounded in bytes (:attr:`Replay.nbytes`): the least recently used go first, and a replay
+    bigger than the whole bound is answered but not kept. Concurrent requests for one key build
+    it once.
 
     Args:
         games: The engines.
+        max_bytes: What the kept replays may hold in all.
+        max_steps: Most steps in a record file (:meth:`from_text`).
     """
 
-    def __init__(self, games: Registry) -> None:
+    def __init__(
+        self,
+        games: Registry,
+        max_bytes: int = DEFAULT_CACHE_BYTES,
+        max_steps: int | None = None,
+    ) -> None:
         self.games = games
+        self.max_bytes = max_bytes
+        self.max_steps = max_steps
+        self.nbytes = 0
+        """Bytes the kept replays hold."""
         self._items: OrderedDict[str, Replay] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}
 
-    def get(self, key: str, load: Any) -> Replay:
+    def _cached(self, key: str) -> Replay | None:
+        with self._lock:
+            replay = self._items.get(key)
+            if replay is not None:
+                self._items.move_to_end(key)
+            return replay
+
+    def get(self, key: str, load: Callable[[], rec.Record]) -> Replay:
         """The replay for ``key``, built from ``load()`` (a Record) when not cached.
 
         Raises:
             DennouError: The record does not replay (unknown game, other engine version...).
         """
+        replay = self._cached(key)
+        if replay is not None:
+            return replay
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        record: rec.Record = load()
+            gate = self._building.setdefault(key, threading.Lock())
+        with gate:
+            try:
+                replay = self._cached(key)
+                if replay is None:
+                    replay = self._build(load())
+                    self._keep(key, replay)
+            finally:
+                with self._lock:
+                    if self._building.get(key) is gate:
+                        del self._building[key]
+        return replay
+
+    def _build(self, record: rec.Record) -> Replay:
         if record.game not in self.games:
             raise ConfigError(f"this server does not host {record.game!r}")
-        replay = Replay(record, self.games[record.game])
+        return Replay(record, self.games[record.game])
+
+    def _keep(self, key: str, replay: Replay) -> None:
+        if replay.nbytes > self.max_bytes:
+            return
         with self._lock:
             self._items[key] = replay
-            while len(self._items) > _CACHE_SIZE:
-                self._items.popitem(last=False)
-        return replay
+            self.nbytes += replay.nbytes
+            while self.nbytes > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self.nbytes -= dropped.nbytes
 
     def from_text(self, text: str) -> Replay:
         """The replay of a record file's text (its first record).
@@ -167,11 +274,17 @@ class ReplayCache:
                 raise ConfigError(f"not a record file: {exc.message}") from None
             if not records:
                 raise ConfigError("the file holds no record")
+            steps = len(records[0].steps)
+            if self.max_steps is not None and steps > self.max_steps:
+                raise TooLong(
+                    f"the record has {steps} steps; a file replayed here has at most "
+                    f"{self.max_steps}"
+                )
             return records[0]
 
         try:
             return self.get(key, load)
-        except ConfigError:
+        except (ConfigError, TooLong):
             raise
         except (DennouError, ValueError, TypeError, KeyError, IndexError) as exc:
             # a file's steps that do not replay: say so as bad input, not as a host failure
@@ -179,4 +292,12 @@ class ReplayCache:
             raise ConfigError(f"the record does not replay: {message}") from None
 
 
-__all__ = ["MAX_FRAMES", "MAX_RECORD_BYTES", "Replay", "ReplayCache"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "MAX_FRAMES",
+    "MAX_RECORD_BYTES",
+    "Replay",
+    "ReplayCache",
+    "TooLong",
+    "footprint",
+]

@@ -638,7 +638,7 @@ class Chairs(Game[ChairsState, ChairsRules]):
         line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
         seats = pair_seats(channel)
         event = talk_event(line, None if seats is None else frozenset(seats))
-        return replace(state, talk=(*state.talk, line)), [event]
+        return replace(state, talk=state.talk + (line,)), [event]  # noqa: RUF005 (a Log grows in place)
 
     # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[ChairsRules]:

@@ -8,13 +8,14 @@ only as the chairs each runner was seen to visit.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
 
 from dennou.core.actions import Action
 from dennou.core.game import TalkLine
+from dennou.core.immutable import Log
 from dennou.games.chairs.actions import Order
 from dennou.games.chairs.rules import ChairsRules
 
@@ -134,7 +135,7 @@ class ChairsState:
     history: tuple[PeriodLog, ...]
     winner: int | None = None
     end: str | None = None
-    talk: tuple[TalkLine, ...] = ()
+    talk: Log[TalkLine] = field(default_factory=Log)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChairsState:
         # Every field is immutable (tuples, frozensets, frozen structs), so a shallow copy is a

@@ -22,6 +22,7 @@ import msgspec
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.game import JSON, Seat, TalkLine
+from dennou.core.immutable import Log
 from dennou.core.jsondata import to_json
 from dennou.core.talk import hears, recent
 from dennou.core.views import Views
@@ -153,7 +154,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> ChairsStat
         history=tuple(msgspec.convert(h, PeriodLog) for h in view["history"]),
         winner=view["winner"],
         end=view["end"],
-        talk=tuple(msgspec.convert(t, TalkLine) for t in view["talk"]),
+        talk=Log(msgspec.convert(t, TalkLine) for t in view["talk"]),
     )
     orders: list[Order | None] = [None] * n
     blocks: list[Action | None] = [None] * n

@@ -597,7 +597,7 @@ class Numeron(Game[NumeronState, NumeronRules]):
                 rule="spectator_digits",
             )
         line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
-        return replace(state, talk=(*state.talk, line)), [talk_event(line)]
+        return replace(state, talk=state.talk + (line,)), [talk_event(line)]  # noqa: RUF005 (a Log grows in place)
 
     def conformance_action(
         self, state: NumeronState, seat: Seat, legal: Sequence[Action], rng: random.Random

@@ -94,7 +94,7 @@ class NumeronState:
     winner: int | None = None
     end: str | None = None
     log: Log[Event] = field(default_factory=Log)
-    talk: tuple[TalkLine, ...] = field(default=())
+    talk: Log[TalkLine] = field(default_factory=Log)
 
     @property
     def defender(self) -> int:

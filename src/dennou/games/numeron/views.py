@@ -126,7 +126,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> NumeronSta
         winner=view["winner"],
         end=view["end"],
         log=log,
-        talk=tuple(msgspec.convert(t, TalkLine) for t in view["talk"]),
+        talk=Log(msgspec.convert(t, TalkLine) for t in view["talk"]),
     )
     return state
 

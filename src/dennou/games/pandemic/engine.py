@@ -427,7 +427,7 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         line = TalkLine(speaker, speaker_name(state.players, speaker, name), channel, text)
         seats = pair_seats(channel)
         event = talk_event(line, None if seats is None else frozenset(seats))
-        return replace(state, talk=(*state.talk, line)), [event]
+        return replace(state, talk=state.talk + (line,)), [event]  # noqa: RUF005 (a Log grows in place)
 
     # --- tests ------------------------------------------------------------------------------
     def conformance_rules(self) -> list[PandemicRules]:

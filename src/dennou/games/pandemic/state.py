@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import comb
 from typing import Literal
 
 from dennou.core.actions import Action
 from dennou.core.game import TalkLine
+from dennou.core.immutable import Log
 from dennou.games.pandemic.rules import PairRule, PandemicRules
 
 Phase = Literal["setup", "tick", "tiebreak", "over"]
@@ -90,7 +91,7 @@ class PandemicState:
     tied: tuple[int, ...] = ()
     slots: int = 0
     qualified: tuple[int, ...] | None = None
-    talk: tuple[TalkLine, ...] = ()
+    talk: Log[TalkLine] = field(default_factory=Log)
 
     def __deepcopy__(self, memo: dict[int, object]) -> PandemicState:
         # Every field is immutable (tuples, frozensets, frozen structs), so a new state object

@@ -547,7 +547,7 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
             data,
             None if audience is None else frozenset(audience),
         )
-        new = replace(state, talk=(*state.talk, entry))
+        new = replace(state, talk=state.talk + (entry,))  # noqa: RUF005 (a Log grows in place)
         if channel == "room":
             new = replace(
                 new, room_lines=replace_at(state.room_lines, speaker, state.room_said(speaker) + 1)

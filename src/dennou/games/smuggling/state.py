@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
 
+from dennou.core.immutable import Log
 from dennou.games.smuggling.rules import TEAMS, SmugglingRules
 
 Phase = Literal["nominate", "trunk", "room", "over"]
@@ -144,7 +145,7 @@ class SmugglingState:
     votes: Votes | None = None
     results: tuple[Result, ...] = ()
     team_nominations: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
-    talk: tuple[TalkEntry, ...] = ()
+    talk: Log[TalkEntry] = field(default_factory=Log)
     room_lines: tuple[int, ...] = ()
     ending: Ending | None = None
 

@@ -19,6 +19,7 @@ import msgspec
 
 from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.game import JSON, Seat
+from dennou.core.immutable import Log
 from dennou.core.jsondata import to_json
 from dennou.core.talk import recent
 from dennou.core.views import Views
@@ -167,7 +168,7 @@ def determinize(view: JSON, seat: Seat | None, rng: random.Random) -> SmugglingS
         votes=votes,
         results=results,
         team_nominations=tuple(team_nominations),
-        talk=msgspec.convert(view["talk"], tuple[TalkEntry, ...]),
+        talk=Log(msgspec.convert(view["talk"], tuple[TalkEntry, ...])),
         room_lines=tuple(room_lines),
         ending=None if ending is None else msgspec.convert(ending, Ending),
     )
