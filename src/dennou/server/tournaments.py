@@ -425,8 +425,14 @@ class TournamentHost:
 
         async def wait_and_start() -> None:
             await asyncio.sleep(max(0.0, float(run.row.options["start_at"]) - time.time()))
-            if run.row.status == "created":
-                await self.control(run.row.owner, run.row.id, "start", on_time=True)
+            while run.row.status == "created":
+                try:
+                    await self.control(run.row.owner, run.row.id, "start", on_time=True)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # a store hiccup: log, wait, try again
+                    self.hub.log(f"tournament {run.row.id} cannot start on time: {exc!r}")
+                    await asyncio.sleep(1.0)
 
         self._timers[run.row.id] = asyncio.create_task(
             wait_and_start(), name=f"tournament-{run.row.id}-start"
