@@ -59,6 +59,13 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),
     ] = 1800.0
+    uecda_tables_per_address: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description="UECda tables not yet started at which clients of one IP address sit",
+        ),
+    ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
     # --- talk -----------------------------------------------------------------------------

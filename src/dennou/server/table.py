@@ -562,12 +562,21 @@ class TableActor:
         ttl = self.hub.limits.waiting_table_ttl
         if self.status != "waiting" or self.idle_since is None or now - self.idle_since < ttl:
             return False
+        await self.close_waiting(now)
+        return True
+
+    async def close_waiting(self, now: float | None = None) -> None:
+        """Close a table that has not started (it is ``aborted``: nobody played)."""
+        if self.status != "waiting":
+            return
         await self.hub.store.call(
-            self.hub.store.store.update_table, self.id, status="aborted", finished_at=now
+            self.hub.store.store.update_table,
+            self.id,
+            status="aborted",
+            finished_at=time.time() if now is None else now,
         )
         self.status = self.row.status = "aborted"
         self.hub.finished(self)
-        return True
 
     async def resume(self, conn: Connection, version: int, rid: p.Id) -> None:
         """Answer ``resumed``, then send what ``conn`` missed since ``version``."""
