@@ -313,7 +313,8 @@ def test_one_name_plays_at_one_table_at_a_time(tmp_path: Path) -> None:
 
 def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path: Path) -> None:
     """``uecda_tables_per_address``: a client that would put its address at one more table not
-    yet started is closed unseated; another address is still seated."""
+    yet started is closed unseated; another address is still seated. The full table, once its
+    UECda client leaves it last, is closed (it is not the one forming any more)."""
     port = free_port()
     server = ServerProcess(
         tmp_path,
@@ -327,8 +328,8 @@ def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path:
         socks.append(first)
         assert seat == 0
         [table] = _waiting(server)
-        for name in ("ann", "ben", "cat", "dan"):  # the other seats, taken over HTTP: full
-            token = server.register(name)
+        tokens = [server.register(name) for name in ("ann", "ben", "cat", "dan")]
+        for token in tokens:  # the other seats, taken over HTTP: full
             joined = httpx.post(
                 f"{server.http}/api/tables/{table['id']}/join",
                 json={},
@@ -343,6 +344,21 @@ def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path:
         socks.append(other)
         assert seat == 0  # seated at a new table
         assert "uecda_tables_per_address" in server.log.read_text(errors="replace")
+        for token in tokens:
+            left = httpx.post(
+                f"{server.http}/api/tables/{table['id']}/leave",
+                headers={"authorization": f"Bearer {token}"},
+                timeout=10,
+            )
+            assert left.status_code == 200, left.text
+        first.close()
+
+        def closed() -> bool:
+            info = httpx.get(f"{server.http}/api/tables/{table['id']}", timeout=10).json()
+            return bool(info["status"] == "aborted")
+
+        wait_until(closed, timeout=10)
+        assert [t["seats"][0]["name"] for t in _waiting(server)] == ["uecda:y"]
     finally:
         for sock in socks:
             sock.close()
