@@ -3,21 +3,26 @@ itself once it is back (docs/security.md, "What the host promises")."""
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 
 from dennou.core import record as rec
 from dennou.games import REGISTRY
+from dennou.server.hub import Hub
 from dennou.server.testing import (
     ServerProcess,
     drop_postgres_database,
     fresh_postgres_database,
     postgres_url,
 )
+from dennou.store import AsyncStore, Store, database_url
 
 
 def _info(server: ServerProcess, table: str) -> dict[str, Any]:
@@ -99,3 +104,24 @@ def test_a_bots_only_table_waits_out_a_store_failure_and_finishes_by_itself(
         server.stop()
         admin.dispose()
         drop_postgres_database(url, name)
+
+
+def test_a_log_line_the_full_disk_cannot_take_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log on the full disk too (``/dev/full`` answers every write with ENOSPC): the line is
+    lost, and whoever logged it (a table saying it waits for the store) goes on."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    store = AsyncStore(Store(database_url(None, str(tmp_path))), threaded=False)
+    try:
+        hub = Hub(store)
+        full = open("/dev/full", "w")  # noqa: SIM115 - its close fails too (the line is kept)
+        monkeypatch.setattr(sys, "stderr", full)
+        hub.log("table t1 waits for the store")  # not raised
+        hub.log("table t1: the store is back")
+        monkeypatch.undo()
+        with contextlib.suppress(OSError):
+            full.close()
+    finally:
+        store.close()
