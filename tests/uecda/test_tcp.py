@@ -239,3 +239,127 @@ def test_uecda_clients_and_a_websocket_player_share_one_table(tmp_path: Path) ->
         assert [s["name"] for s in info["seats"]][:2] == ["uecda:first", "wendy"]
     finally:
         server.stop()
+
+
+def _sit(port: int, name: str, source: str = "127.0.0.1") -> tuple[socket.socket, int | None]:
+    """Connect from ``source``, send a profile; the player number (``None``: closed, refused)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
+    profile = [0] * 120
+    profile[0] = 20070
+    for i, ch in enumerate(name.encode()[:14]):
+        profile[15 + i] = ch
+    sock.sendall(struct.pack(">120i", *profile))
+    got = b""
+    while len(got) < 4:
+        chunk = sock.recv(4 - len(got))
+        if not chunk:
+            return sock, None
+        got += chunk
+    return sock, int(struct.unpack(">i", got)[0])
+
+
+def _waiting(server: ServerProcess) -> list[dict[str, Any]]:
+    page: list[dict[str, Any]] = httpx.get(
+        server.http + "/api/tables", params={"status": "waiting"}, timeout=10
+    ).json()["tables"]
+    return page
+
+
+def test_clients_that_leave_before_the_start_leave_no_table_waiting(tmp_path: Path) -> None:
+    """300 connect/close cycles: each seat is given back at once, so no table is left waiting
+    with seats of clients long gone (at most the one forming table stays, empty)."""
+    port = free_port()
+    server = ServerProcess(tmp_path, args=["--uecda-port", str(port)])
+    server.start()
+    try:
+        for i in range(300):
+            sock, seat = _sit(port, f"c{i}")
+            assert seat is not None
+            sock.close()
+
+        def settled() -> bool:
+            waiting = _waiting(server)
+            return len(waiting) <= 1 and all(
+                s["kind"] == "open" for t in waiting for s in t["seats"]
+            )
+
+        wait_until(settled, timeout=10)
+        log = server.log.read_text(errors="replace")
+        assert "left before the start" in log
+    finally:
+        server.stop()
+
+
+def test_one_name_plays_at_one_table_at_a_time(tmp_path: Path) -> None:
+    """Ten clients all named ``same`` make two tables: every seat has its own name (``same``,
+    ``same.2`` ... ``same.10``), never the same name at two tables at once."""
+    port = free_port()
+    server = ServerProcess(tmp_path, args=["--uecda-port", str(port), "--uecda-games", "1"])
+    server.start()
+    try:
+        with ThreadPoolExecutor(10) as pool:
+            runs = [pool.submit(raw_client.run, port, "same", i, "", 60) for i in range(10)]
+            logs = [r.result(timeout=90) for r in runs]
+        assert all(log.games == 1 for log in logs), logs
+        tables = httpx.get(server.http + "/api/tables", timeout=10).json()["tables"]
+        assert len(tables) == 2
+        names = [s["name"] for t in tables for s in t["seats"]]
+        assert sorted(names) == sorted(
+            ["uecda:same", *(f"uecda:same.{k}" for k in range(2, 11))]
+        ), names
+    finally:
+        server.stop()
+
+
+def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path: Path) -> None:
+    """``uecda_tables_per_address``: a client that would put its address at one more table not
+    yet started is closed unseated; another address is still seated. The full table, once its
+    UECda client leaves it last, is closed (it is not the one forming any more)."""
+    port = free_port()
+    server = ServerProcess(
+        tmp_path,
+        limits={"uecda_tables_per_address": 1, "absent_grace_default": 60},
+        args=["--uecda-port", str(port)],
+    )
+    server.start()
+    socks: list[socket.socket] = []
+    try:
+        first, seat = _sit(port, "x1")
+        socks.append(first)
+        assert seat == 0
+        [table] = _waiting(server)
+        tokens = [server.register(name) for name in ("ann", "ben", "cat", "dan")]
+        for token in tokens:  # the other seats, taken over HTTP: full
+            joined = httpx.post(
+                f"{server.http}/api/tables/{table['id']}/join",
+                json={},
+                headers={"authorization": f"Bearer {token}"},
+                timeout=10,
+            )
+            assert joined.status_code == 200, joined.text
+        second, seat = _sit(port, "x2")  # a second forming table for 127.0.0.1: refused
+        socks.append(second)
+        assert seat is None
+        other, seat = _sit(port, "y", source="127.0.0.2")
+        socks.append(other)
+        assert seat == 0  # seated at a new table
+        assert "uecda_tables_per_address" in server.log.read_text(errors="replace")
+        for token in tokens:
+            left = httpx.post(
+                f"{server.http}/api/tables/{table['id']}/leave",
+                headers={"authorization": f"Bearer {token}"},
+                timeout=10,
+            )
+            assert left.status_code == 200, left.text
+        first.close()
+
+        def closed() -> bool:
+            info = httpx.get(f"{server.http}/api/tables/{table['id']}", timeout=10).json()
+            return bool(info["status"] == "aborted")
+
+        wait_until(closed, timeout=10)
+        assert [t["seats"][0]["name"] for t in _waiting(server)] == ["uecda:y"]
+    finally:
+        for sock in socks:
+            sock.close()
+        server.stop()

@@ -134,7 +134,9 @@ class Hub:
     def log(self, text: str) -> None:
         """Note something on stderr."""
         if not self.quiet:
-            print(f"dennou: {text}", file=sys.stderr, flush=True)
+            # a full disk that takes the log too must not stop the table that logs
+            with contextlib.suppress(OSError, ValueError):
+                print(f"dennou: {text}", file=sys.stderr, flush=True)
 
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:

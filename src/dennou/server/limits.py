@@ -77,6 +77,13 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         int,
         Meta(ge=1, le=64, description="tables not in memory restored at once (off the loop)"),
     ] = 2
+    uecda_tables_per_address: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description="UECda tables not yet started at which clients of one IP address sit",
+        ),
+    ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
     # --- sign-in --------------------------------------------------------------------------

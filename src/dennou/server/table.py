@@ -31,7 +31,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dennou.arena.bots import resolve_bot
-from dennou.core.errors import ConfigError, GameError, GameOverError, NotYourTurnError
+from dennou.core.errors import (
+    ConfigError,
+    GameError,
+    GameOverError,
+    NotYourTurnError,
+    StoreError,
+)
 from dennou.core.game import CHANCE, HOST_ACCOUNTS, Event, Game, Outcome, TalkLine
 from dennou.core.jsondata import to_json
 from dennou.core.record import Step, apply_step
@@ -52,6 +58,12 @@ T = TypeVar("T")
 
 MAX_RESUME = 2000
 """A client that missed more events than this gets a fresh view instead."""
+
+STORE_RETRY_FIRST = 0.1
+"""Seconds before a table first tries again a write the store refused (then twice as long)."""
+
+STORE_RETRY_MAX = 2.0
+"""The longest wait between a table's tries while the store fails."""
 
 
 @dataclass
@@ -79,6 +91,8 @@ class Pending:
     deadline: float
     task: asyncio.Task[None] | None = None
     announced: bool = False
+    said: int = 0
+    """A bot's talk lines stored (an answer tried again after a store failure says the rest)."""
 
     def cancel(self) -> None:
         """Stop a bot's thinking (its answer, if any, is not wanted any more)."""
@@ -192,6 +206,13 @@ class TableActor:
         self.idle_since: float | None = time.time()
         """Since when nobody has been connected (``None``: someone is)."""
         self.talk_bucket = TokenBucket(hub.limits.talk_rate_table, hub.limits.talk_burst_table)
+        self._store_down: float | None = None
+        """Since when the store has refused this table's writes (``None``: it takes them)."""
+        self._paused_at = 0.0
+        self._retry_at = math.inf
+        self._retry_delay = STORE_RETRY_FIRST
+        self._redo: list[tuple[Callable[..., Awaitable[Any]], Any]] = []
+        """Work nobody waits for (a bot's answer) that the store refused: done again first."""
         if row.players is not None:
             self._restore(steps)
 
@@ -224,13 +245,12 @@ class TableActor:
                 now = time.time()
                 for seat in self._taken_seats():  # restored: nobody is connected yet
                     self.away_since.setdefault(seat, now)
-                if self._ready():
-                    await self._start()  # a table of bots (or assigned seats) starts at once
-            await self._settle()
-        except Exception as exc:  # a store failure; requests still work
-            self.hub.log(f"table {self.id}: {exc!r}")
+            await self._proceed()
+        except Exception as exc:
+            self._failed(exc, None)
         while True:
-            wait = self._next_deadline() - time.time()
+            deadline = self._retry_at if self._store_down is not None else self._next_deadline()
+            wait = deadline - time.time()
             try:
                 if wait <= 0:
                     raise TimeoutError
@@ -241,9 +261,16 @@ class TableActor:
                 else:
                     method, args, future = self.inbox.get_nowait()
             except TimeoutError:
-                with contextlib.suppress(Exception):
+                if self._store_down is not None:
+                    await self._retry()
+                    continue
+                try:
                     await self._expire()
-                    await self._settle()
+                    await self._proceed()
+                except StoreError as exc:
+                    self._failed(exc, None)
+                except Exception:  # a bug in a default must not stop the table
+                    pass
                 continue
             try:
                 result = await method(*args)
@@ -251,14 +278,74 @@ class TableActor:
                 if future is not None and not future.done():
                     future.set_exception(exc)
                 elif future is None:
-                    self.hub.log(f"table {self.id}: {method.__name__}: {exc!r}")
+                    self._failed(exc, (method, args))
             else:
                 if future is not None and not future.done():
                     future.set_result(result)
+            if self._store_down is not None:
+                continue  # the retries go on (the store answers this table again first)
             try:
-                await self._settle()
-            except Exception as exc:  # a store failure; keep the actor alive
-                self.hub.log(f"table {self.id}: {exc!r}")
+                await self._proceed()
+            except Exception as exc:
+                self._failed(exc, None)
+
+    async def _proceed(self) -> None:
+        """Start a table that is ready, then :meth:`_settle`: the work nobody asks for."""
+        if self.status == "waiting" and self._ready():
+            await self._start()  # a table of bots (or assigned seats) starts at once
+        await self._settle()
+
+    def _failed(
+        self, exc: Exception, work: tuple[Callable[..., Awaitable[Any]], Any] | None
+    ) -> None:
+        """Work nobody waits for failed: a store failure is retried until the store is back."""
+        if not isinstance(exc, StoreError):
+            where = "" if work is None else f"{work[0].__name__}: "
+            self.hub.log(f"table {self.id}: {where}{exc!r}")
+            return
+        if work is not None:
+            self._redo.append(work)
+        if self._store_down is None:
+            self._store_down = self._paused_at = time.time()
+            self._retry_delay = STORE_RETRY_FIRST
+            self.hub.log(
+                f"table {self.id} waits for the store (a write after version {self.version} "
+                f"failed: {exc.message.splitlines()[0]}); it tries again every "
+                f"{STORE_RETRY_MAX:g} s at most"
+            )
+        self._retry_at = time.time() + self._retry_delay
+        self._retry_delay = min(self._retry_delay * 2, STORE_RETRY_MAX)
+
+    async def _retry(self) -> None:
+        """Try again what the store refused; the table goes on once it is written."""
+        redo, self._redo = self._redo, []
+        now = time.time()
+        for pending in self.pending.values():
+            if pending.announced and pending.deadline != math.inf:
+                # nobody's clock runs while the table cannot move
+                pending.deadline += now - self._paused_at
+        self._paused_at = now
+        try:
+            while redo:
+                method, args = redo[0]
+                await method(*args)
+                redo.pop(0)
+            await self._expire()
+            await self._proceed()
+        except StoreError as exc:
+            self._redo = redo + self._redo
+            self._failed(exc, None)
+            return
+        except Exception as exc:  # not the store: logged, as any failed work is
+            self._failed(exc, None)
+        assert self._store_down is not None
+        outage = time.time() - self._store_down
+        self.hub.log(
+            f"table {self.id}: the store is back after {outage:.1f} s; "
+            f"the table goes on at version {self.version}"
+        )
+        self._store_down = None
+        self._retry_at = math.inf
 
     # --- restore and start ----------------------------------------------------------------
     def _restore(self, steps: Sequence[Step]) -> None:
@@ -498,12 +585,21 @@ class TableActor:
         ttl = self.hub.limits.waiting_table_ttl
         if self.status != "waiting" or self.idle_since is None or now - self.idle_since < ttl:
             return False
+        await self.close_waiting(now)
+        return True
+
+    async def close_waiting(self, now: float | None = None) -> None:
+        """Close a table that has not started (it is ``aborted``: nobody played)."""
+        if self.status != "waiting":
+            return
         await self.hub.store.call(
-            self.hub.store.store.update_table, self.id, status="aborted", finished_at=now
+            self.hub.store.store.update_table,
+            self.id,
+            status="aborted",
+            finished_at=time.time() if now is None else now,
         )
         self.status = self.row.status = "aborted"
         self.hub.finished(self)
-        return True
 
     async def resume(self, conn: Connection, version: int, rid: p.Id) -> None:
         """Answer ``resumed``, then send what ``conn`` missed since ``version``."""
@@ -843,13 +939,20 @@ class TableActor:
             return  # the decision was settled otherwise meanwhile
         assert self.row.players is not None
         name = self.row.players[seat]
-        for channel, text in answer.chat or ():
+        for channel, text in list(answer.chat or ())[pending.said :]:
+            pending.said += 1
             try:
                 line = clean_talk(text)
                 new, events = self.game.talk(self.state, seat, channel, line, name=name)
             except Exception:
                 continue  # a bot's bad line is dropped, as in the arena
-            await self._commit(Step(seat, talk=TalkLine(seat, name, channel, line)), new, events)
+            try:
+                await self._commit(
+                    Step(seat, talk=TalkLine(seat, name, channel, line)), new, events
+                )
+            except StoreError:
+                pending.said -= 1  # said again when the answer is tried again
+                raise
         if answer.timeout:
             await self._default(seat, "timeout", answer.error)
             return

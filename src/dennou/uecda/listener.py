@@ -92,8 +92,10 @@ class UecdaListener:
         self.forming: TableActor | None = None
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._names: dict[str, set[str]] = {}
-        """Accounts seated at each table (a name taken twice gets a number)."""
+        self._seated: dict[str, dict[str, str]] = {}
+        """The clients seated at each table not yet started: account -> address."""
+        self._filling: dict[str, asyncio.Task[Any]] = {}
+        """Each forming table's wait before its bots fill it (from its first client on)."""
 
     async def start(self) -> None:
         """Listen (the port is known once this returns)."""
@@ -132,8 +134,14 @@ class UecdaListener:
         finally:
             self._tasks.discard(task)
             if seat is not None:
+                actor = seat.actor
                 with contextlib.suppress(Exception):
                     await self.hub.disconnected(seat)
+                if actor is not None and seat.account is not None:
+                    try:
+                        await self._left(actor, seat.account)
+                    except Exception as exc:  # the store failed: the table's grace frees it
+                        self.hub.log(f"UECda {seat.account}: seat not given back: {exc!r}")
                 with contextlib.suppress(Exception):
                     await seat.finish()
             else:
@@ -184,23 +192,22 @@ class UecdaListener:
         return seat
 
     async def _seat(self, seat: UecdaSeat) -> None:
-        """Seat a client at the forming table.
+        """Seat a client at the forming table, under a name no open table has yet.
 
         A new table is made if there is none, or if the last seat of the forming one went to
-        someone else (a WebSocket player) meanwhile.
+        someone else (a WebSocket player) meanwhile; a client whose address already sits at
+        ``uecda_tables_per_address`` tables not yet started, and would sit at one more, is
+        refused.
         """
         async with self._lock:
             for attempt in range(2):
                 actor = self.forming
                 if actor is None or actor.status != "waiting" or not actor._open_seats():
+                    self._check_forming(seat.address, None)
                     actor = await self._new_table()
-                taken = self._names.setdefault(actor.id, set())
-                account = ACCOUNT_PREFIX + seat.name
-                k = 1
-                while account in taken:
-                    k += 1
-                    account = f"{ACCOUNT_PREFIX}{seat.name}.{k}"
-                seat.account = account
+                else:
+                    self._check_forming(seat.address, actor)
+                seat.account = self._free_account(seat.name)
                 try:
                     await actor.call(actor.join, seat, None, None, None)
                 except Refused as exc:
@@ -208,12 +215,71 @@ class UecdaListener:
                         raise
                     self.forming = None  # a WebSocket player took the last seat: a new table
                     continue
-                taken.add(account)
+                seated = self._seated.setdefault(actor.id, {})
+                seated[seat.account] = seat.address
                 if actor.status != "waiting":
                     self._started(actor)
-                elif len(taken) == 1 and self.options.bots:
-                    self._later(self._fill(actor))
+                elif len(seated) == 1 and self.options.bots:
+                    self._filling[actor.id] = self._later(self._fill(actor))
                 return
+
+    def _check_forming(self, address: str, actor: TableActor | None) -> None:
+        """Refuse a seat at ``actor`` (``None``: a new table) past the address's table limit."""
+        at = set()
+        for table_id, seated in list(self._seated.items()):
+            found = self.hub.tables.get(table_id)
+            if found is None or found.status != "waiting":
+                del self._seated[table_id]  # started, closed or gone: not forming any more
+            elif address in seated.values():
+                at.add(table_id)
+        limit = self.hub.limits.uecda_tables_per_address
+        if (actor is None or actor.id not in at) and len(at) >= limit:
+            raise Refused(
+                "limit_reached",
+                f"{address} sits at {len(at)} tables not yet started "
+                f"(uecda_tables_per_address={limit})",
+            )
+
+    def _free_account(self, name: str) -> str:
+        """``uecda:<name>``, or ``uecda:<name>.<k>`` if a table not over seats that name."""
+        taken = {
+            spec.get("name")
+            for actor in self.hub.tables.values()
+            if actor.status in ("waiting", "playing")
+            for spec in actor.row.seats
+            if spec["kind"] == "player"
+        }
+        account = ACCOUNT_PREFIX + name
+        k = 1
+        while account in taken:
+            k += 1
+            account = f"{ACCOUNT_PREFIX}{name}.{k}"
+        return account
+
+    async def _left(self, actor: TableActor, account: str) -> None:
+        """A client is gone: before the start, its seat is given back at once.
+
+        It cannot come back to it (the protocol has no resuming). A table nobody sits at any
+        more waits for no bots; one the listener no longer forms is closed.
+        """
+        async with self._lock:
+            seated = self._seated.get(actor.id)
+            if seated is None or account not in seated:
+                return  # the table started (or was closed): the seat is the game's
+            del seated[account]
+            if actor.status != "waiting":
+                return
+            try:
+                await actor.call(actor.leave_seat, account)
+            except Refused:
+                return  # started meanwhile (a WebSocket player took the last seat)
+            self.hub.log(f"UECda {account} left before the start: its seat is open again")
+            nobody = not any(spec["kind"] == "player" for spec in actor.row.seats)
+            if nobody and actor.id in self._filling:
+                self._filling.pop(actor.id).cancel()  # the next client's arrival starts anew
+            if nobody and actor is not self.forming:
+                await actor.call(actor.close_waiting, None)
+                self._seated.pop(actor.id, None)
 
     async def _new_table(self) -> TableActor:
         o = self.options
@@ -232,8 +298,9 @@ class UecdaListener:
     async def _fill(self, actor: TableActor) -> None:
         await asyncio.sleep(self.options.fill_after)
         async with self._lock:
-            if actor.status != "waiting":
-                return
+            self._filling.pop(actor.id, None)
+            if actor.status != "waiting" or not self._seated.get(actor.id):
+                return  # started, or everyone left: no table of bots alone
             await actor.call(actor.seat_bots, list(self.options.bots))
             if actor.status != "waiting":
                 self._started(actor)
@@ -241,14 +308,15 @@ class UecdaListener:
     def _started(self, actor: TableActor) -> None:
         if self.forming is actor:
             self.forming = None
-        self._names.pop(actor.id, None)
+        self._seated.pop(actor.id, None)
         if self.on_table is not None:
             self.on_table(actor)
 
-    def _later(self, coro: Any) -> None:
+    def _later(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
 
 __all__ = ["ACCOUNT_PREFIX", "CREATOR", "UecdaListener", "UecdaOptions"]
