@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -105,7 +106,15 @@ class _Worker:
     task: asyncio.Task[None] | None = None
     starting: asyncio.Future[None] | None = None
     busy: bool = False
+    current: _Job | None = None
+    """The decision being served."""
+    preempted: bool = False
+    """Whether the decision being served was cancelled to be served on its own home instead."""
     kills: int = 0
+
+
+_REQUEUE = Answer(error="preempted", cancelled=True)
+"""What :meth:`BotPool._run` returns for a decision to serve again on its account's home."""
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:
@@ -158,6 +167,9 @@ class BotPool:
         """Bots built again (their observations replayed) after their worker was killed or they
         moved to another worker."""
         self.decisions = 0
+        self.preemptions = 0
+        """Decisions of an account cancelled on a worker that became another account's home, and
+        served again on their own."""
 
     def warm(self) -> None:
         """Start every worker now (in the background), so the first decision does not wait."""
@@ -193,6 +205,10 @@ class BotPool:
             home = min(self._workers, key=lambda w: (len(self._homed(w)), self._load(w), w.index))
             self._home[account] = home.index
             self._send_guests_home(home, account)
+            guest = home.current
+            if guest is not None and self._home.get(guest.account) != home.index:
+                home.preempted = True  # its account's own home serves it again
+                self._signal(home)
         home = self._workers[self._home[account]]
         current = self._where.get(key)
         if current is not None and not current.quarantine and self._homed(current) <= {account}:
@@ -312,7 +328,7 @@ class BotPool:
             if job.future.done():  # the table moved on (resigned, finished) while it waited
                 continue
             started = time.monotonic()
-            worker.busy = True
+            worker.busy, worker.current, worker.preempted = True, job, False
             try:
                 answer = await self._run(worker, job, loop)
             except Exception as exc:  # the worker died: a bug or the OS; the table defaults
@@ -320,11 +336,18 @@ class BotPool:
                 await self._kill(worker, loop)
                 answer = Answer(error=f"the bot's worker failed: {type(exc).__name__}: {exc}")
             finally:
-                worker.busy = False
+                worker.busy, worker.current = False, None
             spent = time.monotonic() - started
             worker.queue.charge(account, spent)
             if self.quota is not None:
                 self.quota.charge(account, spent)
+            if answer is _REQUEUE and not job.future.done():
+                self.preemptions += 1
+                target = self._place(account, job.key)
+                self._move(job.key, target)
+                target.queue.put_nowait(account, job)
+                self._ensure_task(target)
+                continue
             if not job.future.done():
                 job.future.set_result(answer)
 
@@ -365,9 +388,12 @@ class BotPool:
         done, _ = await asyncio.wait({receiving}, timeout=job.think)
         if done:
             answer: Answer = receiving.result()
+            if answer.cancelled:  # preempted (its worker became another account's home)
+                worker.known.pop(job.key, None)
+                return _REQUEUE if worker.preempted else Answer(error="cancelled")
             return answer
-        # Past the clock: the seat defaults now; the bot may still finish within the grace (its
-        # answer is dropped) before its worker, and every bot in it, is stopped.
+        # Past the clock: the seat defaults now and the thinking is cancelled; only a worker that
+        # does not answer the cancel within the grace is killed (and every bot in it lost).
         self.overruns += 1
         timeout = Answer(
             error=f"no decision within {job.think:g} s",
@@ -376,8 +402,13 @@ class BotPool:
         )
         if not job.future.done():
             job.future.set_result(timeout)
+        self._signal(worker)
         done, _ = await asyncio.wait({receiving}, timeout=self._grace)
-        if not done:
+        if done:
+            late: Answer = receiving.result()
+            if late.cancelled:
+                worker.known.pop(job.key, None)
+        else:
             self.kills += 1
             worker.kills += 1
             self._log(
@@ -387,6 +418,12 @@ class BotPool:
             self._quarantine(job.key[0])
             await self._kill(worker, loop)
         return timeout
+
+    def _signal(self, worker: _Worker) -> None:
+        process = worker.process
+        if process is not None and process.pid is not None:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                os.kill(process.pid, botworker.CANCEL)
 
     def _start(self, worker: _Worker) -> None:
         parent, child = self._ctx.Pipe()
