@@ -95,18 +95,17 @@ class Sleeper(RandomBot):
 
 
 class Stubborn(Bot):
-    """Thinks for ever and cannot be interrupted (it blocks the host's cancel signal)."""
+    """Thinks for ever and cannot be interrupted (it swallows whatever is raised in it)."""
 
     name = "stubborn"
 
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-        import signal
-
-        from dennou.server.botworker import CANCEL
-
-        signal.pthread_sigmask(signal.SIG_BLOCK, {CANCEL})
         while True:
-            time.sleep(0.01)
+            try:
+                while True:
+                    time.sleep(0.01)
+            except BaseException:  # the point of this bot: nothing interrupts it
+                pass
 
 
 def register() -> dict[str, Any]:
