@@ -39,7 +39,7 @@ import httpx
 import dennou
 from dennou.server.testing import WS, ServerProcess
 
-LIMITS = {"bot_workers": 2, "engine_workers": 1}
+LIMITS: dict[str, object] = {"bot_workers": 2, "engine_workers": 1}
 
 
 def create(server: ServerProcess, token: str, game: str, seats: list[str], **extra: Any) -> str:
