@@ -95,8 +95,9 @@ def play_against(server: LiveServer, bot: str, **options: Any) -> rec.Record:
 def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
-    """12.4: bots keep state (observe): after its worker is killed, the bot is rebuilt by
-    replaying every event its seat saw, and plays on as if nothing happened."""
+    """12.4: bots keep state (observe): after its thinking is stopped (the bot dropped, or its
+    worker killed), the bot is rebuilt by replaying every event its seat saw, and plays on as if
+    nothing happened."""
     record = play_against(bots_live, f"bot:recorder:mark={tmp_path / 'mark'}", time_limit=1.5)
     defaults = [s for s in record.steps if s.seat == 1 and s.default]
     assert [s.default for s in defaults] == ["timeout"]
