@@ -77,10 +77,47 @@ class ModeTeller(RandomBot):
         return [("public", f"mode {native.mode()}")] if "public" in channels else []
 
 
+class Sleeper(RandomBot):
+    """Plays at random after sleeping its time budget ``ms`` (a bot that keeps its budget), and
+    notes every time it is built in the file ``builds`` (one line each)."""
+
+    name = "sleeper"
+
+    def __init__(self, ms: float = 100.0, builds: str = "") -> None:
+        self.ms = ms
+        if builds:
+            with Path(builds).open("a") as out:
+                out.write("built\n")
+
+    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+        time.sleep(self.ms / 1000)
+        return super().act(view, legal, rng)
+
+
+class Stubborn(Bot):
+    """Thinks for ever and cannot be interrupted (it swallows whatever is raised in it)."""
+
+    name = "stubborn"
+
+    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
+        while True:
+            try:
+                while True:
+                    time.sleep(0.01)
+            except BaseException:  # the point of this bot: nothing interrupts it
+                pass
+
+
 def register() -> dict[str, Any]:
     """Add these bots to every game (the host resolves bot names in its own process)."""
     from dennou.arena import bots
 
-    added = {"spinner": Spinner, "recorder": Recorder, "mode-teller": ModeTeller}
+    added = {
+        "spinner": Spinner,
+        "recorder": Recorder,
+        "mode-teller": ModeTeller,
+        "sleeper": Sleeper,
+        "stubborn": Stubborn,
+    }
     bots.GENERIC_BOTS.update(added)
     return added

@@ -44,7 +44,9 @@ def ping_ms(ws: WS) -> float:
 def test_a_bot_thinking_past_its_clock_is_stopped_and_defaulted(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
-    """12.4: montecarlo:ms=20000 on a 1 s clock went on computing after its timeout."""
+    """12.4: montecarlo:ms=20000 on a 1 s clock went on computing after its timeout. At the clock
+    the seat is defaulted and the thinking cancelled inside its worker, which lives on with its
+    other bots (no kill)."""
     beat = tmp_path / "beat"
     ann = bots_live.connect(bots_live.register("ann"))
     ann.request(
@@ -74,7 +76,7 @@ def test_a_bot_thinking_past_its_clock_is_stopped_and_defaulted(
     pings.sort()
     assert pings[len(pings) // 2] < 100, pings  # the server went on answering meanwhile
     stats = httpx.get(f"{bots_live.http}/api/stats").json()
-    assert stats["bot_kills"] >= 1
+    assert stats["bot_overruns"] >= 1 and stats["bot_kills"] == 0, stats
 
 
 def play_against(server: LiveServer, bot: str, **options: Any) -> rec.Record:
@@ -93,8 +95,9 @@ def play_against(server: LiveServer, bot: str, **options: Any) -> rec.Record:
 def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
-    """12.4: bots keep state (observe): after its worker is killed, the bot is rebuilt by
-    replaying every event its seat saw, and plays on as if nothing happened."""
+    """12.4: bots keep state (observe): after its thinking is stopped (the bot dropped, or its
+    worker killed), the bot is rebuilt by replaying every event its seat saw, and plays on as if
+    nothing happened."""
     record = play_against(bots_live, f"bot:recorder:mark={tmp_path / 'mark'}", time_limit=1.5)
     defaults = [s for s in record.steps if s.seat == 1 and s.default]
     assert [s.default for s in defaults] == ["timeout"]

@@ -5,8 +5,12 @@ sends a :class:`Decide`: the bot's spec (to build it if this worker does not hav
 events the seat saw since the worker last heard (for the bot to observe), then the state.
 The worker answers twice: ``ready`` once the bot is built and up to date (not the bot's
 thinking: the host gives this generous time), then the decision (this is what the seat's clock
-bounds; past it the host kills the worker). Only the standard library and ``dennou.core`` are
-imported here; games and bots come in with the first request that names them.
+bounds). To stop a decision the host sends the worker :data:`CANCEL` (a signal): the thinking is
+interrupted where it stands (at the next Python instruction: compiled code finishes its call
+first), that bot is dropped (it is rebuilt for its next decision), and the worker answers
+``cancelled`` and serves on with every other bot it keeps. A worker that does not answer soon
+after is killed by the host. Only the standard library and ``dennou.core`` are imported here;
+games and bots come in with the first request that names them.
 """
 
 from __future__ import annotations
@@ -28,6 +32,26 @@ from dennou.core.game import Event, Game
 
 Key = tuple[str, int]
 """A bot's key: ``(table id, seat)``."""
+
+CANCEL = signal.SIGUSR1
+"""The signal that stops the decision being thought (ignored between decisions)."""
+
+
+class Cancelled(BaseException):
+    """Raised inside a bot's thinking by :data:`CANCEL`.
+
+    A ``BaseException``: bots that catch ``Exception`` do not swallow it.
+    """
+
+
+_thinking = False
+
+
+def _cancel(signum: int, frame: object) -> None:
+    global _thinking
+    if _thinking:
+        _thinking = False  # once: a second signal must not interrupt the answer being sent
+        raise Cancelled
 
 
 @dataclass
@@ -80,8 +104,9 @@ class Answer:
         action: The action's JSON (or whatever the bot returned, for the host to refuse).
         chat: Lines the bot says first, ``(channel, text)``.
         error: Set when the bot raised (or the host gave up: ``timeout``).
-        timeout: The seat's clock ran out (the worker was stopped).
+        timeout: The seat's clock ran out.
         ms: Thinking time in milliseconds.
+        cancelled: The host cancelled the decision (:data:`CANCEL`).
     """
 
     action: Any = None
@@ -89,6 +114,7 @@ class Answer:
     error: str | None = None
     timeout: bool = False
     ms: float = 0.0
+    cancelled: bool = False
 
 
 def _prepare(bots: dict[Key, Bot], job: Decide) -> Bot:
@@ -120,10 +146,26 @@ def _decide(bot: Bot, job: Decide) -> Answer:
     return Answer(action=dumped, chat=chat, ms=ms)
 
 
+def _think(bots: dict[Key, Bot], bot: Bot, job: Decide) -> Answer:
+    global _thinking
+    try:
+        _thinking = True
+        try:
+            return _decide(bot, job)
+        finally:
+            _thinking = False
+    except Cancelled:
+        bots.pop(job.key, None)  # stopped mid-thought: its state may be half-updated
+        return Answer(error="cancelled", cancelled=True)
+    except BaseException as exc:
+        return Answer(error=f"{type(exc).__name__}: {exc}"[:500])
+
+
 def main(conn: Connection) -> None:
     """Serve decisions on ``conn`` until the host closes it."""
     # Ctrl-C at the terminal reaches the whole process group: the host stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(CANCEL, _cancel)
     # A decision is bounded by the seat's clock: a bot whose compiled code is not built yet (a
     # fresh install) decides by its fallback meanwhile, unless the operator asked it to wait.
     native.set_mode(os.environ.get(native.ENV, "play-on"))
@@ -145,14 +187,11 @@ def main(conn: Connection) -> None:
             conn.send(Answer(error=f"building the bot: {type(exc).__name__}: {exc}"[:500]))
             continue
         conn.send("ready")
-        try:
-            answer = _decide(bot, job)
-        except BaseException as exc:
-            answer = Answer(error=f"{type(exc).__name__}: {exc}"[:500])
+        answer = _think(bots, bot, job)
         try:
             conn.send(answer)
         except Exception as exc:  # an action that cannot be pickled
             conn.send(Answer(error=f"cannot send the action: {exc}"[:500]))
 
 
-__all__ = ["Answer", "BotSpec", "Decide", "Forget", "Key", "main"]
+__all__ = ["CANCEL", "Answer", "BotSpec", "Cancelled", "Decide", "Forget", "Key", "main"]

@@ -128,6 +128,8 @@ class Stats(msgspec.Struct, kw_only=True):
     steps: int
     bot_decisions: int
     bot_kills: int
+    bot_overruns: int
+    bot_rebuilds: int
     store: StoreStats
     work: dict[str, WorkStats]
     uptime_s: float
@@ -291,6 +293,8 @@ async def api_stats(request: Request) -> Any:
         steps=sum(a.actions for a in hub.tables.values()),
         bot_decisions=hub.bots.decisions,
         bot_kills=hub.bots.kills,
+        bot_overruns=hub.bots.overruns,
+        bot_rebuilds=hub.bots.rebuilds,
         store=StoreStats(
             commits=store.commits,
             steps_written=store.steps_written,

@@ -70,7 +70,13 @@ class Hub:
         self.games = games
         self.limits = limits or Limits()
         self.accounts = Accounts(store, self.limits, operators)
-        self.bots = BotPool(self.limits.bot_workers, self.limits.bot_queue, self.log)
+        self.bots = BotPool(
+            self.limits.bot_workers,
+            self.limits.bot_queue,
+            self.log,
+            seconds_per_minute=self.limits.bot_seconds_per_minute,
+            overrun_grace=self.limits.bot_overrun_grace,
+        )
         self.work = Work(self.limits.engine_workers)
         self.tables: dict[str, TableActor] = {}
         self.recent: deque[p.TableInfo] = deque(maxlen=50)

@@ -171,8 +171,29 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         Meta(ge=1, le=64, description="worker processes for expensive engine steps and views"),
     ] = 1
     bot_queue: Annotated[
-        int, Meta(ge=1, description="bot decisions waiting per worker before tables wait too")
+        int,
+        Meta(
+            ge=1,
+            description="bot decisions one account may have waiting per worker before its "
+            "tables wait too",
+        ),
     ] = 256
+    bot_seconds_per_minute: Annotated[
+        float,
+        Meta(
+            gt=0,
+            description="seconds of bot thinking per minute per account (all its tables; "
+            "past it they wait)",
+        ),
+    ] = 60.0
+    bot_overrun_grace: Annotated[
+        float,
+        Meta(
+            ge=0,
+            description="seconds a bot may think past its clock (the seat defaulted) before "
+            "its worker is killed",
+        ),
+    ] = 3.0
 
     def __post_init__(self) -> None:
         if self.time_limit_min > self.time_limit_max:

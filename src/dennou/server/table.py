@@ -186,6 +186,9 @@ class TableActor:
         ``rated`` or a tournament's, never a practice table (its creator chose the deals)."""
         self.muted: list[str] = [str(a) for a in row.options.get("muted") or ()]
         """Accounts whose talk the table's owner or an operator muted here (kept in options)."""
+        self.account = row.created_by or f"table:{row.id}"
+        """Whose share of the bot workers and engine processes the table uses: its owner (a
+        tournament's owner, the UECda port's own account)."""
         self.state: Any = None
         self.version = 0
         self.chance_draws = 0
@@ -663,7 +666,13 @@ class TableActor:
             )
         action = self.game.parse_action(data)
         new, events = await self.hub.work.run(
-            (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
+            (self.game.spec.name, "apply"),
+            work.apply,
+            self.game,
+            self.state,
+            seat,
+            action,
+            account=self.account,
         )
         ms = (time.time() - pending.due_at) * 1000
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
@@ -880,7 +889,12 @@ class TableActor:
             if CHANCE in acting:
                 rng = self.randomness.chance(self.chance_draws)
                 action, new, events = await self.hub.work.run(
-                    (self.game.spec.name, "chance"), work.draw, self.game, self.state, rng
+                    (self.game.spec.name, "chance"),
+                    work.draw,
+                    self.game,
+                    self.state,
+                    rng,
+                    account=self.account,
                 )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
                 # A game of chance steps only (a 10-card stud session) would hold the actor for
@@ -923,6 +937,7 @@ class TableActor:
             rng_seed=self.randomness.bot(seat, pending.version),
             channels=self.game.talk_channels(pending.state, seat),
             think=self.clock,
+            account=self.account,
         )
         await self.inbox.put((self._bot_answer, (seat, pending, answer), None))
 
@@ -962,7 +977,13 @@ class TableActor:
         try:
             action = self.game.parse_action(answer.action)
             new, events = await self.hub.work.run(
-                (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
+                (self.game.spec.name, "apply"),
+                work.apply,
+                self.game,
+                self.state,
+                seat,
+                action,
+                account=self.account,
             )
         except GameError as exc:
             await self._default(seat, "illegal", f"{answer.action!s}: {exc}"[:500])
@@ -1191,6 +1212,7 @@ class TableActor:
                 self.state,
                 seat,
                 inline=not self.game.spec.heavy_views,
+                account=self.account,
             )
             to_act = sorted(self.game.to_act(self.state))
         channels = (
@@ -1226,6 +1248,7 @@ class TableActor:
             seat,
             pending.version,
             inline=not self.game.spec.heavy_views,
+            account=self.account,
         )
         return p.Turn(
             table=self.id,

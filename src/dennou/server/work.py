@@ -11,7 +11,10 @@ of its cost, measured where it ran:
 - slower: in a worker process, because compiled code (Numba) may hold the GIL for its whole call
   and a thread would stall the loop just the same. (The first run of such a kind, on a thread,
   can still hold the loop once: starting a process for every kind of work not yet measured would
-  make every table's first steps wait for it.)
+  make every table's first steps wait for it.) The processes are shared fairly between accounts
+  (a table's owner): work waits in a fair queue (:mod:`dennou.server.fair`, by CPU seconds
+  served), so one account's backlog of expensive views delays another's by at most the one
+  piece of work each process is doing.
 
 The engine functions are module-level so that a process can run them; a game's errors come back
 with their context (``rule``, ``seat``...) intact.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import multiprocessing
 import random
@@ -33,6 +37,7 @@ from dennou.arena.runners import exit_with_parent
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import DennouError
 from dennou.core.game import CHANCE, Event, Game
+from dennou.server.fair import FairQueue
 
 T = TypeVar("T")
 
@@ -110,6 +115,9 @@ def sample_indices(count: int, version: int, seat: int) -> list[int]:
 
 _MASK64 = (1 << 64) - 1
 
+_Piece = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[tuple[bool, Any, float]]"]
+"""Work waiting for a process: the function, its arguments, and where its outcome goes."""
+
 
 class _CollectorClock(threading.local):
     """CPU seconds this thread spent in the garbage collector, and when its collection began."""
@@ -174,6 +182,9 @@ class Work:
         """Per kind: how many times it ran inline, on a thread, in a process."""
         self._processes = processes
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._queue: FairQueue[_Piece] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._dispatchers: list[asyncio.Task[None]] = []
 
     def _process_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -188,11 +199,19 @@ class Work:
         """Start the worker process now (in the background), so that it is ready when needed."""
         self._process_pool().submit(int)
 
-    async def run(self, kind: Kind, fn: Callable[..., T], *args: Any, inline: bool = True) -> T:
+    async def run(
+        self,
+        kind: Kind,
+        fn: Callable[..., T],
+        *args: Any,
+        inline: bool = True,
+        account: str = "",
+    ) -> T:
         """``fn(*args)`` where its cost says (``fn``: a module-level function of this module).
 
         ``inline=False``: never on the event loop, whatever its cost so far (work whose next
-        run may cost far more than its last ones: ``GameSpec.heavy_views``).
+        run may cost far more than its last ones: ``GameSpec.heavy_views``). ``account``: whose
+        work it is (the table's owner), for its fair share of the worker processes.
         """
         estimate = self.cost.get(kind)
         peak = self.peak.get(kind)
@@ -206,8 +225,7 @@ class Work:
             ok, result, spent = await asyncio.to_thread(_timed, fn, args)
             where["thread"] += 1
         else:
-            loop = asyncio.get_running_loop()
-            ok, result, spent = await loop.run_in_executor(self._process_pool(), _timed, fn, args)
+            ok, result, spent = await self._in_process(account, fn, args)
             where["process"] += 1
         self.cost[kind] = spent if estimate is None else 0.7 * estimate + 0.3 * spent
         self.peak[kind] = spent if peak is None else max(spent, self.PEAK_DECAY * peak)
@@ -218,8 +236,45 @@ class Work:
         value: T = result
         return value
 
+    async def _in_process(
+        self, account: str, fn: Callable[..., Any], args: tuple[Any, ...]
+    ) -> tuple[bool, Any, float]:
+        loop = asyncio.get_running_loop()
+        if self._queue is None or self._loop is not loop:
+            # one queue and its dispatchers per event loop (a server has one; tests run several)
+            self._queue, self._loop = FairQueue(1 << 30), loop
+            self._dispatchers = [
+                loop.create_task(self._dispatch(self._queue), name=f"work-{i}")
+                for i in range(self._processes)
+            ]
+        future: asyncio.Future[tuple[bool, Any, float]] = loop.create_future()
+        # unbounded by count: each table waits for its own work, so it has one piece at a time
+        self._queue.put_nowait(account, (fn, args, future))
+        return await future
+
+    async def _dispatch(self, queue: FairQueue[_Piece]) -> None:
+        """Hand the fairest waiting piece to the process pool, one at a time per process."""
+        loop = asyncio.get_running_loop()
+        while True:
+            account, (fn, args, future) = await queue.get()
+            if future.done():  # its table stopped waiting
+                continue
+            try:
+                outcome = await loop.run_in_executor(self._process_pool(), _timed, fn, args)
+            except Exception as exc:  # a broken pool: the table's request fails, as it would
+                if not future.done():
+                    future.set_exception(exc)
+                continue
+            queue.charge(account, outcome[2])
+            if not future.done():
+                future.set_result(outcome)
+
     def close(self) -> None:
         """Stop the worker process."""
+        for task in self._dispatchers:
+            with contextlib.suppress(RuntimeError):  # its loop closed already
+                task.cancel()
+        self._dispatchers, self._queue, self._loop = [], None, None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
