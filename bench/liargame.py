@@ -1,4 +1,4 @@
-"""LIAR GAME round 4 (issue 7): the ``belief`` and ``heuristic`` bots against ``random``.
+"""LIAR GAME round 4: the ``belief`` and ``heuristic`` bots against ``random``.
 
 Runs the two halves in one go and prints both tables:
 

@@ -13,7 +13,7 @@ Usage: ``PYTHONPATH=src python bench/numeron.py [--games 20] [--quick]``
 3. ``solver`` against ``random``: wins out of games played.
 4. Views: the acting seat's view at turn 5, 60 and 300 of random 4-digit games (median µs),
    as the engine builds it (the log's JSON extended step by step) and from scratch (the whole
-   log converted for every view, as in session 1): a view at turn 60 within 2x of turn 5.
+   log converted for every view): a view at turn 60 within 2x of turn 5.
    ``--only views`` prints this table alone (a few seconds).
 """
 

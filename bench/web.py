@@ -1,4 +1,4 @@
-"""The web app's speed as a person feels it (issue 13): page load and click-to-board latency.
+"""The web app's speed as a person feels it : page load and click-to-board latency.
 
 Starts ``dennou serve`` on a loopback port and drives Debian's Chromium with Playwright:
 

@@ -476,7 +476,7 @@ def _write_plain(text: str) -> None:
     console.print(text, highlight=False, markup=False)
 
 
-# --- tournaments and leaderboards (issue 14) ----------------------------------------------------
+# --- tournaments and leaderboards ----------------------------------------------------------------
 @app.command("tournament")
 def tournament_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],

@@ -1,4 +1,4 @@
-"""Bots whose compiled code is not built yet play on by their fallback (issue 15, cold start).
+"""Bots whose compiled code is not built yet play on by their fallback (a cold start).
 
 ``dennou.core.native``: in ``play-on`` mode (the host's bot workers, ``dennou bot run``) a
 search bot asked to decide while its code compiles answers at once by its documented fallback:

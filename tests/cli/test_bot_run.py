@@ -1,4 +1,4 @@
-"""``dennou bot run`` against a real host (issue 12.14).
+"""``dennou bot run`` against a real host.
 
 It checks the bot against the game before it takes a seat, says what it is doing, fails in one
 line when there is no server, and gives the seat back when stopped before the game begins.
@@ -206,7 +206,7 @@ def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
         bot.stop()
 
 
-# --- issue 12.14: a seat abandoned before the start is given back --------------------------
+# --- a seat abandoned before the start is given back ----------------------------------------
 
 
 def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> None:

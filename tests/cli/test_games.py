@@ -1,4 +1,4 @@
-"""``dennou games`` and ``dennou odds --help`` for a newcomer (issue 12.17)."""
+"""``dennou games`` and ``dennou odds --help`` for a newcomer."""
 
 from __future__ import annotations
 

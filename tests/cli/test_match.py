@@ -1,7 +1,4 @@
-"""``dennou match``: seats filled like ``play``, --json, the defaults column, ETA, Ctrl-C.
-
-Issue 12.15-17.
-"""
+"""``dennou match``: seats filled like ``play``, --json, the defaults column, ETA, Ctrl-C."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``dennou play`` driven through its real prompt: a process reading piped lines (issue 12.16).
+"""``dennou play`` driven through its real prompt: a process reading piped lines.
 
 Refused actions are explained in the engine's own words; unknown words list what the player may
 use; a bare number only picks from a numbered list; open talk channels are shown; a game quit

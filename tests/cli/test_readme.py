@@ -1,4 +1,4 @@
-"""Every example in the README (and the JS client's README) runs as written (issue 12.11/12.13).
+"""Every example in the README (and the JS client's README) runs as written.
 
 The commands run for real: ``dennou`` subprocesses in a temporary directory, against the host the
 README's own set-up command starts (on a free port instead of 8000), Node for the JavaScript
@@ -126,7 +126,7 @@ def test_matches_tour(tmp_path: Path) -> None:
 
 
 def test_python_example(tmp_path: Path) -> None:
-    """4-digit random Numeron: thousands of steps, each view built incrementally (issue 15.4)."""
+    """4-digit random Numeron: thousands of steps, each view built incrementally."""
     [block] = section(README, MATCHES, "python")
     script = tmp_path / "example.py"
     script.write_text(block.text, encoding="utf-8")
@@ -187,7 +187,7 @@ def test_output_matching_rules() -> None:
         match_output(["b", "a"], "a\nb")
 
 
-# --- the services some tests need (issue 12.19) ---------------------------------------------
+# --- the services some tests need ---------------------------------------------------------
 
 
 def test_readme_names_every_test_that_skips_without_a_service() -> None:

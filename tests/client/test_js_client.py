@@ -54,7 +54,7 @@ def test_js_client_plays_a_set_of_games(tmp_path: Path) -> None:
 
 
 def test_js_client_plays_a_whole_daifugo_set(tmp_path: Path) -> None:
-    """Issue 8: a JavaScript client plays a whole Daifugo set (10 games) against the host."""
+    """A JavaScript client plays a whole Daifugo set (10 games) against the host."""
     require_node()
     live = LiveServer(tmp_path / "data")
     try:

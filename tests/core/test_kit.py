@@ -59,7 +59,7 @@ def test_talk_events_name_the_channel_and_mark_spectators() -> None:
 
 
 def test_views_carry_only_the_recent_talk_and_the_record_keeps_it_all() -> None:
-    """Issue 12, item 5: a chatty table cannot grow every view without bound."""
+    """A chatty table cannot grow every view without bound."""
     game = get("numeron")
     state = game.new(game.make_rules(), ["a", "b"])
     for i in range(RECENT_TALK + 30):
@@ -121,7 +121,7 @@ def test_views_start_with_the_common_header() -> None:
 
 
 def test_rules_options_out_of_range_are_refused_from_data_and_in_python() -> None:
-    """Issue 12, item 4: stud10 odds_samples=8000000 stalled a host for minutes."""
+    """An option out of range is refused: stud10 odds_samples=8000000 would hold a host."""
     game = get("stud10")
     with pytest.raises(ConfigError, match=r"odds_samples wants int in 1\.\.200000, got '8000000'"):
         game.make_rules({"odds_samples": "8000000"})

@@ -1,4 +1,4 @@
-"""Compiled code made ready in the background (``dennou.core.native``; issue 15, cold start).
+"""Compiled code made ready in the background (``dennou.core.native``: a cold start).
 
 In ``wait`` mode a bot's search waits for its build; in ``play-on`` mode (the host's bot workers)
 it waits at most the budget and otherwise the bot decides by its fallback.

@@ -1,7 +1,7 @@
 """The bot contract, checked on whole games: legal actions only, the same game for the same
 seed, and the same action in two states that differ only in what the bot's seat may not see.
 
-Used by every game's bot tests (issue 17, "Tests"). The hidden-state check wraps each bot: at
+Used by every game's bot tests. The hidden-state check wraps each bot: at
 its decisions it builds a second state from the view (``Game.determinize``, which the
 conformance harness checks gives the same view and varies the hidden part), lets two copies of
 the bot decide, one on each state's view and legal actions, with copies of the same random

@@ -2,7 +2,7 @@
 
 A game is assembled in its package's ``__init__.py`` from its engine, its views and its bots;
 every number among its rules options and its bots' options has a range, checked when the rules
-or the bot are built, and its docs page gives each rules option's range (issue 12, item 4).
+or the bot are built, and its docs page gives each rules option's range.
 """
 
 from __future__ import annotations

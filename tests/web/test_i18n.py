@@ -1,6 +1,6 @@
 """Japanese and English: the same keys, the same placeholders, and every key the code uses exists.
 
-Issue 13, item 7. Keys built at run time (``t(`daifugo.title.${title}`)``) are checked by
+Keys built at run time (``t(`daifugo.title.${title}`)``) are checked by
 prefix here and, exactly, by the browser tests (the page records every missing key it asked for).
 """
 

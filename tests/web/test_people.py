@@ -1,4 +1,4 @@
-"""People at tables in a real browser (issue 13, "Tests: in a real browser"): two people play
+"""People at tables in a real browser: two people play
 Numeron against each other and talk, user text shows as text, a forged action from the console
 is refused while the table is unchanged, and a page whose server was killed (SIGKILL) reconnects
 by itself and finishes the game, at a phone's width.
@@ -104,7 +104,7 @@ def test_a_killed_server_comes_back_and_the_page_finishes_the_game_at_phone_widt
 def test_the_leaderboard_page_shows_the_ratings_of_rated_tables(
     shared_server: ServerProcess, browser: Any
 ) -> None:
-    """Issue 13 item 6 with issue 14: the leaderboard page is fed by the host's ratings."""
+    """The leaderboard page is fed by the host's ratings (rated tournament tables)."""
     token = shared_server.register("lia")
     made = httpx.post(
         f"{shared_server.http}/api/tables",

@@ -4,7 +4,7 @@ it to the end by clicking and sees the result, while a second browser context sp
 What each page received over its WebSocket is held to a replay of the stored record: every event
 is the replay's event filtered for that seat (or the spectators), every view is the engine's view
 for that seat at that version, the spectator never gets a turn, and the spectator's page never
-shows another seat's private events. Issue 13, "Tests: in a real browser".
+shows another seat's private events.
 """
 
 from __future__ import annotations

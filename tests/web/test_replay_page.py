@@ -1,4 +1,4 @@
-"""The replay page in a real browser (issue 13, item 5): a finished table replays to its last
+"""The replay page in a real browser: a finished table replays to its last
 step with the scrubber and shows the record's final state and results; the step and the seat
 are in the URL; hands are revealed at the end; a record file dropped on /replay replays the same.
 """

@@ -1,6 +1,6 @@
 """The web app's server side: pages, static files, headers, the cookie session, CSRF, replays.
 
-Issue 13 (sign in, CSP, replay, leaderboard); docs/protocol.md sections 6 and "Browser sessions".
+Sign in, CSP, replay, leaderboard; docs/protocol.md sections 6 and "Browser sessions".
 """
 
 from __future__ import annotations
@@ -320,7 +320,7 @@ def test_games_over_and_results_per_account(live: LiveServer) -> None:
 
 
 def test_an_aborted_game_is_listed_and_replays(live: LiveServer) -> None:
-    """Table status `aborted` (issue 12): the game is over, its record published."""
+    """Table status `aborted`: the game is over, its record published."""
     ws = live.connect(live.register("ann"))
     ben = live.connect(live.register("ben"))
     made = ws.request({"type": "create_table", "game": "numeron", "seats": ["me", "open"]})
@@ -381,7 +381,7 @@ def test_a_replay_shows_each_reader_only_the_talk_the_record_gives_them(
 
 
 def test_reveal_lists_what_each_seat_saw_that_a_spectator_did_not(live: LiveServer) -> None:
-    """Issue 13.5: every hand revealed once the game is over."""
+    """Every hand is revealed once the game is over."""
     token = live.register("ann")
     table = play_numeron_to_end(live, token)
     url = f"{live.http}/api/tables/{table}/replay"

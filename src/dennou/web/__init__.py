@@ -1,4 +1,4 @@
-"""The web app (issue 13): people play, watch and replay every game in a browser.
+"""The web app: people play, watch and replay every game in a browser.
 
 The host's app (:func:`dennou.server.app.create_app`) mounts the pages and static files
 (:mod:`dennou.web.routes`) and the web app's HTTP API (:mod:`dennou.web.api`), and wraps

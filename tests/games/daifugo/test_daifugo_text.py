@@ -27,7 +27,7 @@ def test_text_forms_round_trip() -> None:
 )
 def test_a_card_that_does_not_exist_is_an_invalid_action(action: object) -> None:
     """Cards on the wire (docs/games/daifugo.md): an unknown card is not an action of the game
-    (``invalid_action``, issue 20 item 8); a real card not in the hand is a rule's refusal."""
+    (``invalid_action``); a real card not in the hand is a rule's refusal."""
     with pytest.raises(InvalidActionError, match="not a card") as refused:
         GAME.parse_action(action)
     assert refused.value.code == "invalid_action"

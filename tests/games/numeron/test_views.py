@@ -1,10 +1,9 @@
 """Numeron's views, built incrementally, equal the views built from scratch (the oracle).
 
-Issue 15, item 4: views used to convert the whole log each time (a game's views cost grew with
-the square of its length); now the log's JSON is extended step by step
-(``dennou.core.views.EventLog``) and the log itself grows without copying
-(``dennou.core.immutable.Log``). The oracle below is the former implementation (session 1),
-with the recent-talk bound of issue 12 applied.
+The engine extends the log's JSON step by step (``dennou.core.views.EventLog``) and grows the
+log itself without copying (``dennou.core.immutable.Log``), so a view costs the same at any
+length of game. The oracle below converts the whole log for every view, with the bound on
+recent talk applied: slow (quadratic over a game) but plain.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from dennou.games.numeron.state import NumeronState
 
 
 def oracle_view(state: NumeronState, seat: Seat | None) -> JSON:
-    """The view built from scratch, as the engine of session 1 built it."""
+    """The view built from scratch: the whole log converted for this view."""
     over = state.phase == "over"
     out: JSON = {
         "game": "numeron",

@@ -1,7 +1,7 @@
-"""10-card stud's odds: computed only when a view asks, cached per position (issue 15, item 3).
+"""10-card stud's odds: computed only when a view asks, cached per position.
 
-The oracle is the former implementation (session 1), which computed the odds of the state
-after every deal and reveal inside ``apply``.
+The oracle computes the odds straight from a state's face-up and hole cards, with no cache, to
+compare with the view after every deal and reveal.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dennou.games.stud10.state import Stud10State, mask_of
 
 
 def oracle_odds(state: Stud10State) -> JSON | None:
-    """The odds of the hand on the table, as session 1's engine computed them."""
+    """The odds of the hand on the table, computed from the state alone (no cache)."""
     rules = state.rules
     if not rules.view_odds or not state.in_hand:
         return None

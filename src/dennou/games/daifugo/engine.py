@@ -12,7 +12,7 @@ whole set of games.
 
 This module holds the rules. Listing plays and testing "can this hand beat the top" go through
 :mod:`.fast` (tables on card sets, checked against :mod:`.cards` in the tests); views, rendering
-and bots are assembled with these rules in :mod:`.game`.
+and bots are assembled with these rules in the package (:mod:`dennou.games.daifugo`).
 """
 
 from __future__ import annotations

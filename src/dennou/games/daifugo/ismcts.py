@@ -1,6 +1,6 @@
 """Daifugo ``ismcts``: belief-weighted determinized search with a learned playout policy.
 
-The approach of the UECda champions (issue 17; ``docs/games/daifugo.md``, Bots):
+The approach of the UECda champions (``docs/games/daifugo.md``, Bots):
 
 - **Hidden hands by likelihood.** Candidate deals of the unseen cards are drawn consistently with
   the view (card counts, every card seen, the cards the seat gave, a tribute's rank cap), then
@@ -25,7 +25,7 @@ The approach of the UECda champions (issue 17; ``docs/games/daifugo.md``, Bots):
   its weights (``policy.json`` beside this module) are fitted by ``bench/daifugo_policy.py`` to
   the choices of ``montecarlo`` bots in self-play.
 - **An exact solver when two players remain**: the seat then knows the other hand (every unseen
-  card), and a win/loss search with a transposition table (:func:`solve_two`) plays a winning
+  card), and a win/loss search with a transposition table (:class:`TwoPlayerSolver`) plays a winning
   move when there is one.
 """
 

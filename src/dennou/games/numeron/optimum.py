@@ -7,7 +7,7 @@ included) of any calling strategy, calls being any numbers of distinct digits::
     T({s}) = 1,  T({s, t}) = 3,
     T(S) = |S| + min over calls g of  sum over judgments r != all-EAT of  T(S_r(g))
 
-:func:`search` computes it by depth-first branch and bound (a Numba kernel):
+:class:`Search` computes it by depth-first branch and bound (a Numba kernel):
 
 * the **capacity bound**: a set of ``k`` numbers needs at least ``LB(k)`` calls in total, because
   one call hits at most 1 number, the next at most ``B`` (the non-hit judgments: 13 for 4
@@ -21,7 +21,7 @@ included) of any calling strategy, calls being any numbers of distinct digits::
   with ``rerank``, by a two-level estimate that also looks at each part's best next call). With
   ``exact_below`` at least the size of the first call's largest part, the search is exact; below
   that, it returns the value of the best strategy in that restricted family, an upper bound on
-  the optimum that :func:`replay` then checks over every secret.
+  the optimum that :meth:`Tree.calls_per_secret` then checks over every secret.
 
 A solved strategy is stored as a :class:`Tree` (a flat array of nodes: the call and the child per
 judgment) and shipped as ``optimum{digits}.json``; :func:`tree` loads it. The bots follow it while
