@@ -1,4 +1,4 @@
-"""Built-in bots and heavy engine work never hold the server (issue 12, item 4): a bot's thinking
+"""Built-in bots and heavy engine work never hold the server: a bot's thinking
 ends when its seat's clock does, in a worker process that is killed and rebuilt; expensive steps
 run off the event loop, so every other table and connection is served meanwhile."""
 
@@ -44,7 +44,7 @@ def ping_ms(ws: WS) -> float:
 def test_a_bot_thinking_past_its_clock_is_stopped_and_defaulted(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
-    """12.4: montecarlo:ms=20000 on a 1 s clock went on computing after its timeout. At the clock
+    """``montecarlo:ms=20000`` on a 1 s clock went on computing after its timeout. At the clock
     the seat is defaulted and the thinking cancelled inside its worker, which lives on with its
     other bots (no kill)."""
     beat = tmp_path / "beat"
@@ -95,7 +95,7 @@ def play_against(server: LiveServer, bot: str, **options: Any) -> rec.Record:
 def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
     bots_live: LiveServer, tmp_path: Path
 ) -> None:
-    """12.4: bots keep state (observe): after its thinking is stopped (the bot dropped, or its
+    """Bots keep state (observe): after its thinking is stopped (the bot dropped, or its
     worker killed), the bot is rebuilt by replaying every event its seat saw, and plays on as if
     nothing happened."""
     record = play_against(bots_live, f"bot:recorder:mark={tmp_path / 'mark'}", time_limit=1.5)
@@ -116,7 +116,7 @@ def test_a_killed_bot_is_rebuilt_from_what_its_seat_observed(
 
 
 def test_host_bots_play_on_while_their_code_compiles(bots_live: LiveServer) -> None:
-    """15.6: the host's bot workers run in ``play-on`` mode (``dennou.core.native``): a search
+    """The host's bot workers run in ``play-on`` mode (``dennou.core.native``): a search
     bot whose compiled code is not built yet (a fresh install) decides by its fallback within
     the seat's clock instead of waiting for the compiler (tests/arena/test_play_on.py)."""
     record = play_against(bots_live, "bot:mode-teller")
@@ -125,9 +125,9 @@ def test_host_bots_play_on_while_their_code_compiles(bots_live: LiveServer) -> N
 
 
 def test_heavy_steps_do_not_stop_other_tables(tmp_path: Path) -> None:
-    """12.4: a rules option that makes every step expensive (10-card stud's odds) used to stall
+    """A rules option that makes every step expensive (10-card stud's odds) used to stall
     every table; now that work runs off the event loop and everyone else is served. The odds
-    are computed for views that show them (issue 15.3), so a spectator asks for them."""
+    are computed for views that show them, so a spectator asks for them."""
     server = ServerProcess(tmp_path / "data")
     server.start()
     try:

@@ -1,4 +1,4 @@
-"""Time at a table (issue 12 item 7, issue 20 items 5-7): bounded clocks shown to everyone, one
+"""Time at a table: bounded clocks shown to everyone, one
 clock for every game, resign, abort, claim; tables of bots start at once; versions from the
 future are refused. Every ending is a step in the record, which still replays."""
 
@@ -43,7 +43,7 @@ def record_of(live: LiveServer, table: str) -> rec.Record:
 
 
 def test_clock_settings_are_bounded_and_shown(live: LiveServer) -> None:
-    """12.7: time_limit 1e300 held a table for ever; absent_grace 0 was accepted and hidden."""
+    """``time_limit`` 1e300 held a table for ever; absent_grace 0 was accepted and hidden."""
     ann = live.connect(live.register("ann"))
     cases = [
         ({"time_limit": 1e300}, "bad_message"),
@@ -65,7 +65,7 @@ def test_clock_settings_are_bounded_and_shown(live: LiveServer) -> None:
 
 
 def test_one_clock_for_every_game(live: LiveServer) -> None:
-    """20.6: options.time_limit was silently ignored for Daifugo; now it is the clock of every
+    """``options.time_limit`` was silently ignored for Daifugo; now it is the clock of every
     game, and a rules option that would be ignored is refused."""
     ann = live.connect(live.register("ann"))
     made = ann.request(
@@ -94,7 +94,7 @@ def test_one_clock_for_every_game(live: LiveServer) -> None:
 
 
 def test_a_table_of_only_bots_starts_at_once(live: LiveServer) -> None:
-    """20.5: it stayed waiting at version 0."""
+    """A table of bots starts at once (it stayed waiting at version 0)."""
     token = live.register("ann")
     made = httpx.post(
         f"{live.http}/api/tables",
@@ -116,7 +116,7 @@ def test_a_table_of_only_bots_starts_at_once(live: LiveServer) -> None:
 
 
 def test_an_act_from_the_future_is_refused(live: LiveServer) -> None:
-    """20.7: act.version ahead of the table's was accepted."""
+    """``act.version`` ahead of the table's was accepted."""
     ann, _, table = duel(live)
     reply = ann.request({"type": "act", "table": table, "action": "set 012", "version": 5})
     assert reply["code"] == "stale_version"
@@ -125,7 +125,7 @@ def test_an_act_from_the_future_is_refused(live: LiveServer) -> None:
 
 
 def test_resign_ends_the_game_and_the_record_holds_it(live: LiveServer) -> None:
-    """12.7: no resign."""
+    """No resign."""
     ann, ben, table = duel(live, rated=True)  # rated: the result enters the history
     ann.request({"type": "act", "table": table, "action": "set 012"})
     event = ben.request({"type": "resign", "table": table})
@@ -146,7 +146,7 @@ def test_resign_ends_the_game_and_the_record_holds_it(live: LiveServer) -> None:
 def test_abort_only_before_the_first_move_and_nobody_s_history_counts_it(
     live: LiveServer,
 ) -> None:
-    """12.7: no abort; an aborted game must not enter anyone's history."""
+    """No abort; an aborted game must not enter anyone's history."""
     ann, ben, table = duel(live)
     reply = ann.request({"type": "abort", "table": table})
     assert reply["step"] == "end" and reply["reason"] == "abort"
@@ -170,7 +170,7 @@ def test_abort_only_before_the_first_move_and_nobody_s_history_counts_it(
 
 
 def test_claim_the_win_after_the_opponent_is_gone_past_the_grace(tmp_path: Path) -> None:
-    """12.7: no claim when the other player is gone."""
+    """No claim when the other player is gone."""
     # the claim grace down to the absent grace (test_fair_play checks the host's grace)
     limits = {"rate": 1000.0, "burst": 2000.0, "claim_grace_min": 0.5, "claim_grace_clocks": 0}
     live = LiveServer(tmp_path / "data", limits=limits)

@@ -1,4 +1,4 @@
-"""12.10: the server's minimum versions leave out every release with a known advisory."""
+"""The server's minimum versions leave out every release with a known advisory."""
 
 from __future__ import annotations
 

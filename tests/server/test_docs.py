@@ -1,5 +1,5 @@
-"""docs/protocol.md, docs/schema and the OpenAPI document stay true to the server as built
-(issue 20): the same codes, routes and messages everywhere; the example session and the two
+"""docs/protocol.md, docs/schema and the OpenAPI document stay true to the server as built:
+the same codes, routes and messages everywhere; the example session and the two
 afternoon clients are real and run."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_every_message_type_is_documented() -> None:
 
 
 def test_every_error_code_is_in_the_schema_and_in_section_4_and_nothing_else() -> None:
-    """20.9: the error schema lacked `internal`; codes and prose drifted apart."""
+    """The error schema lacked `internal`; codes and prose drifted apart."""
     table = re.findall(r"^\| `(\w+)` \| (\d+) \|", section(4), re.M)
     documented = {code: int(status) for code, status in table}
     schema = json.loads((DOCS / "schema" / "server.error.json").read_text())
@@ -65,7 +65,7 @@ def test_every_error_code_is_in_the_schema_and_in_section_4_and_nothing_else() -
 
 
 def test_every_http_route_is_documented_with_its_statuses() -> None:
-    """20.4: every route's status codes and reply bodies in §6 and in the OpenAPI document."""
+    """Every route's status codes and reply bodies in §6 and in the OpenAPI document."""
     rows = section(6)
     spec = document(ENDPOINTS)
     for e in ENDPOINTS:
@@ -84,7 +84,7 @@ def test_every_http_route_is_documented_with_its_statuses() -> None:
 
 
 def test_the_api_index_openapi_and_docs_are_served(live: LiveServer) -> None:
-    """12.12: /api answers an index; /docs serves interactive documentation from local files."""
+    """/api answers an index; /docs serves interactive documentation from local files."""
     index = httpx.get(f"{live.http}/api").json()
     assert {(x["method"], x["path"]) for x in index["endpoints"]} == {
         (e.method, e.path) for e in ENDPOINTS
@@ -101,7 +101,7 @@ def test_the_api_index_openapi_and_docs_are_served(live: LiveServer) -> None:
 
 
 def test_serve_prints_where_everything_is(server: ServerProcess) -> None:
-    """12.12: `dennou serve` printed nothing at start-up."""
+    """`dennou serve` printed nothing at start-up."""
     log = server.log.read_text()
     for what in ("web page", "API", "/docs", "WebSocket", "data", "dennou.sqlite3"):
         assert what in log, what
@@ -109,7 +109,7 @@ def test_serve_prints_where_everything_is(server: ServerProcess) -> None:
 
 
 def test_the_example_session_is_what_the_server_sends(server: ServerProcess) -> None:
-    """20.3: §8 is generated from a real run; playing it again gives the same messages."""
+    """§8 is generated from a real run; playing it again gives the same messages."""
     blocks = example_session.play(server)
     assert example_session.render(blocks) == example_session.documented(), (
         "the server no longer says what §8 shows: run python -m tests.server.example_session"
@@ -146,7 +146,7 @@ def afternoon(server: ServerProcess, command: list[str], game: str, *args: str) 
 def test_the_afternoon_clients_play_numeron_and_a_daifugo_set(
     server: ServerProcess, language: str
 ) -> None:
-    """20: a client written from the page alone plays the games, the Daifugo exchange included."""
+    """A client written from the page alone plays the games, the Daifugo exchange included."""
     if language == "python":
         command = [sys.executable, "examples/afternoon/client.py"]
     else:

@@ -1,4 +1,4 @@
-"""Every resource a client can make the host spend is bounded (issue 12, item 6): accounts per
+"""Every resource a client can make the host spend is bounded: accounts per
 address, connections, open tables per account, abandoned tables, list pages, hello. The limits
 are documented in docs/security.md and set with `dennou serve --limit NAME=VALUE`."""
 
@@ -44,7 +44,7 @@ def tight(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def test_accounts_per_address_are_limited(tight: LiveServer) -> None:
-    """12.6: 300 accounts in 1.7 s from one address."""
+    """300 accounts in 1.7 s from one address."""
     codes = [
         httpx.post(f"{tight.http}/api/accounts", json={"name": f"a{i}"}).status_code
         for i in range(5)
@@ -55,7 +55,7 @@ def test_accounts_per_address_are_limited(tight: LiveServer) -> None:
 
 
 def test_open_tables_per_account_are_limited(tmp_path: Path) -> None:
-    """12.6: 2,000 tables from one account in 8 s."""
+    """2,000 tables from one account in 8 s."""
     server = LiveServer(tmp_path / "data", limits={"tables_per_account": 2})
     try:
         token = server.register("ann")
@@ -72,7 +72,7 @@ def test_open_tables_per_account_are_limited(tmp_path: Path) -> None:
 
 
 def test_abandoned_waiting_tables_expire(tight: LiveServer) -> None:
-    """12.6: a waiting table nobody is connected to closes after the time to live, and no
+    """A waiting table nobody is connected to closes after the time to live, and no
     longer counts toward its creator's open tables."""
     token = tight.register("ann")
     for _ in range(2):
@@ -97,7 +97,7 @@ def test_abandoned_waiting_tables_expire(tight: LiveServer) -> None:
 
 
 def test_tables_are_listed_a_page_at_a_time(tight: LiveServer) -> None:
-    """12.6: GET /api/tables answered 3.3 MB at once."""
+    """GET /api/tables answered 3.3 MB at once."""
     tokens = [tight.register(f"p{i}") for i in range(3)]
     made = []
     for token in tokens:
@@ -122,7 +122,7 @@ def test_tables_are_listed_a_page_at_a_time(tight: LiveServer) -> None:
 
 
 def test_a_socket_that_never_says_hello_is_closed(tight: LiveServer) -> None:
-    """12.6: 400 sockets that never said hello stayed open."""
+    """400 sockets that never said hello stayed open."""
     with RawSocket(tight.port) as raw:
         raw.websocket()
         started = time.monotonic()

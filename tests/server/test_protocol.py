@@ -478,7 +478,7 @@ def test_auth_only_your_own_seat_with_your_own_token(live: LiveServer) -> None:
 
 
 def test_resume_answers_with_its_id_then_what_was_missed(live: LiveServer) -> None:
-    """20.2: resume got no reply carrying the request's id."""
+    """Resume got no reply carrying the request's id."""
     ann, ben, table = start_duel(live)
     ann.request({"type": "act", "table": table, "action": "set 012"})
     ben.drain()
@@ -489,7 +489,7 @@ def test_resume_answers_with_its_id_then_what_was_missed(live: LiveServer) -> No
 
 
 def test_talk_at_a_game_without_talk_has_its_own_code(live: LiveServer) -> None:
-    """20.8: talk at a game without talk was an illegal_action like any other."""
+    """Talk at a game without talk was an illegal_action like any other."""
     ann = live.connect(live.register("ann"))
     table = ann.request({"type": "create_table", "game": "hilo", "seats": ["me", "bot:random"]})[
         "table"

@@ -1,4 +1,4 @@
-"""The host's security items (issue 12, items 1-3, 5, 8, 9): each reproduces an audit finding
+"""The host's security promises: each test reproduces an audit finding
 against a real server on loopback and checks it does no harm. What the host promises is written
 in docs/security.md."""
 
@@ -58,7 +58,7 @@ def fetch_record(http: str, table: str, token: str | None = None) -> rec.Record:
 
 # --- 12.1 seeds -----------------------------------------------------------------------------
 def test_a_client_seed_is_refused_where_another_person_could_sit(live: LiveServer) -> None:
-    """12.1: a creator who chose the seed could compute every other player's hand."""
+    """A creator who chose the seed could compute every other player's hand."""
     ann = live.connect(live.register("ann"))
     for seats in (["me", "open"], ["open", "open"], ["open", "open", "bot:random"]):
         reply = ann.request(
@@ -71,7 +71,7 @@ def test_a_client_seed_is_refused_where_another_person_could_sit(live: LiveServe
 def test_a_practice_table_takes_a_seed_is_marked_and_admits_only_its_creator(
     live: LiveServer,
 ) -> None:
-    """12.1: bot practice may be seeded (tests, reproducible training), but nobody else sits."""
+    """Bot practice may be seeded (tests, reproducible training), but nobody else sits."""
     ann, ben = live.register("ann"), live.register("ben")
     made = httpx.post(
         f"{live.http}/api/tables",
@@ -98,7 +98,7 @@ def test_a_practice_table_takes_a_seed_is_marked_and_admits_only_its_creator(
 def test_the_operator_seeds_any_table_and_the_seed_is_published_only_after_the_end(
     tmp_path: Path,
 ) -> None:
-    """12.1: the host's operator (dennou serve --operator NAME) may seed a table of people; the
+    """The host's operator (dennou serve --operator NAME) may seed a table of people; the
     seed is in the record, which exists only once the game is over."""
     server = ServerProcess(tmp_path / "data", operators=("op",))
     server.start()
@@ -127,7 +127,7 @@ def test_the_operator_seeds_any_table_and_the_seed_is_published_only_after_the_e
 
 
 def test_unseeded_deals_come_from_fresh_server_randomness(live: LiveServer) -> None:
-    """12.1: with no seed, two identical tables deal differently and no seed exists to leak."""
+    """With no seed, two identical tables deal differently and no seed exists to leak."""
     token = live.register("ann")
     tables = []
     for _ in range(2):
@@ -160,7 +160,7 @@ def fetch_record_when_over(http: str, table: str) -> rec.Record:
 
 
 def test_server_side_seeds_give_duplicate_deals(live: LiveServer) -> None:
-    """12.1: the tournaments' API: a seed from server-side code (never a client) gives every table
+    """The tournaments' API: a seed from server-side code (never a client) gives every table
     the same deals, whoever plays and whatever happens between the deals."""
     live.register("td")
 
@@ -192,7 +192,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def test_a_body_announced_too_large_is_refused_before_it_is_read(server: ServerProcess) -> None:
-    """12.2: a request announcing 1 GB is answered 413 at once, without waiting for the body."""
+    """A request announcing 1 GB is answered 413 at once, without waiting for the body."""
     with RawSocket(server.port) as raw:
         started = time.monotonic()
         raw.send(
@@ -205,7 +205,7 @@ def test_a_body_announced_too_large_is_refused_before_it_is_read(server: ServerP
 
 
 def test_a_body_that_stops_arriving_is_cut_off(server: ServerProcess) -> None:
-    """12.2: a body that goes silent holds the connection only until the body deadline."""
+    """A body that goes silent holds the connection only until the body deadline."""
     with RawSocket(server.port) as raw:
         started = time.monotonic()
         raw.send(b'POST /api/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"na')
@@ -218,7 +218,7 @@ def test_a_body_that_stops_arriving_is_cut_off(server: ServerProcess) -> None:
 def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
     server: ServerProcess,
 ) -> None:
-    """12.2: four 50 MB chunked uploads: each refused after 16 KiB, the server's memory flat."""
+    """Four 50 MB chunked uploads: each refused after 16 KiB, the server's memory flat."""
     assert server.proc is not None
     httpx.get(f"{server.http}/api/games", timeout=60)  # every game imported: not the bodies
     before = rss_mib(server.proc.pid)
@@ -241,7 +241,7 @@ def test_streamed_bodies_are_cut_at_the_limit_and_memory_stays_flat(
 
 # --- 12.3 slow consumers --------------------------------------------------------------------
 def test_a_client_that_never_reads_is_dropped_and_its_memory_is_freed(tmp_path: Path) -> None:
-    """12.3: a client asks and asks and never reads: past the byte cap it is dropped."""
+    """A client asks and asks and never reads: past the byte cap it is dropped."""
     server = ServerProcess(tmp_path / "data", limits={"send_queue_bytes": 262144})
     server.start()
     try:
@@ -278,7 +278,7 @@ def seated_numeron(live: LiveServer, name: str = "ann") -> tuple[WS, str]:
 
 
 def test_guests_cannot_talk(live: LiveServer) -> None:
-    """12.5: talk needs an account (a guest may still watch)."""
+    """Talk needs an account (a guest may still watch)."""
     _, table = seated_numeron(live)
     guest = live.connect(None)
     assert guest.request({"type": "spectate", "table": table})["type"] == "joined"
@@ -286,7 +286,7 @@ def test_guests_cannot_talk(live: LiveServer) -> None:
 
 
 def test_talk_is_limited_per_account_across_connections(tmp_path: Path) -> None:
-    """12.5: the limit follows the account, not the socket."""
+    """The limit follows the account, not the socket."""
     live = LiveServer(tmp_path / "data", limits={"talk_rate_account": 0.5, "talk_burst_account": 3})
     try:
         token = live.register("ann")
@@ -309,7 +309,7 @@ def test_talk_is_limited_per_account_across_connections(tmp_path: Path) -> None:
 
 
 def test_talk_is_limited_per_table(tmp_path: Path) -> None:
-    """12.5: many accounts each under their own limit still cannot flood one table."""
+    """Many accounts each under their own limit still cannot flood one table."""
     live = LiveServer(tmp_path / "data", limits={"talk_rate_table": 0.5, "talk_burst_table": 4})
     try:
         _, table = seated_numeron(live)
@@ -326,7 +326,7 @@ def test_talk_is_limited_per_table(tmp_path: Path) -> None:
 
 # --- 12.8 leave -----------------------------------------------------------------------------
 def test_leave_by_someone_without_a_seat_takes_no_seat(live: LiveServer) -> None:
-    """12.8: leave used to seat the caller (and could start the game)."""
+    """Leave used to seat the caller (and could start the game)."""
     ann, ben = live.register("ann"), live.register("ben")
     table = httpx.post(
         f"{live.http}/api/tables",
@@ -350,7 +350,7 @@ def test_leave_by_someone_without_a_seat_takes_no_seat(live: LiveServer) -> None
 
 # --- 12.9 input details ---------------------------------------------------------------------
 def test_nan_and_infinity_are_refused_and_nothing_is_stored(tmp_path: Path) -> None:
-    """12.9: NaN used to be stored in a table row that then failed for ever."""
+    """NaN used to be stored in a table row that then failed for ever."""
     server = ServerProcess(tmp_path / "data")
     server.start()
     try:
@@ -380,7 +380,7 @@ def test_nan_and_infinity_are_refused_and_nothing_is_stored(tmp_path: Path) -> N
 
 
 def test_one_bad_row_never_stops_start_up(tmp_path: Path) -> None:
-    """12.9: a table row that cannot be read is skipped (and logged); the others resume."""
+    """A table row that cannot be read is skipped (and logged); the others resume."""
     server = ServerProcess(tmp_path / "data")
     server.start()
     token = server.register("ann")
@@ -411,7 +411,7 @@ def test_one_bad_row_never_stops_start_up(tmp_path: Path) -> None:
 
 
 def test_deep_nesting_is_malformed_json_and_the_connection_stays(live: LiveServer) -> None:
-    """12.9: deeply nested JSON raised an uncaught error."""
+    """Deeply nested JSON raised an uncaught error."""
     ws = live.connect(None)
     for depth in (40, 5000):
         ws.send("[" * depth + "]" * depth)
@@ -422,7 +422,7 @@ def test_deep_nesting_is_malformed_json_and_the_connection_stays(live: LiveServe
 
 
 def test_the_size_limit_counts_bytes_not_characters(live: LiveServer) -> None:
-    """12.9: 6,000 'あ' are 18,000 bytes: over 16 KiB."""
+    """6,000 'あ' are 18,000 bytes: over 16 KiB."""
     ws, table = seated_numeron(live)
     ws.send(json.dumps({"type": "talk", "table": table, "text": "あ" * 6000}, ensure_ascii=False))
     assert ws.wait_for("error")["code"] == "too_large"
@@ -434,7 +434,7 @@ def test_the_size_limit_counts_bytes_not_characters(live: LiveServer) -> None:
 
 
 def test_names_are_exact_normalised_and_unique_without_regard_to_case(live: LiveServer) -> None:
-    """12.9: 'ann\\n' was a name, and ALICE/alice were two accounts."""
+    """'ann\\n' was a name, and ALICE/alice were two accounts."""
 
     def post(name: str) -> httpx.Response:
         return httpx.post(f"{live.http}/api/accounts", json={"name": name})
@@ -452,7 +452,7 @@ def test_names_are_exact_normalised_and_unique_without_regard_to_case(live: Live
 
 
 def test_talk_loses_control_and_bidi_characters(live: LiveServer) -> None:
-    """12.9: talk kept NULs, newlines and right-to-left overrides; invalid Unicode is refused."""
+    """Talk kept NULs, newlines and right-to-left overrides; invalid Unicode is refused."""
     ws, table = seated_numeron(live)
     said = ws.request({"type": "talk", "table": table, "text": "he\u202ell\x00o\n\tthere\u2066!"})
     assert said["events"][0]["data"]["text"] == "hello there!"  # type: ignore[index]
@@ -464,7 +464,7 @@ def test_talk_loses_control_and_bidi_characters(live: LiveServer) -> None:
 
 
 def test_private_talk_stays_out_of_the_public_record(live: LiveServer) -> None:
-    """12.9: team talk appeared in the public record after the game."""
+    """Team talk appeared in the public record after the game."""
     token = live.register("ann")
     ws = live.connect(token)
     table = str(
@@ -496,7 +496,7 @@ def test_private_talk_stays_out_of_the_public_record(live: LiveServer) -> None:
 
 
 def test_store_failures_answer_store(tmp_path: Path) -> None:
-    """12.9: a database failure is `store` (as documented), not `internal`; nothing is applied
+    """A database failure is `store` (as documented), not `internal`; nothing is applied
     and the table goes on once the database is back."""
     import sqlalchemy as sa
 

@@ -1,5 +1,5 @@
 """Where the host runs engine work (``dennou.server.work.Work``): cheap work on the event loop,
-anything that was recently slow off it (docs/architecture.md, `work.py`; issue 15, item 5)."""
+anything that was recently slow off it (docs/architecture.md, `work.py`)."""
 
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ def create_app(
             hub.check = MessageChecker(check_messages)
         app.state.hub = hub
         await hub.start()
-        app.state.tournaments = tournaments = TournamentHost(hub)  # issue 14
+        app.state.tournaments = tournaments = TournamentHost(hub)
         await tournaments.start()
         listener = None
         if uecda is not None:
