@@ -153,7 +153,7 @@ def test_spectators_talk_in_their_own_room_which_players_hear_only_after_the_end
         {"type": "talk", "table": table, "text": "ann set 0 first", "channel": "spectators"}
     )
     assert said["type"] == "event" and said["step"] == "talk", said
-    version = said["version"]
+    version = int(str(said["version"]))
     heard = dan.wait_for("event", table=table, version=version)
     assert "ann set 0 first" in str(heard["events"])
     for player in (ann, ben):

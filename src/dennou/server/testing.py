@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -80,7 +80,7 @@ class ServerProcess:
         data_dir: Path,
         db: str | None = None,
         *,
-        limits: dict[str, object] | None = None,
+        limits: Mapping[str, object] | None = None,
         operators: tuple[str, ...] = (),
         check_messages: bool = True,
         args: Sequence[str] = (),
@@ -191,7 +191,7 @@ class LiveServer:
         self,
         data_dir: Path,
         *,
-        limits: dict[str, object] | None = None,
+        limits: Mapping[str, object] | None = None,
         check_messages: bool = True,
         ws: str | None = None,
         **app_options: object,
@@ -302,7 +302,7 @@ class WS:
 
         return dict(json.loads(self.conn.recv(timeout)))
 
-    def request(self, message: dict[str, object], timeout: float = 30) -> dict[str, object]:
+    def request(self, message: Mapping[str, object], timeout: float = 30) -> dict[str, object]:
         """Send with a fresh id; return the reply with that id (others go to the backlog)."""
         self._ids += 1
         rid = f"r{self._ids}"
