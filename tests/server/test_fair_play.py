@@ -220,3 +220,30 @@ def test_the_owner_or_an_operator_mutes_a_talker_and_the_mute_survives_a_restart
         assert ann.request(said)["type"] == "event"
     finally:
         live.stop()
+
+
+def test_a_game_that_reaches_the_hosts_step_limit_ends_with_nobody_winning(tmp_path: Path) -> None:
+    # two random callers at Numeron take hundreds of calls: the host ends the game at its limit
+    live = LiveServer(tmp_path / "data", rate=1000.0, burst=2000.0, limits={"table_steps": 100})
+    try:
+        ann = live.register("ann")
+        created = httpx.post(
+            f"{live.http}/api/tables",
+            json={"game": "numeron", "seats": ["bot:random", "bot:random"]},
+            headers={"authorization": f"Bearer {ann}"},
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        table = created.json()["id"]
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            info = httpx.get(f"{live.http}/api/tables/{table}", timeout=30).json()
+            if info["status"] != "playing":
+                break
+            time.sleep(0.1)
+        assert info["status"] == "aborted" and info["outcome"] is None, info
+        reply = httpx.get(f"{live.http}/api/tables/{table}/record", timeout=30)
+        [record] = rec.loads(reply.text)
+        assert len(record.steps) == 101 and record.steps[-1].end == "step_limit"
+    finally:
+        live.stop()

@@ -37,7 +37,8 @@ class Step(msgspec.Struct, frozen=True, omit_defaults=True):
         talk: The line said (for talk steps).
         end: The host ended the game here for ``seat``'s request: ``resign``, ``abort`` (before
             anything was dealt or moved) or ``claim`` (the win, after the others were absent); or,
-            with no seat, ``cancel`` (its tournament was cancelled: nobody wins). The state does
+            with no seat, ``cancel`` (its tournament was cancelled) or ``step_limit`` (the game
+            reached the host's limit of steps): nobody wins. The state does
             not change; the record's outcome says who won (nobody, for ``abort``).
         ms: Time the decision took, in milliseconds, where measured.
         note: What the host noted (the illegal action a bot tried, an exception...).
@@ -146,6 +147,7 @@ END_TEXT = {
     "abort": "aborts the game before the first move",
     "claim": "claims the win: the others are gone",
     "cancel": "the game is cancelled: its tournament was cancelled",
+    "step_limit": "the game is over: it reached the host's limit of steps (nobody wins)",
 }
 """How a host ending (:attr:`Step.end`) reads in an event."""
 

@@ -73,6 +73,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(gt=0, description="seconds a waiting table with nobody connected is kept open"),
     ] = 1800.0
+    table_steps: Annotated[
+        int,
+        Meta(ge=100, description="steps after which a game still on ends, nobody winning"),
+    ] = 100_000
     table_loads: Annotated[
         int,
         Meta(ge=1, le=64, description="tables not in memory restored at once (off the loop)"),

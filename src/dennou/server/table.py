@@ -836,14 +836,15 @@ class TableActor:
             )
         await self._end("claim", seat, gone, ack=(conn, rid))
 
-    async def cancel(self) -> None:
-        """End the game for the host (its tournament was cancelled): nobody wins, nothing rated.
+    async def cancel(self, why: str = "cancel") -> None:
+        """End the game for the host: nobody wins, nothing is rated.
 
-        A table waiting for its players closes; a table playing records a ``cancel`` step first.
-        A table already over is left as it is.
+        ``why``: ``cancel`` (its tournament was cancelled) or ``step_limit`` (the game reached
+        the host's ``table_steps``). A table waiting for its players closes; a table playing
+        records the host's ``end`` step first. A table already over is left as it is.
         """
         if self.status == "playing":
-            step = Step(None, end="cancel")
+            step = Step(None, end=why)
             new, events = apply_step(self.game, self.state, step)
             await self._commit(step, new, events)
         if self.status in ("waiting", "playing"):
@@ -885,6 +886,11 @@ class TableActor:
             acting = self.game.to_act(self.state)
             if not acting:
                 await self._finish(to_json(self.game.outcome(self.state)))
+                return
+            if self.version >= self.hub.limits.table_steps:
+                # a game its players can keep going for ever (a session of hands=0, a series
+                # with no cap) ends here: its record, its load and its replay stay bounded
+                await self.cancel("step_limit")
                 return
             if CHANCE in acting:
                 rng = self.randomness.chance(self.chance_draws)
