@@ -366,9 +366,12 @@ class EventData(msgspec.Struct, kw_only=True):
 
 StepKind = Literal["action", "chance", "default", "talk", "end"]
 """What a step was: a seat's action, a chance draw, a default the host applied, a talk line, or
-the host ending the game (``reason``: ``resign``, ``abort`` or ``claim``)."""
+the host ending the game (``reason``: ``resign``, ``abort`` or ``claim`` for a seat; ``cancel``
+or ``step_limit`` for the host itself)."""
 
-Reason = Literal["timeout", "absent", "error", "illegal", "resign", "abort", "claim"]
+Reason = Literal[
+    "timeout", "absent", "error", "illegal", "resign", "abort", "claim", "cancel", "step_limit"
+]
 """Why: for ``default`` steps, what made the host apply the default (``timeout``, ``absent``,
 ``error`` or ``illegal`` for a built-in bot that failed); for ``end`` steps, how it ended."""
 
