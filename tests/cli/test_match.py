@@ -187,3 +187,25 @@ def test_a_ctrl_c_while_a_finished_game_is_saved_waits_until_it_is_saved_and_cou
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_team_game_seats_a_team_per_bot_and_rotates_whole_teams() -> None:
+    """docs/games/smuggling.md: North is seats 0..n-1, South n..2n-1; teammates stay together."""
+    from dennou.arena.match import run_match
+
+    game = get("smuggling")
+    rules = game.make_rules({"team_size": 2, "small_games": 2})
+    seating = seat_players(game, rules, ["planner", "random"])
+    assert seating.specs == ("planner", "planner", "random", "random")
+    played = run_match(game, rules, [s for s in seating.specs if s], 2, seed=3)
+    assert [r.meta["bot_specs"] for r in played] == [
+        ["planner", "planner", "random", "random"],
+        ["random", "random", "planner", "planner"],
+    ]
+    for record in played:
+        assert record.outcome is not None
+        team_of = record.outcome["detail"]["team_of"]
+        lineup = record.meta["bot_specs"]
+        assert all(
+            lineup[a] == lineup[b] for a in range(4) for b in range(4) if team_of[a] == team_of[b]
+        )

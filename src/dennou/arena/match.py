@@ -31,14 +31,15 @@ def run_match(
 ) -> list[Record]:
     """Play ``games`` games; with ``rotate``, game i seats bot ``(s + i) % n`` at seat s.
 
+    In a team game (:meth:`~dennou.core.game.Game.team_seats`) whole teams rotate instead: game
+    i seats at team t's seats the bots of team ``(t + i) % teams``, so teammates stay together.
     ``bot_specs`` has one spec per seat (:func:`dennou.arena.seating.seat_players` fills them
     from the bots a person named). Each record's ``meta["bot_specs"]`` says which spec sat
     where; players are named ``<bot>#<seat>``.
     """
-    n = len(bot_specs)
     records = []
     for i in range(games):
-        order = [bot_specs[(s + i) % n] for s in range(n)] if rotate else list(bot_specs)
+        order = rotated(game, rules, bot_specs, i) if rotate else list(bot_specs)
         bots = [make_bot(game, spec) for spec in order]
         names = [bot_name(spec, s) for s, spec in enumerate(order)]
         record = play(
@@ -54,6 +55,19 @@ def run_match(
         if on_game is not None:
             on_game(i, record)
     return records
+
+
+def rotated(game: Game[Any, Any], rules: Rules | None, specs: Sequence[str], i: int) -> list[str]:
+    """The specs of game ``i`` of a rotating match: seats turn by one, or whole teams by one."""
+    n = len(specs)
+    teams = game.team_seats(game.make_rules() if rules is None else rules, n)
+    if teams is None or len({len(t) for t in teams}) != 1:
+        return [specs[(s + i) % n] for s in range(n)]
+    order = list(specs)
+    for t, seats in enumerate(teams):
+        for seat, source in zip(seats, teams[(t + i) % len(teams)], strict=True):
+            order[seat] = specs[source]
+    return order
 
 
 @dataclass

@@ -4,8 +4,9 @@ A game is seated from the bots named on the command line (and, for ``play``, the
 terminal). Without ``--players`` the table has the game's own default size for its rules (what
 its rules page describes, e.g. 12 for the Pandemic Game), or more if more are named. Seats the
 named bots do not fill are filled from the same bots in turn (``belief,random`` on 12 seats:
-belief, random, belief, random, ...). More bots than seats are refused. A bot's player name is
-``<bot>#<seat>``, so ``#N`` always says the seat.
+belief, random, belief, random, ...). In a team game, as many bots as teams fill a team each
+(``planner,random`` at Smuggling: North all ``planner``, South all ``random``). More bots than
+seats are refused. A bot's player name is ``<bot>#<seat>``, so ``#N`` always says the seat.
 """
 
 from __future__ import annotations
@@ -90,6 +91,12 @@ def seat_players(
     if person is not None and not 0 <= person < total:
         raise ConfigError(f"--seat must be 0-{total - 1} for {total} players")
     specs: list[str | None] = []
+    teams = game.team_seats(rules, total)
+    if teams is not None and person is None and len(bots) == len(teams):
+        team_of = {seat: t for t, seats in enumerate(teams) for seat in seats}
+        lineup = [bots[team_of[seat]] for seat in range(total)]
+        names = tuple(bot_name(s, i) for i, s in enumerate(lineup))
+        return Seating(tuple(lineup), names, total - len(bots))
     turn = 0
     for seat in range(total):
         if seat == person:

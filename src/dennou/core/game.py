@@ -303,6 +303,13 @@ class Game(ABC, Generic[S, R]):
         """How many players a game of these rules seats when nobody says (``dennou play``)."""
         return self.spec.min_players
 
+    def team_seats(self, rules: R, players: int) -> tuple[tuple[Seat, ...], ...] | None:
+        """The seats of each team at a table of ``players`` (``None``: no teams).
+
+        Matches keep a team's seats together and rotate whole teams.
+        """
+        return None
+
     def check_players(self, players: Sequence[str]) -> None:
         """Raise :class:`ConfigError` unless the player count and names are acceptable."""
         lo, hi = self.spec.min_players, self.spec.max_players

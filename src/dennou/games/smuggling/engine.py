@@ -102,6 +102,11 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
         """Two full teams (9 v 9 by default)."""
         return 2 * rules.team_size
 
+    def team_seats(self, rules: SmugglingRules, players: int) -> tuple[tuple[int, ...], ...]:
+        """North is seats ``0..n-1``, South ``n..2n-1``."""
+        n = players // 2
+        return (tuple(range(n)), tuple(range(n, 2 * n)))
+
     def new(self, rules: SmugglingRules, players: Sequence[str]) -> SmugglingState:
         """Start a game; the first small game opens with nominations (or the rotation's pick).
 
