@@ -37,7 +37,8 @@ class Summary:
         player: Its player number.
         games: Games played.
         points: UECda points (5 for 大富豪 ... 1 for 大貧民) summed over the games.
-        rejected: Plays the server rejected (counted as passes).
+        rejected: Plays of cards the server rejected (counted as passes); a pass the server
+            answers "rejected" is not counted.
         places: Its finishing place in each game (1 = first out).
     """
 
@@ -291,7 +292,9 @@ def _play_game(
             action = _decide(game, bot, mirror.state("play"), rng)
             cards = list(action.cards) if isinstance(action, Play) else []
             conn.send(wire.play_table(cards, reverse=mirror.revolution != mirror.back))
-            if conn.int() == wire.REJECTED:
+            # the organisers' server answers "rejected" to every pass on a field with cards
+            # (a pass is no play it could accept): only a play of cards refused is counted
+            if conn.int() == wire.REJECTED and cards:
                 summary.rejected += 1
         mirror.field(conn.table())
         what = conn.int()
