@@ -258,3 +258,23 @@ def test_a_tournament_match_cannot_be_aborted(live: LiveServer) -> None:
     ws.close()
     assert get(live, f"/api/tables/{table}")["status"] == "playing"
     post(live, f"/api/tournaments/{tid}/cancel", owner)
+
+
+def test_invitations_accepted_at_the_same_moment_all_count(live: LiveServer) -> None:
+    owner = live.register("olga")
+    tokens = {name: live.register(name) for name in ("ann", "ben", "cal")}
+    for _ in range(3):
+        body = daifugo(["@ann", "@ben", "@cal", "greedy"], start=True)
+        tid = post(live, "/api/tournaments", owner, body).json()["id"]
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            codes = list(
+                pool.map(
+                    lambda t, i=tid: post(live, f"/api/tournaments/{i}/accept", t).status_code,
+                    tokens.values(),
+                )
+            )
+        assert codes == [200, 200, 200]
+        info = get(live, f"/api/tournaments/{tid}")
+        assert set(info["invitations"].values()) == {"accepted"}, info["invitations"]
+        assert info["status"] == "running", "the last acceptance started it"
+        post(live, f"/api/tournaments/{tid}/cancel", owner)

@@ -160,6 +160,8 @@ class _Run:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set (and replaced) at every change: a waiter keeps the event it saw before looking."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while its status or invitations change (each change reads the last one's)."""
     summary: dict[str, Any] | None = None
     rated_upto: int = 0
     """Every finished match before this one has moved the leaderboard (see ``_rate_in_order``)."""
@@ -447,23 +449,29 @@ class TournamentHost:
             Refused: Not invited, or the tournament has started (accepting again is allowed).
         """
         run = await self.run_of(tournament_id)
-        invitations = run.invitations()
-        if account not in invitations:
-            raise Refused("forbidden", f"{account} is not an entrant of tournament {tournament_id}")
-        answer = "accepted" if action == "accept" else "declined"
-        if invitations[account] == answer:
-            return run
-        if run.row.status != "created":
-            raise Refused(
-                "conflict", f"tournament {tournament_id} is {run.row.status}: its entrants are set"
-            )
-        invitations[account] = answer
-        options = {**run.row.options, "invitations": invitations}
-        await self._call(self.db.update, tournament_id, options=options)
-        run.row = msgspec.structs.replace(run.row, options=options)
-        run.notify()
-        if options.get("start_when_accepted") and not _pending(run):
-            await self.control(run.row.owner, tournament_id, "start")
+        async with run.lock:  # concurrent answers: each reads what the last one wrote
+            invitations = run.invitations()
+            if account not in invitations:
+                raise Refused(
+                    "forbidden", f"{account} is not an entrant of tournament {tournament_id}"
+                )
+            answer = "accepted" if action == "accept" else "declined"
+            if invitations[account] == answer:
+                return run
+            if run.row.status != "created":
+                raise Refused(
+                    "conflict",
+                    f"tournament {tournament_id} is {run.row.status}: its entrants are set",
+                )
+            invitations[account] = answer
+            options = {**run.row.options, "invitations": invitations}
+            await self._call(self.db.update, tournament_id, options=options)
+            run.row = msgspec.structs.replace(run.row, options=options)
+            run.notify()
+            start = bool(options.get("start_when_accepted")) and not _pending(run)
+        if start:
+            with contextlib.suppress(Refused):  # started meanwhile by another answer
+                await self.control(run.row.owner, tournament_id, "start")
         return run
 
     async def control(
@@ -477,6 +485,12 @@ class TournamentHost:
             Refused: Not the owner, an unknown action, or one the status does not allow.
         """
         run = await self.run_of(tournament_id)
+        async with run.lock:
+            return await self._control(run, account, tournament_id, action, on_time)
+
+    async def _control(
+        self, run: _Run, account: str, tournament_id: str, action: str, on_time: bool
+    ) -> _Run:
         if account != run.row.owner:
             raise Refused("forbidden", f"only the owner ({run.row.owner}) may change it")
         allowed = {
