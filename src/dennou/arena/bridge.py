@@ -358,6 +358,8 @@ class _Program:
                 self.lines.put(line.rstrip(b"\r\n"))
         except (OSError, ValueError):
             pass
+        with contextlib.suppress(OSError):
+            stream.close()
         self.lines.put(None)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
@@ -370,6 +372,8 @@ class _Program:
                 self.tail.append(text[:200])
                 log.info("%s: %s", self.label, text)
                 _append_log(f"{self.label}: {text}")
+        with contextlib.suppress(OSError):
+            stream.close()
 
     def stop(self) -> None:
         """Send ``quit`` and close its input; kill it unless it exits within :data:`QUIT_WAIT`."""
