@@ -139,6 +139,46 @@ def test_c_and_java_programs_play_daifugo_and_numeron_to_the_end_on_a_real_host(
             assert len(deals) == 2
 
 
+def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
+    host: ServerProcess, c_bot: str, java_bot: str
+) -> None:
+    tokens = {name: host.register(name) for name in ("olga", "ctour", "javatour")}
+    body = {
+        "game": "numeron",
+        "entrants": ["@ctour", "@javatour", "random"],
+        "games": 1,
+        "options": {"tables": 2, "absent_grace": 60},
+        "start": True,
+    }
+    created = httpx.post(
+        f"{host.http}/api/tournaments",
+        headers={"authorization": f"Bearer {tokens['olga']}"},
+        json=body,
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    from tests.cli.run import BIN, environment
+
+    runs = [
+        subprocess.Popen(
+            [str(BIN / "dennou"), "bot", "run", "--cmd", cmd, "--tournament", tid],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment({"DENNOU_TOKEN": tokens[who], "DENNOU_SERVER": host.ws}),
+        )
+        for who, cmd in (("ctour", c_bot), ("javatour", java_bot))
+    ]
+    for proc in runs:
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, out + err
+        assert len(out.strip().splitlines()) >= 2, out  # a table with each other entrant
+    standings = httpx.get(f"{host.http}/api/tournaments/{tid}/standings", timeout=10).json()
+    rows = {row["name"]: row for row in standings["standings"]}
+    assert standings["complete"] and rows["ctour"]["defaults"] == rows["javatour"]["defaults"] == 0
+
+
 def test_the_host_never_runs_a_command(host: ServerProcess, tmp_path: Path) -> None:
     token = host.register("mallory")
     marker = tmp_path / "ran"
@@ -189,7 +229,11 @@ def test_local_match_and_tournament_play_programs_as_cmd_entrants(
 
 # --- programs that misbehave: written in Python here, run like any program ------------------
 def program(tmp_path: Path, name: str, body: str) -> str:
-    """A Python program that logs each start, answers every turn, and runs ``body`` first."""
+    """A Python program that logs each start and answers every turn; ``body`` runs before.
+
+    ``body`` sees ``msg`` (the turn), ``turns`` (how many so far) and ``answer`` (the line it
+    will write).
+    """
     path = tmp_path / f"{name}.py"
     starts = tmp_path / f"{name}.starts"
     lines = [
@@ -203,9 +247,9 @@ def program(tmp_path: Path, name: str, body: str) -> str:
         "    if msg['type'] != 'turn':",
         "        continue",
         "    turns += 1",
-        "    action = (msg['legal'] or msg['legal_sample'])[0]",
+        "    answer = {'action': (msg['legal'] or msg['legal_sample'])[0]}",
         f"    {body or 'pass'}",
-        "    print(json.dumps({'action': action}), flush=True)",
+        "    print(json.dumps(answer), flush=True)",
     ]
     path.write_text("\n".join(lines) + "\n")
     return f"{sys.executable} {path}"
@@ -238,6 +282,14 @@ def test_a_program_that_fails_a_decision_gets_the_default_and_restarts_next_game
         first = defaults[0]
         assert first.default == reason and note in (first.note or ""), first
     assert starts(tmp_path, name) == 2  # started afresh for the second game
+
+
+def test_a_program_talks_with_its_answer_where_the_turn_opens_a_channel(tmp_path: Path) -> None:
+    body = "answer['say'] = {'channel': 'public', 'text': 'gl hf'} if turns == 1 else None"
+    [record] = numeron_games(program(tmp_path, "talker", body), games=1)
+    lines = [s.talk for s in record.steps if s.talk is not None]
+    assert lines and (lines[0].channel, lines[0].text) == ("public", "gl hf")
+    assert next(s.seat for s in record.steps if s.talk is not None) == 0
 
 
 def test_a_line_longer_than_the_bound_stops_the_program(tmp_path: Path) -> None:
