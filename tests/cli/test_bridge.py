@@ -115,7 +115,7 @@ def test_c_and_java_programs_play_daifugo_and_numeron_to_the_end_on_a_real_host(
 ) -> None:
     tokens = {name: host.register(name) for name in ("cbot", "javabot")}
     daifugo = make_table(
-        host, tokens["cbot"], "daifugo", ["open", "open", "bot:random", "bot:random"], {"games": 2}
+        host, tokens["cbot"], "daifugo", ["open", "open", "bot:random"], {"games": 2}
     )
     numeron = make_table(host, tokens["cbot"], "numeron", ["open", "open"], {})
     assert daifugo.status_code == 201 and numeron.status_code == 201
@@ -145,7 +145,7 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
     tokens = {name: host.register(name) for name in ("olga", "ctour", "javatour")}
     body = {
         "game": "numeron",
-        "entrants": ["@ctour", "@javatour", "random"],
+        "entrants": ["@ctour", "@javatour"],
         "games": 1,
         "options": {"tables": 2, "absent_grace": 60},
         "start": True,
@@ -173,7 +173,7 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
     for proc in runs:
         out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, out + err
-        assert len(out.strip().splitlines()) >= 2, out  # a table with each other entrant
+        assert len(out.strip().splitlines()) >= 1, out  # one JSON line per table played
     standings = httpx.get(f"{host.http}/api/tournaments/{tid}/standings", timeout=10).json()
     rows = {row["name"]: row for row in standings["standings"]}
     assert standings["complete"] and rows["ctour"]["defaults"] == rows["javatour"]["defaults"] == 0
