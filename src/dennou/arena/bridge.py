@@ -73,8 +73,6 @@ _decode = msgspec.json.Decoder().decode
 class BridgeError(NoAnswer):
     """The program gave no usable answer (it crashed, hung, or wrote something else)."""
 
-    code = "bridge"
-
 
 def is_command(spec: str) -> bool:
     """Whether a bot spec is a command (``cmd:./mybot args``)."""

@@ -87,8 +87,6 @@ class NoAnswer(DennouError):
     clock); over the wire the SDK sends nothing and the host applies it when the clock runs out.
     """
 
-    code = "no_answer"
-
 
 class RandomBot(Bot):
     """Uniform over the legal actions (works for every game, lazy spaces included)."""
