@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from dennou.arena.bridge import MAX_LINE, CommandBot
+from dennou.arena.bridge import MAX_LINE, MAX_UNASKED, CommandBot
 from dennou.arena.entrants import Entrant, check_entrant
 from dennou.arena.match import run_match
 from dennou.core.errors import ConfigError
@@ -297,6 +298,25 @@ def test_a_line_longer_than_the_bound_stops_the_program(tmp_path: Path) -> None:
     [record] = numeron_games(program(tmp_path, "long", body), games=1)
     first = next(s for s in record.steps if s.seat == 0 and s.default is not None)
     assert first.default == "error" and "longer than" in (first.note or "")
+
+
+def test_a_program_flooding_lines_nobody_asked_for_is_stopped(tmp_path: Path) -> None:
+    flood = tmp_path / "flood.py"
+    lines = MAX_UNASKED // 1_000_000 + 8
+    flood.write_text(
+        f"import time\nfor _ in range({lines}): print('x' * 1_000_000)\ntime.sleep(60)\n"
+    )
+    numeron = get("numeron")
+    bot = CommandBot(f"{sys.executable} {flood}", numeron)
+    bot.reset(seat=0, rules=numeron.make_rules(), players=["a", "b"])
+    proc = bot._proc
+    assert proc is not None
+    deadline = time.monotonic() + 30
+    while proc.failed is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.failed is not None and "nobody asked for" in proc.failed
+    assert proc.proc is not None and proc.proc.poll() is not None  # stopped, not left running
+    bot.end(None)
 
 
 def test_a_command_bot_stops_its_program_when_the_game_ends(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ rules' default for that decision (:class:`~dennou.core.bot.NoAnswer`), reported 
 note and on the ``dennou.bridge`` logger; a crashed or hung program is stopped and started
 afresh for the next game. Its stderr goes to that logger line by line (and to the file named
 by ``DENNOU_BRIDGE_LOG``, if set). Every read is bounded: a line longer than
-:data:`MAX_LINE` stops the program, and so does input it leaves unread past :data:`MAX_UNREAD`.
+:data:`MAX_LINE` stops the program, and so do input it leaves unread past :data:`MAX_UNREAD` and
+lines nobody asked for past :data:`MAX_UNASKED`.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ MAX_LINE = 1 << 20
 
 MAX_UNREAD = 32 << 20
 """Most bytes written to a program and not yet read by it; past this it is stopped as stuck."""
+
+MAX_UNASKED = 32 << 20
+"""Most bytes of lines a program writes before they are read; past this it is stopped."""
 
 DEFAULT_CLOCK = 60.0
 """Seconds per decision where the host gives no clock (a local match without --time-limit)."""
@@ -114,6 +118,7 @@ class CommandBot(Bot):
         self.game = game
         self.seat: Seat = 0
         self._proc: _Program | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
         self._channels: list[str] = []
         self._decisions = 0
 
@@ -127,7 +132,7 @@ class CommandBot(Bot):
         self._decisions = 0
         self._proc = _Program(self.argv, f"{Path(self.argv[0]).name}@{seat}")
         # a bot dropped without end() (or at exit) still leaves no program running
-        weakref.finalize(self, self._proc.kill)
+        self._finalizer = weakref.finalize(self, self._proc.kill)
         rules_json = rules if isinstance(rules, dict) else to_json(rules)
         self._proc.send(
             {
@@ -219,6 +224,9 @@ class CommandBot(Bot):
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
         if proc is not None:
             proc.stop()
 
@@ -249,6 +257,7 @@ class _Program:
         self.tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self._inbox: queue.Queue[bytes | None] = queue.Queue()
         self._unread = 0
+        self._unasked = 0
         self._lock = threading.Lock()
         try:
             # its own session: stopping it stops whatever it started too
@@ -305,12 +314,20 @@ class _Program:
         """Forget lines the program wrote when no answer was due (they answer nothing now)."""
         while True:
             try:
-                line = self.lines.get_nowait()
+                line = self._take(self.lines.get_nowait())
             except queue.Empty:
                 return
             if line is None:  # its output closed: keep that news for the reader of answers
                 self.lines.put(None)
                 return
+
+    def _take(self, line: bytes | None) -> bytes | None:
+        """A line off the queue, its bytes no longer counted, its line end removed."""
+        if line is None:
+            return None
+        with self._lock:
+            self._unasked -= len(line)
+        return line.rstrip(b"\r\n")
 
     def read_line(self, deadline: float) -> bytes:
         """The program's next line, by ``deadline`` (monotonic).
@@ -319,7 +336,7 @@ class _Program:
             BridgeError: It exited, wrote too long a line, or did not answer in time.
         """
         try:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            line = self._take(self.lines.get(timeout=max(deadline - time.monotonic(), 0.0)))
         except queue.Empty:
             raise self.fail("did not answer before the clock ran out") from None
         if line is None:
@@ -353,7 +370,13 @@ class _Program:
                 if len(line) > MAX_LINE:
                     self.fail(f"wrote a line longer than {MAX_LINE} bytes")
                     break
-                self.lines.put(line.rstrip(b"\r\n"))
+                with self._lock:
+                    self._unasked += len(line)
+                    flooding = self._unasked > MAX_UNASKED
+                if flooding:
+                    self.fail(f"wrote more than {MAX_UNASKED >> 20} MiB of lines nobody asked for")
+                    break
+                self.lines.put(line)
         except (OSError, ValueError):
             pass
         with contextlib.suppress(OSError):
@@ -410,6 +433,7 @@ __all__ = [
     "DEFAULT_CLOCK",
     "LOG_ENV",
     "MAX_LINE",
+    "MAX_UNASKED",
     "MAX_UNREAD",
     "BridgeError",
     "CommandBot",
