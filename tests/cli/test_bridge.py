@@ -180,6 +180,28 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
     assert standings["complete"] and rows["ctour"]["defaults"] == rows["javatour"]["defaults"] == 0
 
 
+def test_on_a_host_a_crashed_program_gets_the_default_when_the_clock_runs_out(
+    host: ServerProcess, tmp_path: Path
+) -> None:
+    token = host.register("crasher")
+    reply = httpx.post(
+        f"{host.http}/api/tables",
+        headers={"authorization": f"Bearer {token}"},
+        json={"game": "numeron", "seats": ["open", "bot:random"], "options": {"time_limit": 1}},
+        timeout=10,
+    )
+    assert reply.status_code == 201, reply.text
+    table = reply.json()["id"]
+    # a first run answers the trial decision before the seat is taken; the game's run crashes
+    cmd = program(tmp_path, "crash", "sys.exit(3) if turns == 2 else None")  # at its 2nd turn
+    result = finish(start_bot_run(host, token, cmd, table), timeout=120)
+    assert result["outcome"]["ranks"], result
+    record = record_of(host, table)
+    mine = [s for s in record.steps if s.seat == 0 and s.default is not None]
+    assert mine and {s.default for s in mine} == {"timeout"}, mine
+    assert starts(tmp_path, "crash") == 2  # the trial, then the game
+
+
 def test_the_host_never_runs_a_command(host: ServerProcess, tmp_path: Path) -> None:
     token = host.register("mallory")
     marker = tmp_path / "ran"
