@@ -172,7 +172,13 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
         for who, cmd in (("ctour", c_bot), ("javatour", java_bot))
     ]
     for proc in runs:
-        out, err = proc.communicate(timeout=240)
+        try:
+            out, err = proc.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            info = httpx.get(f"{host.http}/api/tournaments/{tid}", timeout=10).text
+            raise AssertionError(f"not over: {info}\n{out}\n{err}") from None
         assert proc.returncode == 0, out + err
         assert len(out.strip().splitlines()) >= 1, out  # one JSON line per table played
     standings = httpx.get(f"{host.http}/api/tournaments/{tid}/standings", timeout=10).json()
