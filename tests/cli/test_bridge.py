@@ -161,16 +161,26 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
     tid = created.json()["id"]
     from tests.cli.run import BIN, environment
 
-    runs = [
-        subprocess.Popen(
-            [str(BIN / "dennou"), "bot", "run", "--cmd", cmd, "--tournament", tid],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=environment({"DENNOU_TOKEN": tokens[who], "DENNOU_SERVER": host.ws}),
+    def accepted(who: str) -> bool:
+        info = httpx.get(f"{host.http}/api/tournaments/{tid}", timeout=10).json()
+        return bool(info["invitations"].get(who) == "accepted")
+
+    runs = []
+    for who, cmd in (("ctour", c_bot), ("javatour", java_bot)):
+        runs.append(
+            subprocess.Popen(
+                [str(BIN / "dennou"), "bot", "run", "--cmd", cmd, "--tournament", tid],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=environment({"DENNOU_TOKEN": tokens[who], "DENNOU_SERVER": host.ws}),
+            )
         )
-        for who, cmd in (("ctour", c_bot), ("javatour", java_bot))
-    ]
+        # one acceptance at a time: two at the same moment can lose one (the host writes the
+        # invitations it read before the other's write landed)
+        waited = time.monotonic() + 60
+        while not accepted(who) and time.monotonic() < waited:
+            time.sleep(0.1)
     for proc in runs:
         try:
             out, err = proc.communicate(timeout=240)
