@@ -28,7 +28,7 @@ from dennou.core.errors import ConfigError
 from dennou.core.record import Record, loads
 from dennou.games import get
 from dennou.server.testing import ServerProcess
-from tests.cli.run import ROOT, dennou
+from tests.cli.run import BIN, ROOT, dennou, environment
 
 EXAMPLES = ROOT / "examples" / "bridge"
 REQUIRED = os.environ.get("DENNOU_REQUIRE_COMPILERS") == "1"
@@ -81,7 +81,6 @@ def make_table(
 
 
 def start_bot_run(host: ServerProcess, token: str, cmd: str, table: str) -> subprocess.Popen[str]:
-    from tests.cli.run import BIN, environment
 
     return subprocess.Popen(
         [str(BIN / "dennou"), "bot", "run", "--cmd", cmd, "--table", table, "--json"],
@@ -159,7 +158,6 @@ def test_c_and_java_programs_play_a_host_tournament_with_bot_run_tournament(
     )
     assert created.status_code == 201, created.text
     tid = created.json()["id"]
-    from tests.cli.run import BIN, environment
 
     def accepted(who: str) -> bool:
         info = httpx.get(f"{host.http}/api/tournaments/{tid}", timeout=10).json()
