@@ -147,8 +147,9 @@ def match_command(
     bots: Annotated[
         str,
         typer.Option(
-            help="comma-separated bot specs (name:key=value); seats beyond them are filled "
-            "from the same bots in turn"
+            help="comma-separated bot specs (name:key=value, or cmd:./program args for a "
+            "program over the engine bridge); seats beyond them are filled from the same bots "
+            "in turn"
         ),
     ],
     players: Annotated[
@@ -482,7 +483,10 @@ def tournament_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game name")],
     entrants: Annotated[
         str,
-        typer.Option(help="comma-separated entrants: bot specs, module:Class, name=spec, @account"),
+        typer.Option(
+            help="comma-separated entrants: bot specs, module:Class, cmd:./program args "
+            "(the engine bridge), name=spec, @account"
+        ),
     ] = "",
     fmt: Annotated[str, typer.Option("--format", help="round-robin or swiss")] = "round-robin",
     games: Annotated[

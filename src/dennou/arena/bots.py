@@ -1,4 +1,9 @@
-"""Bots by name: ``solver``, ``montecarlo:ms=500``, ``random`` (every game has ``random``)."""
+"""Bots by name: ``solver``, ``montecarlo:ms=500``, ``random`` (every game has ``random``).
+
+Locally (:func:`make_bot`) a spec may also be a program: ``cmd:./mybot args`` plays over the
+engine bridge (:mod:`dennou.arena.bridge`). The host never runs one: :func:`resolve_bot`, which
+builds the host's bot seats, refuses it.
+"""
 
 from __future__ import annotations
 
@@ -53,6 +58,13 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
+    from dennou.arena.bridge import is_command
+
+    if is_command(spec):
+        raise ConfigError(
+            f"{spec!r}: a command bot runs only on your machine (dennou match, dennou "
+            "tournament, dennou bot run --cmd); a host plays built-in bots"
+        )
     name, options = parse_bot_spec(spec)
     bots = available_bots(game)
     if name not in bots:
@@ -64,9 +76,16 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
 def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
 
+    ``cmd:./mybot args`` makes a :class:`~dennou.arena.bridge.CommandBot` (its program starts
+    when a game begins).
+
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
+    from dennou.arena.bridge import COMMAND, CommandBot, is_command
+
+    if is_command(spec):
+        return CommandBot(spec.strip()[len(COMMAND) :], game)
     factory, kwargs = resolve_bot(game, spec)
     bot = factory(**kwargs)
     if not isinstance(bot, Bot):

@@ -3,6 +3,8 @@
 An entrant is a name and what plays for it:
 
 - a built-in bot spec, ``greedy`` or ``montecarlo:playouts=500`` (see :mod:`dennou.arena.bots`);
+- a program, ``cmd:./mybot args``, played over the engine bridge (:mod:`dennou.arena.bridge`;
+  locally only);
 - a Python bot, ``package.module:Class`` (the module part has a dot, so it cannot be mistaken
   for a bot name with options); the class is built with no arguments, or with the game if its
   constructor takes ``game``;
@@ -22,6 +24,7 @@ from typing import Any
 import msgspec
 
 from dennou.arena.bots import available_bots, make_bot, parse_bot_spec
+from dennou.arena.bridge import is_command
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
@@ -97,6 +100,14 @@ def check_entrant(game: Game[Any, Any], entrant: Entrant, *, remote_ok: bool = F
                 f"entrant {entrant.name!r} is a remote account ({entrant.spec}); remote "
                 "entrants play in host tournaments (dennou tournament --server ...)"
             )
+        return
+    if is_command(entrant.spec):
+        if remote_ok:
+            raise ConfigError(
+                f"entrant {entrant.name!r}: the host never runs a command ({entrant.spec}); "
+                "run it as a remote program (dennou bot run --cmd ...)"
+            )
+        make_bot(game, entrant.spec)
         return
     if is_class_target(entrant.spec):
         make_entrant_bot(game, entrant.spec)

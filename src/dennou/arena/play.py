@@ -7,6 +7,7 @@ default for that situation is applied: a bad bot never crashes a match.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -105,6 +106,7 @@ class GameRun:
         for i, bot in enumerate(bots):
             bot.reset(seat=i, rules=self.rules, players=names)
             bot.say = self._speaker(i)
+        finished = False
         try:
             while True:
                 state = self.state
@@ -120,10 +122,13 @@ class GameRun:
                     continue
                 # One seat per pass: a submission (or a default) may change who must act next.
                 self._decide(min(acting), rngs)
+            record.outcome = _outcome_json(game, self.state)
+            finished = True
         finally:
             for bot in bots:
                 bot.say = None
-        record.outcome = _outcome_json(game, self.state)
+                bot.deadline = None
+                _end(bot, record.outcome if finished else None)
         return record
 
     def _decide(self, seat: int, rngs: Sequence[Any]) -> None:
@@ -136,13 +141,21 @@ class GameRun:
             state = self.state
         view = game.view(state, seat)
         legal = game.legal_actions(state, seat)
+        limit = self.time_limit
+        if limit is not None:
+            # the clock counts from the decision's start, what the bot said first included
+            bot.deadline = time.monotonic() + limit - (time.perf_counter() - started)
         try:
             action = bot.act(view, legal, rng)
         except Exception as exc:
             ms = (time.perf_counter() - started) * 1000
             note = f"{type(exc).__name__}: {exc}"
-            _default(game, self.state, seat, "error", note, ms, self._commit)
+            # a bot that gave up because its clock ran out timed out, like a slow answer
+            late = limit is not None and ms > limit * 1000
+            _default(game, self.state, seat, "timeout" if late else "error", note, ms, self._commit)
             return
+        finally:
+            bot.deadline = None
         ms = (time.perf_counter() - started) * 1000
         if self.time_limit is not None and ms > self.time_limit * 1000:
             note = f"took {ms:.0f} ms > {self.time_limit * 1000:.0f} ms"
@@ -200,6 +213,12 @@ def _chat(
             continue
         commit(Step(seat, talk=TalkLine(seat, name, channel, text)), new, events)
         state = new
+
+
+def _end(bot: Bot, outcome: dict[str, Any] | None) -> None:
+    # a bot that fails to tidy up must not lose the record of a finished game
+    with contextlib.suppress(Exception):
+        bot.end(outcome)
 
 
 def _default(

@@ -31,8 +31,8 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from dennou.core.actions import Action
-from dennou.core.bot import Bot
+from dennou.core.actions import Action, LazyActions
+from dennou.core.bot import Bot, NoAnswer
 from dennou.core.errors import DennouError, ProtocolError
 from dennou.core.game import Event, Game
 from dennou.core.registry import Registry
@@ -227,6 +227,22 @@ async def run_bot(
         games = REGISTRY
     seed = seed if seed is not None else random.randrange(2**32)
     state = _Play(bot, seed, keep_messages, on_message, games)
+    try:
+        return await _play_on(state, server, token, table, join, rules, reconnect_for)
+    finally:
+        state.finish(None)  # stopped or failed before the end: the bot lets go of what it holds
+
+
+async def _play_on(
+    state: _Play,
+    server: str,
+    token: str,
+    table: str | None,
+    join: str | None,
+    rules: dict[str, Any] | None,
+    reconnect_for: float,
+) -> GameResult:
+    """Play until the end, reconnecting after a lost connection (see :func:`run_bot`)."""
     lost_at: float | None = None
     while True:
         try:
@@ -273,6 +289,22 @@ async def _find_table(client: Client, game: str, rules: dict[str, Any] | None) -
     return table_id
 
 
+def _speaker(
+    client: Client, table: str, loop: asyncio.AbstractEventLoop
+) -> Callable[[str, str], str | None]:
+    """``Bot.say`` over the wire, for a bot deciding on a thread: the line is sent at once."""
+
+    def say(channel: str, text: str) -> str | None:
+        message = {"type": "talk", "table": table, "channel": channel, "text": text}
+        try:
+            asyncio.run_coroutine_threadsafe(client.send(message), loop).result(timeout=10)
+        except Exception as exc:  # the bot gets the reason, as the arena's say gives it
+            return f"not sent: {type(exc).__name__}: {exc}"
+        return None
+
+    return say
+
+
 def _game_started(msg: dict[str, Any]) -> bool:
     """Whether a table message shows that its game has begun."""
     kind = msg.get("type")
@@ -311,6 +343,13 @@ class _Play:
         self.answered: set[int] = set()
         self.started = False
         """Whether the game has begun (a seat given up before then is released)."""
+        self.ended = False
+
+    def finish(self, outcome: dict[str, Any] | None) -> None:
+        """Tell the bot its game is over (once; ``None``: stopped before its end)."""
+        if self.bot is not None and self.game is not None and not self.ended:
+            self.ended = True
+            self.bot.end(outcome)
 
     def _setup(self, view: dict[str, Any]) -> None:
         if self.game is not None:
@@ -354,6 +393,7 @@ class _Play:
                 await self._turn(client, table, msg)
             elif kind == "end":
                 assert self.seat is not None
+                self.finish(msg.get("outcome"))
                 return GameResult(
                     table,
                     self.seat,
@@ -372,7 +412,13 @@ class _Play:
         rng = make_rng(self.seed, seat, version)
         legal: Sequence[Action]
         if msg.get("legal") is not None:
-            legal = [self.game.parse_action(a) for a in msg["legal"]]
+            listed = [self.game.parse_action(a) for a in msg["legal"]]
+            legal = listed
+            if msg.get("legal_description"):
+                # keep the game's description with the list, as the arena's bots get it
+                legal = LazyActions(
+                    len(listed), listed.__getitem__, listed.__contains__, msg["legal_description"]
+                )
         else:
             # Too many to list: the legal actions follow from the view alone (the contract's
             # leak property), so any determinization of the view has the same ones.
@@ -384,7 +430,19 @@ class _Play:
                 await client.send(
                     {"type": "talk", "table": table, "channel": channel, "text": text}
                 )
-        action = await asyncio.to_thread(self.bot.act, view, legal, rng)
+        bot = self.bot
+        left = msg.get("time_limit")
+        bot.deadline = time.monotonic() + left if isinstance(left, int | float) else None
+        bot.say = _speaker(client, table, asyncio.get_running_loop())
+        try:
+            action = await asyncio.to_thread(bot.act, view, legal, rng)
+        except NoAnswer as exc:
+            # nothing is sent: the host applies the rules' default when the clock runs out
+            self.errors.append({"type": "no_answer", "version": version, "message": exc.message})
+            return
+        finally:
+            bot.deadline = None
+            bot.say = None
         await client.send(
             {
                 "type": "act",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from dennou.core.actions import Action
-from dennou.core.errors import ConfigError
+from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import JSON, Event, Seat
 from dennou.core.options import check_arguments
 
@@ -26,14 +26,17 @@ class Bot(ABC):
     """Base of every bot, built-in or remote.
 
     The arena (or the SDK, over the wire) calls :meth:`reset` once per game, :meth:`observe` with
-    the events the seat may see, :meth:`chat` when the seat may talk, and :meth:`act` whenever a
-    decision is due.
+    the events the seat may see, :meth:`chat` when the seat may talk, :meth:`act` whenever a
+    decision is due, and :meth:`end` when the game is over.
     """
 
     name: str = "bot"
     say: Callable[[str, str], str | None] | None = None
     """Set by the host (arena or SDK) while a game runs: ``say(channel, text)`` speaks at once
     and returns an error message or ``None``. Interactive bots use it to talk mid-decision."""
+    deadline: float | None = None
+    """Set by the host (arena or SDK) before each :meth:`act`: the :func:`time.monotonic` time
+    by which the decision is due, or ``None`` where the decision has no clock."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -66,9 +69,23 @@ class Bot(ABC):
         """Lines to say before acting, as ``(channel, text)`` (default: none)."""
         return ()
 
+    def end(self, outcome: JSON | None) -> None:  # noqa: B027
+        """The game is over (``outcome``: its scores and ranks), or stopped (``None``).
+
+        Bots holding resources (a program, a connection) release them here (default: nothing).
+        """
+
     @abstractmethod
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose an action from ``legal`` given only ``view``."""
+
+
+class NoAnswer(DennouError):
+    """Raised by :meth:`Bot.act` when the bot has no answer: the rules' default applies.
+
+    In the arena the default is applied at once (reason ``error``, or ``timeout`` past the
+    clock); over the wire the SDK sends nothing and the host applies it when the clock runs out.
+    """
 
 
 class RandomBot(Bot):

@@ -235,8 +235,20 @@ def _where(db: str | None, data_dir: str) -> str:
     return db
 
 
+def _log_bridge_to_stderr() -> None:
+    """Show the program's stderr and the bridge's reports (``dennou.bridge``) on stderr."""
+    import logging
+
+    bridge_log = logging.getLogger("dennou.bridge")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("bot %(message)s"))
+    bridge_log.addHandler(handler)
+    bridge_log.setLevel(logging.INFO)
+    bridge_log.propagate = False
+
+
 def load_bot(target: str) -> Bot | Any:
-    """A bot from ``package.module:Class``, or a factory of a built-in bot spec.
+    """A bot from ``package.module:Class``, or a factory of a bot spec (``cmd:`` included).
 
     ``package.module:Class`` is built with no arguments (or with the game, if its constructor
     takes ``game``); a built-in spec (``random``,
@@ -270,7 +282,10 @@ def load_bot(target: str) -> Bot | Any:
 
 
 def bot_run(
-    target: Annotated[str, typer.Argument(help="module:Class of a Bot, or a built-in bot spec")],
+    target: Annotated[
+        str | None,
+        typer.Argument(help="module:Class of a Bot, or a built-in bot spec (or give --cmd)"),
+    ] = None,
     server: Annotated[
         str, typer.Option(help=f"the host: {FORMS}", envvar="DENNOU_SERVER")
     ] = "ws://127.0.0.1:8000/ws",
@@ -285,16 +300,36 @@ def bot_run(
     tournament: Annotated[
         str | None, typer.Option(help="a tournament id: play every seat it gives you")
     ] = None,
+    cmd: Annotated[
+        str | None,
+        typer.Option(
+            help="a program that plays over JSON lines on stdin/stdout (docs/protocol.md, "
+            'the engine bridge), e.g. "./mybot --depth 3"; restarted for each game'
+        ),
+    ] = None,
 ) -> None:
     """Run a bot on a server: check it can play the game, take a seat, play, report the result.
 
     The bot is tried on a decision of the game before it takes a seat, so a bot that cannot play
-    it never holds one. Ctrl-C before the game begins gives the seat back.
+    it never holds one. Ctrl-C before the game begins gives the seat back. With --cmd, the bot is
+    a program in any language (its stderr and the bridge's reports go to stderr).
     """
     from rich.console import Console
 
     from dennou.core import native
 
+    if (target is None) == (cmd is None):
+        raise typer.BadParameter("give a bot (module:Class or a bot spec) or --cmd, not both")
+    if cmd is not None:
+        from dennou.arena.bridge import COMMAND, command_argv
+
+        try:
+            command_argv(cmd)
+        except ConfigError as exc:
+            raise typer.BadParameter(exc.message) from None
+        target = COMMAND + cmd
+        _log_bridge_to_stderr()
+    assert target is not None
     if not token:
         raise typer.BadParameter("a token is needed (--token or DENNOU_TOKEN)")
     server = host_urls(server).ws
@@ -442,6 +477,8 @@ def check_bot(game: Game[Any, Any], rules: Any, bot: Bot, players: int | None = 
             f"the bot cannot play {game.spec.name}: on its first decision it raised "
             f"{type(exc).__name__}: {exc}"
         ) from None
+    finally:
+        bot.end(None)  # a trial, not a game: a program it runs stops (and restarts to play)
     if action not in legal:
         raise ConfigError(
             f"the bot cannot play {game.spec.name}: on its first decision it chose "

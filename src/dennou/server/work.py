@@ -34,18 +34,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from dennou.arena.runners import exit_with_parent
-from dennou.core.actions import Action, LazyActions
+from dennou.core.actions import Action
 from dennou.core.errors import DennouError
 from dennou.core.game import CHANCE, Event, Game
+from dennou.core.turns import LIST_LEGAL_UP_TO, SAMPLE, legal_parts, sample_indices
 from dennou.server.fair import FairQueue
 
 T = TypeVar("T")
-
-LIST_LEGAL_UP_TO = 300
-"""Legal actions are listed in a ``turn`` up to this many; beyond, a sample of them."""
-
-SAMPLE = 20
-"""Legal actions sampled in a ``turn`` that does not list them all."""
 
 Kind = tuple[str, str]
 """A kind of work: ``(game, operation)``."""
@@ -84,36 +79,11 @@ def turn_parts(game: Game[Any, Any], state: Any, seat: int, version: int) -> Tur
     The view, the legal actions listed (at most :data:`LIST_LEGAL_UP_TO`) or sampled, their
     count, and the game's description of them.
     """
-    legal = game.legal_actions(state, seat)
-    description = (legal.description or None) if isinstance(legal, LazyActions) else None
-    listed: list[dict[str, Any]] | None = None
-    sample: list[dict[str, Any]] | None = None
-    if len(legal) <= LIST_LEGAL_UP_TO:
-        listed = [game.dump_action(a) for a in legal]
-    else:
-        sample = [game.dump_action(legal[i]) for i in sample_indices(len(legal), version, seat)]
-    return game.view(state, seat), listed, len(legal), description, sample
+    listed, count, description, sample = legal_parts(
+        game, game.legal_actions(state, seat), version, seat
+    )
+    return game.view(state, seat), listed, count, description, sample
 
-
-def sample_indices(count: int, version: int, seat: int) -> list[int]:
-    """:data:`SAMPLE` distinct indices of ``range(count)`` in order, different at each turn.
-
-    One index from each of :data:`SAMPLE` equal stretches of the range (so the sample spans
-    the whole space), drawn by a 64-bit linear congruential generator seeded by the version
-    and seat: a few microseconds, where a seeded :class:`random.Random` costs ten. Deterministic,
-    so a turn sent again lists the same sample.
-    """
-    k = min(SAMPLE, count)
-    state = (version * 1_000_003 + seat) * 0x9E3779B97F4A7C15 & _MASK64
-    out = []
-    for i in range(k):
-        state = (state * 6364136223846793005 + 1442695040888963407) & _MASK64
-        low, high = i * count // k, (i + 1) * count // k
-        out.append(low + (state >> 33) % (high - low))
-    return out
-
-
-_MASK64 = (1 << 64) - 1
 
 _Piece = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[tuple[bool, Any, float]]"]
 """Work waiting for a process: the function, its arguments, and where its outcome goes."""
