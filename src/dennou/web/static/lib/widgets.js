@@ -84,6 +84,13 @@ export class TalkPanel {
     this.button = h('button', { type: 'submit', id: 'talk-send' }, t('talk.send'));
     /** @type {string[]} */
     this.players = [];
+    /** Who may mute here (the table's owner or an operator): then each talker gets a button. */
+    this.me = /** @type {string | null} */ (null);
+    this.canMute = false;
+    /** @type {string[]} */
+    this.muted = [];
+    /** @type {(account: string, muted: boolean) => void} */
+    this.onMute = () => {};
     this.form = h(
       'form',
       {
@@ -132,6 +139,7 @@ export class TalkPanel {
 
   /** @param {{speaker: number | null, name: string, channel: string, text: string}} line */
   add(line) {
+    const mod = h('span', { class: 'mod', 'data-account': line.name });
     this.lines.append(
       h(
         'li',
@@ -142,10 +150,49 @@ export class TalkPanel {
         line.speaker === null ? h('span', { class: 'small' }, ` (${t('talk.spectator')})`) : null,
         ': ',
         h('span', { class: 'text' }, line.text),
+        mod,
       ),
     );
+    this.modButton(mod);
     const box = this.lines.parentElement;
     if (box) box.scrollTop = box.scrollHeight;
+  }
+
+  /**
+   * Who is looking, whether they may mute, who is muted, and how to (un)mute.
+   * @param {string | null} me
+   * @param {boolean} canMute
+   * @param {string[]} muted
+   * @param {(account: string, muted: boolean) => void} onMute
+   */
+  moderate(me, canMute, muted, onMute) {
+    this.me = me;
+    this.canMute = canMute;
+    this.muted = muted;
+    this.onMute = onMute;
+    for (const mod of /** @type {NodeListOf<HTMLElement>} */ (this.lines.querySelectorAll('.mod'))) this.modButton(mod);
+  }
+
+  /**
+   * A talker's mute (or unmute) button, for those who may mute (never at oneself).
+   * @param {HTMLElement} mod
+   */
+  modButton(mod) {
+    const who = mod.dataset.account || '';
+    if (!this.canMute || !who || who === this.me) {
+      replace(mod);
+      return;
+    }
+    const muted = this.muted.includes(who);
+    replace(
+      mod,
+      ' ',
+      h(
+        'button',
+        { type: 'button', class: 'link small', 'data-testid': muted ? 'unmute' : 'mute', 'aria-label': t(muted ? 'talk.unmute_who' : 'talk.mute_who', { name: who }), onclick: () => this.onMute(who, !muted) },
+        t(muted ? 'talk.unmute' : 'talk.mute'),
+      ),
+    );
   }
 
   clear() {
