@@ -56,6 +56,8 @@ let backfill = false;
 /** Versions of the talk lines shown. @type {Set<number>} */
 const talkSeen = new Set();
 let confirmResign = false;
+let claimTimer = 0;
+let rematchWatch = false;
 
 // --- layout ----------------------------------------------------------------------------------
 const heading = h('h1', {}, gameTitle(table.game, gameInfo?.title));
@@ -485,8 +487,6 @@ function claimIn(current) {
   return Math.max(0, since + grace - Date.now());
 }
 
-let claimTimer = 0;
-
 function renderActions() {
   const current = info || table;
   const playing = current.status === 'playing' && seat !== null;
@@ -544,8 +544,6 @@ async function playAgain() {
     showError(err, 'table.refused');
   }
 }
-
-let rematchWatch = false;
 
 /**
  * After the end, players look for a rematch another player of this table opened: a waiting
