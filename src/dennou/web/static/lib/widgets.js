@@ -4,6 +4,22 @@
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
 
+const HOST_ENDINGS = ['resign', 'abort', 'claim', 'cancel'];
+
+/**
+ * A host ending (resign, abort, claim, a cancelled tournament) in the current language, or
+ * null for any other event.
+ * @param {{kind: string, data: Record<string, any>}} e
+ * @param {string[]} players
+ * @returns {string | null}
+ */
+export function endingText(e, players) {
+  if (!HOST_ENDINGS.includes(e.kind)) return null;
+  const seat = e.data ? e.data.seat : null;
+  const name = seat === null || seat === undefined ? t('table.ev.host') : players[seat] ?? String(seat);
+  return t(`table.ev.${e.kind}`, { name });
+}
+
 /** The decision clock: counts down to a deadline (local time, so clocks need not agree). */
 export class Clock {
   constructor() {

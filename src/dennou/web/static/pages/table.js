@@ -7,7 +7,7 @@ import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
 import { gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
-import { Clock, EventLog, TalkPanel, resultsTable } from '../lib/widgets.js';
+import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
 import { ACT_EVENT } from '../boards/base.js';
 
@@ -303,7 +303,7 @@ function showError(err, key = 'table.error') {
 /** @param {any} e */
 function eventText(e) {
   try {
-    return boardModule.eventText(e, t, players(), view) || e.text;
+    return endingText(e, players()) || boardModule.eventText(e, t, players(), view) || e.text;
   } catch {
     return e.text;
   }
