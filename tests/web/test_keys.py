@@ -73,7 +73,7 @@ def test_numeron_by_keyboard_digits_fill_the_entry_enter_sends_and_the_focus_sta
             break
         page.keyboard.type(call)
         page.keyboard.press("Enter")
-        wait_until(lambda b=before: my_actions(tab, table, 0) > b, 20)  # type: ignore[misc]
+        wait_until(lambda b=before: my_actions(tab, table, 0) > b, 20)
         assert page.evaluate(FOCUS_ON_BOARD), f"the focus fell off the board after calling {call}"
     calls = page.locator("[data-testid=calls-0] tbody tr td.mono").all_inner_texts()
     assert calls[:1] == ["456"]
@@ -143,7 +143,7 @@ def test_daifugo_by_keyboard_ranks_select_enter_plays_p_passes_and_the_focus_sta
             time.sleep(0.05)
             continue
         try:
-            wait_until(lambda b=before: my_actions(tab, table, 0) > b, 5)  # type: ignore[misc]
+            wait_until(lambda b=before: my_actions(tab, table, 0) > b, 5)
         except TimeoutError:
             continue  # the clock took the turn meanwhile (10 s); look again
         if kind == "play":
@@ -169,18 +169,18 @@ def test_the_help_overlay_lists_the_boards_keys_in_each_language(
         page.wait_for_selector("[data-testid=pad-submit]")
         page.locator("body").press("?")
         dialog = page.locator("[data-testid=help]")
-        wait_until(lambda d=dialog: d.is_visible(), 10)  # type: ignore[misc]
+        wait_until(lambda d=dialog: d.is_visible(), 10)
         text = dialog.inner_text()
         assert title in text
         assert "Backspace" in text and "Enter" in text and "0–9" in text
         assert not re.search(r"\bkeys\.\w", text), text
         page.screenshot(path=str(tmp_path / f"help-{lang}.png"))
         page.keyboard.press("Escape")
-        wait_until(lambda d=dialog: not d.is_visible(), 10)  # type: ignore[misc]
+        wait_until(lambda d=dialog: not d.is_visible(), 10)
         page.click("[data-testid=help-open]")
-        wait_until(lambda d=dialog: d.is_visible(), 10)  # type: ignore[misc]
+        wait_until(lambda d=dialog: d.is_visible(), 10)
         page.click("[data-testid=help-close]")
-        wait_until(lambda d=dialog: not d.is_visible(), 10)  # type: ignore[misc]
+        wait_until(lambda d=dialog: not d.is_visible(), 10)
         assert tab.errors == [], tab.errors
         assert tab.missing_keys() == []
         tab.close()

@@ -91,7 +91,7 @@ def test_abort_is_offered_until_anything_moves_and_the_other_player_sees_the_rem
     ann.page.click("[data-testid=abort]")
     wait_until(lambda: info(host, first)["status"] == "aborted", 20)
     for tab in (ann, ben):
-        wait_until(lambda t=tab: t.page.locator("[data-testid=play-again]").count(), 20)  # type: ignore[misc]
+        wait_until(lambda t=tab: t.page.locator("[data-testid=play-again]").count(), 20)
     assert "中止" in ben.page.inner_text("[data-testid=table-notice]")
     # ann plays again: a new table, ann seated, ben's seat open; ben's page says where
     ann.page.click("[data-testid=play-again]")
@@ -107,7 +107,7 @@ def test_abort_is_offered_until_anything_moves_and_the_other_player_sees_the_rem
     # now something moves (ann sets her number): abort is gone from both pages
     assert numeron(ann.page)
     for tab in (ann, ben):
-        wait_until(lambda t=tab: not t.page.locator("[data-testid=abort]").count(), 20)  # type: ignore[misc]
+        wait_until(lambda t=tab: not t.page.locator("[data-testid=abort]").count(), 20)
     clean(ann, ben)
 
 
@@ -157,7 +157,7 @@ def test_spectators_talk_in_their_room_the_owner_and_an_operator_mute_and_player
     cat.page.click("#talk-send")
     for watcher in (ann, olga):
         lines = watcher.page.locator("[data-testid=talk-lines]")
-        wait_until(lambda w=lines: "cat was here" in w.inner_text(), 20)  # type: ignore[misc]
+        wait_until(lambda w=lines: "cat was here" in w.inner_text(), 20)
     # the owner and the operator get a mute button for cat; cat gets none for itself
     wait_until(lambda: olga.page.locator("[data-testid=mute]").count(), 20)
     assert not cat.page.locator("[data-testid=mute]").count()
