@@ -32,11 +32,11 @@ from dennou.web.security import COOKIE, clear_session, same_origin, session_toke
 
 
 # --- bodies and replies ---------------------------------------------------------------------
-class Session(msgspec.Struct, kw_only=True):
+class Session(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Who the browser's session is (``null``: nobody signed in).
 
-    ``operator``: one of the host's operators (the pages show an operator's controls; the host
-    checks every request itself).
+    ``operator`` (only when true): one of the host's operators (the pages show an operator's
+    controls; the host checks every request itself).
     """
 
     name: str | None
