@@ -184,3 +184,20 @@ def test_the_help_overlay_lists_the_boards_keys_in_each_language(
         assert tab.errors == [], tab.errors
         assert tab.missing_keys() == []
         tab.close()
+
+
+def test_on_any_board_enter_confirms_with_its_main_button_and_the_focus_stays(
+    shared_server: ServerProcess, browser: Any
+) -> None:
+    tab = open_tab(browser)
+    sign_in(tab, shared_server.http, "kay_chairs")
+    table = create_table(tab, "chairs", quick_rules("chairs"), ["me", *["bot:random"] * 3])
+    page = tab.page
+    page.wait_for_selector("[data-testid=ready]:not([disabled])")
+    tab_to(page, "#board")
+    page.keyboard.press("Enter")  # free time: Enter is "ready", the board's main button
+    wait_until(lambda: my_actions(tab, table, 0) == 1, 20)
+    assert page.evaluate(FOCUS_ON_BOARD)
+    assert tab.errors == [], tab.errors
+    assert tab.missing_keys() == []
+    tab.close()

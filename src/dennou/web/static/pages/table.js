@@ -519,7 +519,10 @@ function renderActions() {
   const focused = document.activeElement instanceof HTMLElement && actionsBox.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
   replace(actionsBox, buttons);
   if (focused) {
-    const again = /** @type {HTMLElement | null} */ (actionsBox.querySelector(`[data-testid="${focused}"]`));
+    // Keyboard users stay here: Resign hands the focus to Cancel (the safe choice), the
+    // confirmation's buttons hand it back to Resign, anything gone to the board.
+    const next = { resign: 'resign-no', 'resign-no': 'resign', 'resign-yes': 'resign' }[focused];
+    const again = /** @type {HTMLElement | null} */ (actionsBox.querySelector(`[data-testid="${focused}"]`) || (next ? actionsBox.querySelector(`[data-testid="${next}"]`) : null));
     (again || board).focus();
   }
 }
