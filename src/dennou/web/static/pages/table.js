@@ -237,8 +237,9 @@ function onMessage(msg) {
       if (info) info = { ...info, status: msg.status || 'finished', outcome: msg.outcome };
       refreshView();
       renderMeta();
-      if (seat !== null && gameInfo?.talk) {
-        // The spectators' room was kept from the seats while the game was on; now it is theirs.
+      if (seat !== null && gameInfo?.talk && !backfill) {
+        // The spectators' room was kept from the seats while the game was on; now it is theirs
+        // (once: joining again tells the end again).
         backfill = true;
         conn.request({ type: 'join', table: tableId, version: 0 }).catch(() => {});
       }
