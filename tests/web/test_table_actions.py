@@ -67,6 +67,9 @@ def test_resign_asks_first_ends_the_game_and_play_again_opens_the_same_seats(
     assert done["outcome"]["detail"]["end"] == "resign"
     assert done["outcome"]["ranks"][0] == 2
     page.screenshot(path=str(tmp_path / "resigned.png"), full_page=True)
+    page.wait_for_timeout(1500)  # the page settles: it picks the talk up once, then waits
+    ends = [m for m in ann.frames if m.get("type") == "end" and m.get("table") == table]
+    assert len(ends) <= 2, f"{len(ends)} ends: the page keeps joining again"
     page.click("[data-testid=play-again]")
     page.wait_for_url(lambda url: "/tables/" in url and table not in url)
     again = info(host, page.url.rstrip("/").split("/")[-1].split("?")[0])
