@@ -232,6 +232,8 @@ function onMessage(msg) {
       render();
       break;
     case 'end':
+      // First: what is waiting now is not a rematch (asked before Play again is shown here).
+      watchForRematch();
       outcome = msg.outcome;
       turn = null;
       if (info) info = { ...info, status: msg.status || 'finished', outcome: msg.outcome };
@@ -243,7 +245,6 @@ function onMessage(msg) {
         backfill = true;
         conn.request({ type: 'join', table: tableId, version: 0 }).catch(() => {});
       }
-      watchForRematch();
       break;
     case 'error':
       if (msg.id === undefined || msg.id === null) showError(new ServerError(msg));
