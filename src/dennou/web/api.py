@@ -33,10 +33,15 @@ from dennou.web.security import COOKIE, clear_session, same_origin, session_toke
 
 
 # --- bodies and replies ---------------------------------------------------------------------
-class Session(msgspec.Struct, kw_only=True):
-    """Who the browser's session is (``null``: nobody signed in)."""
+class Session(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Who the browser's session is (``null``: nobody signed in).
+
+    ``operator`` (only when true): one of the host's operators (the pages show an operator's
+    controls; the host checks every request itself).
+    """
 
     name: str | None
+    operator: bool = False
 
 
 class NewSession(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -293,8 +298,9 @@ def _address(request: Request) -> str:
 async def api_session(request: Request) -> Any:
     """Who the browser's session cookie signs in (``null``: nobody)."""
     secret = session_token(request)
-    name = None if secret is None else await _hub(request).accounts.session_account(secret)
-    return Session(name=name)
+    hub = _hub(request)
+    name = None if secret is None else await hub.accounts.session_account(secret)
+    return Session(name=name, operator=hub.accounts.is_operator(name))
 
 
 async def api_sign_in(request: Request) -> Any:

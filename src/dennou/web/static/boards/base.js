@@ -57,6 +57,13 @@ export class Board extends HTMLElement {
     super();
     /** @type {BoardState | null} */
     this._state = null;
+    this.addEventListener('keydown', (ev) => this.key(ev));
+  }
+
+  connectedCallback() {
+    // The board itself takes the focus (Tab reaches it; actions leave the focus on it), so
+    // typed shortcuts always reach it.
+    if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
   }
 
   /** @returns {BoardState | null} */
@@ -70,14 +77,76 @@ export class Board extends HTMLElement {
    */
   set state(value) {
     this._state = value;
-    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
-    const key = focused && this.contains(focused) ? focused.dataset.key : undefined;
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const inside = Boolean(focused && (focused === this || this.contains(focused)));
+    const key = focused && focused !== this && inside ? focused.dataset.key : undefined;
     this.render(value);
-    // Keyboard users keep their place: focus the control with the same data-key again.
+    if (!inside || (focused && focused.isConnected && document.activeElement === focused)) return;
+    // Keyboard users keep their place: focus the control with the same data-key again, or,
+    // when it is gone or disabled (a digit typed, an action on its way), the board itself:
+    // the focus never falls to the page's body.
     if (key) {
       const again = /** @type {HTMLElement | null} */ (this.querySelector(`[data-key="${CSS.escape(key)}"]`));
-      if (again && !(again instanceof HTMLButtonElement && again.disabled)) again.focus();
+      if (again && !(again instanceof HTMLButtonElement && again.disabled)) {
+        again.focus();
+        return;
+      }
     }
+    this.focus({ preventScroll: true });
+  }
+
+  /**
+   * A key pressed on the board (or on the page's body, which the table page passes on): the
+   * board's own shortcuts first, then Enter confirms with the board's one primary button.
+   * Keys typed into a field are the field's.
+   * @param {KeyboardEvent} ev
+   */
+  key(ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const target = ev.target;
+    const field = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+    if (!field && this.shortcut(ev)) {
+      ev.preventDefault();
+      return;
+    }
+    if (!this.canAct) return;
+    if (ev.key === 'Enter' && !(target instanceof HTMLButtonElement) && !(target instanceof HTMLTextAreaElement)) {
+      const primary = /** @type {NodeListOf<HTMLButtonElement>} */ (this.querySelectorAll('button.primary:not([disabled])'));
+      if (primary.length === 1) {
+        primary[0].click();
+        ev.preventDefault();
+      }
+      return;
+    }
+    // A digit typed on the board goes to its amount (the one number field), as in a form.
+    const amount = /** @type {NodeListOf<HTMLInputElement>} */ (this.querySelectorAll('input[type=number]:not([disabled])'));
+    if (!field && /^[0-9]$/.test(ev.key) && amount.length === 1) {
+      amount[0].value = ev.key;
+      amount[0].dispatchEvent(new Event('input', { bubbles: true }));
+      amount[0].focus();
+      ev.preventDefault();
+    }
+  }
+
+  /**
+   * The board's own keys; true when the key was used.
+   * @param {KeyboardEvent} ev
+   * @returns {boolean}
+   */
+  shortcut(ev) {
+    void ev;
+    return false;
+  }
+
+  /**
+   * The board's keys for the help overlay: [keys, what they do] in the current language
+   * (Enter, Tab and ? are the page's and listed by it).
+   * @param {Translate} t
+   * @returns {[string, string][]}
+   */
+  shortcuts(t) {
+    void t;
+    return [];
   }
 
   /**

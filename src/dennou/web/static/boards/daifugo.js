@@ -278,6 +278,73 @@ export default class DaifugoBoard extends Board {
     );
   }
 
+  /**
+   * Keys: a rank (3-9, 0 or T for 10, J, Q, K, A, 2; X the joker) selects one more card of
+   * that rank (once all are selected, the next press lets them go); Enter plays or gives the
+   * selection; P (or Space on the board) passes; Escape clears the selection.
+   * @param {KeyboardEvent} ev
+   * @returns {boolean}
+   */
+  shortcut(ev) {
+    const s = this.state;
+    if (!s || !this.canAct || !s.turn || !['play', 'exchange'].includes(s.view.phase)) return false;
+    const target = ev.target;
+    const onControl = target instanceof HTMLButtonElement && !target.classList.contains('card');
+    const key = ev.key.toUpperCase();
+    const rank = key === '0' || key === 'T' ? '10' : key === 'X' ? 'JK' : RANKS.includes(key) ? key : null;
+    if (rank) {
+      this.pickRank(rank);
+      return true;
+    }
+    if (key === 'ESCAPE' && this.selected.size) {
+      this.selected = new Set();
+      this.refresh();
+      return true;
+    }
+    if (key === 'ENTER' && !onControl) return this.press(s.view.phase === 'play' ? 'play' : 'give');
+    if (key === 'P' || (key === ' ' && !(target instanceof HTMLButtonElement))) return this.press('pass') || key === ' ';
+    return false;
+  }
+
+  /**
+   * Click one of the board's buttons if it is enabled.
+   * @param {string} dataKey
+   * @returns {boolean} whether it was clicked
+   */
+  press(dataKey) {
+    const b = /** @type {HTMLButtonElement | null} */ (this.querySelector(`[data-key="${dataKey}"]`));
+    if (!b || b.disabled) return false;
+    b.click();
+    return true;
+  }
+
+  /**
+   * Select one more card of a rank, or let them all go once every one is selected.
+   * @param {string} rank '3'…'2', or 'JK'
+   */
+  pickRank(rank) {
+    const s = this.state;
+    /** @type {string[]} */
+    const hand = (s && s.view.hand) || [];
+    const of = handIds(hand).filter((id) => (rank === 'JK' ? id.card === 'JK' : id.card !== 'JK' && id.card.slice(0, -1) === rank));
+    if (!of.length) return;
+    const next = of.find((id) => !this.selected.has(id.id));
+    if (next) this.selected.add(next.id);
+    else for (const id of of) this.selected.delete(id.id);
+    this.refresh();
+  }
+
+  /** @param {Translate} t @returns {[string, string][]} */
+  shortcuts(t) {
+    return [
+      ['3–9, 0 (T), J, Q, K, A, 2', t('keys.daifugo.rank')],
+      ['X', t('keys.daifugo.joker')],
+      ['Enter', t('keys.daifugo.play')],
+      ['P, Space', t('keys.daifugo.pass')],
+      ['Esc', t('keys.daifugo.clear')],
+    ];
+  }
+
   /** @param {BoardState} s */
   standings(s) {
     const { view, t } = s;

@@ -99,7 +99,6 @@ export default class HiloBoard extends Board {
     /** the number X as typed */
     this.x = '';
     this.decisionKey = '';
-    this.addEventListener('keydown', (ev) => this.onKey(ev));
   }
 
   /** @param {BoardState} s */
@@ -360,20 +359,32 @@ export default class HiloBoard extends Board {
     if (first) first.focus();
   }
 
-  /** H and L send High and Low when the buttons are there (not while typing X). @param {KeyboardEvent} ev */
-  onKey(ev) {
-    if (!this.canAct || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  /**
+   * H and L send High and Low when the buttons are there (not while typing X).
+   * @param {KeyboardEvent} ev
+   * @returns {boolean}
+   */
+  shortcut(ev) {
+    if (!this.canAct) return false;
     const key = ev.key.toLowerCase();
-    if (key !== 'h' && key !== 'l') return;
+    if (key !== 'h' && key !== 'l') return false;
     const which = key === 'h' ? ['pick-high', 'high'] : ['pick-low', 'low'];
     for (const k of which) {
       const b = /** @type {HTMLButtonElement | null} */ (this.querySelector(`[data-key="${k}"]`));
       if (b && !b.disabled) {
         b.click();
-        ev.preventDefault();
-        return;
+        return true;
       }
     }
+    return false;
+  }
+
+  /** @param {Translate} t @returns {[string, string][]} */
+  shortcuts(t) {
+    return [
+      ['H', t('keys.hilo.high')],
+      ['L', t('keys.hilo.low')],
+    ];
   }
 
   /** This seat's secret results this game (only its own). @param {BoardState} s */

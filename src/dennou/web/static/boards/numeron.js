@@ -30,7 +30,6 @@ export default class NumeronBoard extends Board {
     /** @type {string | null} the defence item being composed */
     this.defence = null;
     this.phaseKey = '';
-    this.addEventListener('keydown', (ev) => this.onKey(ev));
   }
 
   /** @param {BoardState} s */
@@ -317,24 +316,44 @@ export default class NumeronBoard extends Board {
     this.refresh();
   }
 
-  /** Typing digits, Backspace and Enter work anywhere on the board. @param {KeyboardEvent} ev */
-  onKey(ev) {
+  /**
+   * Typing digits, Backspace, Escape and Enter work anywhere on the board.
+   * @param {KeyboardEvent} ev
+   * @returns {boolean}
+   */
+  shortcut(ev) {
     const s = this.state;
-    if (!s || !this.canAct || !['setup', 'call', 'defence'].includes(s.view.phase)) return;
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (s.view.phase === 'defence' && this.defence !== 'shuffle') return;
+    if (!s || !this.canAct || !['setup', 'call', 'defence'].includes(s.view.phase)) return false;
+    if (s.view.phase === 'defence' && this.defence !== 'shuffle') return false;
     if (/^[0-9]$/.test(ev.key)) {
       const only = s.view.phase === 'defence' ? String(s.view.my_number || '') : '0123456789';
       if (only.includes(ev.key)) this.press(ev.key);
-      ev.preventDefault();
-    } else if (ev.key === 'Backspace') {
+      return true;
+    }
+    if (ev.key === 'Backspace') {
       this.back();
-      ev.preventDefault();
-    } else if (ev.key === 'Enter') {
+      return true;
+    }
+    if (ev.key === 'Escape' && this.entry) {
+      this.clear();
+      return true;
+    }
+    if (ev.key === 'Enter') {
       const submit = /** @type {HTMLButtonElement | null} */ (this.querySelector('[data-key="pad-submit"]'));
       if (submit && !submit.disabled) submit.click();
-      ev.preventDefault();
+      return true;
     }
+    return false;
+  }
+
+  /** @param {Translate} t @returns {[string, string][]} */
+  shortcuts(t) {
+    return [
+      ['0–9', t('keys.numeron.digits')],
+      ['Backspace', t('keys.numeron.back')],
+      ['Esc', t('keys.numeron.clear')],
+      ['Enter', t('keys.numeron.submit')],
+    ];
   }
 }
 

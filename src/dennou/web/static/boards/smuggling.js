@@ -292,6 +292,11 @@ export default class SmugglingBoard extends Board {
     );
   }
 
+  /** @param {Translate} t @returns {[string, string][]} */
+  shortcuts(t) {
+    return [['0–9', t('keys.smuggling.amount')]];
+  }
+
   /** Every finished small game. @param {BoardState} s */
   results(s) {
     const { view, t } = s;

@@ -11,9 +11,10 @@ import { LANGS, href, lang, langUrl, loadI18n, t, tOr } from './i18n.js';
  *   bots: string[], talk: boolean, hidden_information: boolean}} GameInfo
  * @typedef {{seat: number, kind: 'open' | 'player' | 'bot', name: string | null,
  *   connected: boolean}} SeatInfo
- * @typedef {{id: string, game: string, status: 'waiting' | 'playing' | 'finished',
+ * @typedef {{id: string, game: string, status: 'waiting' | 'playing' | 'finished' | 'aborted',
  *   rules: Record<string, any>, seats: SeatInfo[], version: number, spectators: number,
- *   time_limit: number, outcome: any}} TableInfo
+ *   time_limit: number, absent_grace?: number, owner?: string | null, claim_grace?: number,
+ *   muted?: string[], outcome: any}} TableInfo
  */
 
 /** @type {Promise<GameInfo[]> | null} */

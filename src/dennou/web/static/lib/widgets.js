@@ -4,6 +4,22 @@
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
 
+const HOST_ENDINGS = ['resign', 'abort', 'claim', 'cancel'];
+
+/**
+ * A host ending (resign, abort, claim, a cancelled tournament) in the current language, or
+ * null for any other event.
+ * @param {{kind: string, data: Record<string, any>}} e
+ * @param {string[]} players
+ * @returns {string | null}
+ */
+export function endingText(e, players) {
+  if (!HOST_ENDINGS.includes(e.kind)) return null;
+  const seat = e.data ? e.data.seat : null;
+  const name = seat === null || seat === undefined ? t('table.ev.host') : players[seat] ?? String(seat);
+  return t(`table.ev.${e.kind}`, { name });
+}
+
 /** The decision clock: counts down to a deadline (local time, so clocks need not agree). */
 export class Clock {
   constructor() {
@@ -84,6 +100,13 @@ export class TalkPanel {
     this.button = h('button', { type: 'submit', id: 'talk-send' }, t('talk.send'));
     /** @type {string[]} */
     this.players = [];
+    /** Who may mute here (the table's owner or an operator): then each talker gets a button. */
+    this.me = /** @type {string | null} */ (null);
+    this.canMute = false;
+    /** @type {string[]} */
+    this.muted = [];
+    /** @type {(account: string, muted: boolean) => void} */
+    this.onMute = () => {};
     this.form = h(
       'form',
       {
@@ -132,6 +155,7 @@ export class TalkPanel {
 
   /** @param {{speaker: number | null, name: string, channel: string, text: string}} line */
   add(line) {
+    const mod = h('span', { class: 'mod', 'data-account': line.name });
     this.lines.append(
       h(
         'li',
@@ -142,10 +166,49 @@ export class TalkPanel {
         line.speaker === null ? h('span', { class: 'small' }, ` (${t('talk.spectator')})`) : null,
         ': ',
         h('span', { class: 'text' }, line.text),
+        mod,
       ),
     );
+    this.modButton(mod);
     const box = this.lines.parentElement;
     if (box) box.scrollTop = box.scrollHeight;
+  }
+
+  /**
+   * Who is looking, whether they may mute, who is muted, and how to (un)mute.
+   * @param {string | null} me
+   * @param {boolean} canMute
+   * @param {string[]} muted
+   * @param {(account: string, muted: boolean) => void} onMute
+   */
+  moderate(me, canMute, muted, onMute) {
+    this.me = me;
+    this.canMute = canMute;
+    this.muted = muted;
+    this.onMute = onMute;
+    for (const mod of /** @type {NodeListOf<HTMLElement>} */ (this.lines.querySelectorAll('.mod'))) this.modButton(mod);
+  }
+
+  /**
+   * A talker's mute (or unmute) button, for those who may mute (never at oneself).
+   * @param {HTMLElement} mod
+   */
+  modButton(mod) {
+    const who = mod.dataset.account || '';
+    if (!this.canMute || !who || who === this.me) {
+      replace(mod);
+      return;
+    }
+    const muted = this.muted.includes(who);
+    replace(
+      mod,
+      ' ',
+      h(
+        'button',
+        { type: 'button', class: 'link small', 'data-testid': muted ? 'unmute' : 'mute', 'aria-label': t(muted ? 'talk.unmute_who' : 'talk.mute_who', { name: who }), onclick: () => this.onMute(who, !muted) },
+        t(muted ? 'talk.unmute' : 'talk.mute'),
+      ),
+    );
   }
 
   clear() {

@@ -8,7 +8,7 @@ import { api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { lang, t } from '../lib/i18n.js';
 import { gameTitle, games, startPage } from '../lib/page.js';
-import { EventLog, resultsTable } from '../lib/widgets.js';
+import { EventLog, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
 
 /**
@@ -192,7 +192,7 @@ function draw() {
   log.clear();
   for (let v = Math.max(0, step - LOG_STEPS); v <= step; v++) {
     const f = frames.get(`${seat}:${v}`);
-    for (const e of f?.events || []) log.add(module.eventText(e, t, players, f?.view) || e.text, v);
+    for (const e of f?.events || []) log.add(endingText(e, players) || module.eventText(e, t, players, f?.view) || e.text, v);
   }
   const position = /** @type {HTMLElement | null} */ (controls.querySelector('[data-testid=replay-step]'));
   if (position) position.textContent = t('replay.step', { step, total: meta.steps });

@@ -7,7 +7,7 @@ import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
 import { gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
-import { Clock, EventLog, TalkPanel, resultsTable } from '../lib/widgets.js';
+import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
 import { ACT_EVENT } from '../boards/base.js';
 
@@ -17,6 +17,7 @@ import { ACT_EVENT } from '../boards/base.js';
 
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const { main, account } = await startPage('table.title');
+const operator = await api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
 const conn = new Connection();
 conn.onStatus(showConnection);
 
@@ -46,6 +47,17 @@ let outcome = table.outcome;
 let busy = false;
 /** @type {string[]} */
 let channels = [];
+/** Whether anything but talk happened (a deal, a move): then abort is refused. */
+let moved = false;
+/** When each other seat was first seen away (local ms), for claim. @type {Map<number, number>} */
+const awaySince = new Map();
+/** Whether to pick up the spectators' room's lines again (they reach players after the end). */
+let backfill = false;
+/** Versions of the talk lines shown. @type {Set<number>} */
+const talkSeen = new Set();
+let confirmResign = false;
+let claimTimer = 0;
+let rematchWatch = false;
 
 // --- layout ----------------------------------------------------------------------------------
 const heading = h('h1', {}, gameTitle(table.game, gameInfo?.title));
@@ -60,9 +72,57 @@ const log = new EventLog();
 const talk = new TalkPanel(async (channel, text) => {
   await conn.request({ type: 'talk', table: tableId, channel, text });
 });
+const actionsBox = h('div', { class: 'table-actions buttons', 'data-testid': 'table-actions' });
+const rematchBox = h('p', { class: 'notice', role: 'status', 'data-testid': 'rematch' });
+const help = h('dialog', { id: 'help', class: 'help', 'aria-labelledby': 'h-help', 'data-testid': 'help' });
+const helpButton = h('button', { type: 'button', class: 'link', id: 'help-open', 'data-testid': 'help-open', 'aria-keyshortcuts': '?', onclick: () => openHelp() }, t('keys.open'));
 const side = h('div', { class: 'side-panels' }, gameInfo?.talk ? talk.el : null, log.el);
-main.append(heading, meta, alertBox, notice, h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, clock.el, board, results), side));
+main.append(
+  heading,
+  meta,
+  actionsBox,
+  rematchBox,
+  alertBox,
+  notice,
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, helpButton), board, results), side),
+  help,
+);
+board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
+board.setAttribute('aria-keyshortcuts', '?');
 renderMeta();
+
+// Keys typed while nothing has the focus are the board's; `?` opens the list of keys.
+document.addEventListener('keydown', (ev) => {
+  const target = ev.target;
+  const field = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+  if (ev.key === '?' && !field && !help.open) {
+    ev.preventDefault();
+    openHelp();
+    return;
+  }
+  if ((target === document.body || target === document.documentElement) && !board.hidden) board.key(ev);
+});
+
+function openHelp() {
+  /** @type {[string, string][]} */
+  const general = [
+    ['?', t('keys.help')],
+    ['Tab', t('keys.tab')],
+    ['Enter', t('keys.enter')],
+  ];
+  const own = board.shortcuts(t);
+  const rows = (/** @type {[string, string][]} */ list) => h('dl', { class: 'keys' }, list.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)]));
+  replace(
+    help,
+    h('h2', { id: 'h-help' }, t('keys.title')),
+    h('h3', {}, gameTitle(table.game, gameInfo?.title)),
+    own.length ? rows(own) : h('p', {}, t('keys.none')),
+    h('h3', {}, t('keys.general')),
+    rows(general),
+    h('form', { method: 'dialog' }, h('button', { type: 'submit', 'data-testid': 'help-close', autofocus: true }, t('keys.close'))),
+  );
+  help.showModal();
+}
 
 board.addEventListener(ACT_EVENT, (ev) => {
   const detail = /** @type {CustomEvent} */ (ev).detail;
@@ -93,10 +153,24 @@ async function attach() {
     }
     renderMeta();
     refreshView();
+    if (fresh.status === 'finished' || fresh.status === 'aborted') watchForRematch();
   } catch (err) {
     showError(err);
   }
 }
+
+// The table info says who is away only when asked: look every 5 s while this seat plays with
+// other people (for claim).
+setInterval(async () => {
+  const current = info || table;
+  if (seat === null || current.status !== 'playing' || !current.seats.some((s) => s.kind === 'player' && s.seat !== seat)) return;
+  try {
+    info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+    renderMeta();
+  } catch {
+    // the next look tries again
+  }
+}, 5000);
 
 /** @param {Message} msg */
 function onMessage(msg) {
@@ -109,10 +183,20 @@ function onMessage(msg) {
   if (msg.table !== tableId) return;
   switch (msg.type) {
     case 'event':
-      if (msg.version <= version) return;
+      if (msg.version <= version) {
+        // Picked up again after the end: only the spectators' room's lines are new here.
+        if (backfill && !talkSeen.has(msg.version)) {
+          for (const e of msg.events) if (e.kind === 'talk' && e.data?.channel === 'spectators') addTalk(e.data, msg.version);
+        }
+        return;
+      }
       version = msg.version;
+      if (msg.step !== 'talk' && !moved) {
+        moved = true;
+        renderActions();
+      }
       for (const e of msg.events) {
-        if (e.kind === 'talk') talk.add(e.data);
+        if (e.kind === 'talk') addTalk(e.data, msg.version);
         log.add(eventText(e), msg.version, msg.step === 'default' ? 'default' : '');
       }
       if (seat !== null && msg.seat === seat && msg.step !== 'talk') turn = null;
@@ -125,6 +209,7 @@ function onMessage(msg) {
       if (version < msg.version) {
         // A fresh view instead of events (first visit to a long game, or too much missed).
         version = msg.version;
+        if (msg.version > 0) moved = true;
         if (log.list.childElementCount === 0 && Array.isArray(msg.view?.talk)) {
           for (const line of msg.view.talk) if (line && typeof line.text === 'string') talk.add(line);
         }
@@ -147,11 +232,19 @@ function onMessage(msg) {
       render();
       break;
     case 'end':
+      // First: what is waiting now is not a rematch (asked before Play again is shown here).
+      watchForRematch();
       outcome = msg.outcome;
       turn = null;
-      if (info) info = { ...info, status: 'finished', outcome: msg.outcome };
+      if (info) info = { ...info, status: msg.status || 'finished', outcome: msg.outcome };
       refreshView();
       renderMeta();
+      if (seat !== null && gameInfo?.talk && !backfill) {
+        // The spectators' room was kept from the seats while the game was on; now it is theirs
+        // (once: joining again tells the end again).
+        backfill = true;
+        conn.request({ type: 'join', table: tableId, version: 0 }).catch(() => {});
+      }
       break;
     case 'error':
       if (msg.id === undefined || msg.id === null) showError(new ServerError(msg));
@@ -212,10 +305,20 @@ function showError(err, key = 'table.error') {
 /** @param {any} e */
 function eventText(e) {
   try {
-    return boardModule.eventText(e, t, players(), view) || e.text;
+    return endingText(e, players()) || boardModule.eventText(e, t, players(), view) || e.text;
   } catch {
     return e.text;
   }
+}
+
+/**
+ * @param {any} line a talk event's data
+ * @param {number} at its version
+ */
+function addTalk(line, at) {
+  if (talkSeen.has(at)) return;
+  talkSeen.add(at);
+  talk.add(line);
 }
 
 /** @returns {string[]} */
@@ -247,7 +350,7 @@ function render() {
     board.hidden = true;
   }
   notice.textContent =
-    status === 'waiting' ? t('table.waiting') : turn ? t('table.your_turn') : seat === null && status === 'playing' ? t('table.watching') : '';
+    status === 'waiting' ? t('table.waiting') : status === 'aborted' ? t('table.aborted') : turn ? t('table.your_turn') : seat === null && status === 'playing' ? t('table.watching') : '';
   if (outcome && status === 'finished') {
     replace(results, resultsTable(outcome, players()), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
   }
@@ -320,6 +423,156 @@ function renderMeta() {
       current.seats.map((s) => h('li', { class: s.kind === 'player' && !s.connected ? 'away' : '' }, `${s.seat}: `, seatLabel(s), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : '')),
     ),
     actions.length ? h('div', { class: 'buttons' }, actions) : null,
+    current.muted && current.muted.length ? h('p', { class: 'small', 'data-testid': 'muted' }, t('talk.muted_list', { names: current.muted.join(', ') })) : null,
   );
+  const now = Date.now();
+  for (const s of current.seats) {
+    if (s.kind === 'player' && !s.connected && s.seat !== seat) {
+      if (!awaySince.has(s.seat)) awaySince.set(s.seat, now);
+    } else awaySince.delete(s.seat);
+  }
+  talk.moderate(account, mayMute(current), current.muted || [], mute);
+  renderActions();
   render();
+}
+
+/**
+ * Whether this person may mute talk here: the table's owner, or the host's operator.
+ * @param {TableInfo} current
+ */
+function mayMute(current) {
+  return Boolean(account && (current.owner === account || operator));
+}
+
+/**
+ * @param {string} who
+ * @param {boolean} muted
+ */
+async function mute(who, muted) {
+  try {
+    const reply = await conn.request({ type: 'mute', table: tableId, account: who, muted });
+    info = reply.table;
+    renderMeta();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// --- ending early, playing again -------------------------------------------------------------
+/**
+ * Send one of the table's own requests (resign, abort, claim); a refusal shows the server's
+ * reason.
+ * @param {'resign' | 'abort' | 'claim'} type
+ */
+async function tableRequest(type) {
+  alertBox.textContent = '';
+  confirmResign = false;
+  try {
+    await conn.request({ type, table: tableId });
+  } catch (err) {
+    showError(err, 'table.refused');
+  }
+  renderActions();
+}
+
+/**
+ * Milliseconds until a claim is allowed (0: now), or null when it cannot come: someone else
+ * (a bot included) is here.
+ * @param {TableInfo} current
+ * @returns {number | null}
+ */
+function claimIn(current) {
+  const others = current.seats.filter((s) => s.seat !== seat);
+  if (!others.length || others.some((s) => s.kind !== 'player' || s.connected)) return null;
+  const grace = Number(current.claim_grace || 0) * 1000;
+  const since = Math.max(...others.map((s) => awaySince.get(s.seat) ?? Date.now()));
+  return Math.max(0, since + grace - Date.now());
+}
+
+function renderActions() {
+  const current = info || table;
+  const playing = current.status === 'playing' && seat !== null;
+  const over = current.status === 'finished' || current.status === 'aborted';
+  /** @type {HTMLElement[]} */
+  const buttons = [];
+  window.clearTimeout(claimTimer);
+  if (playing) {
+    if (confirmResign) {
+      buttons.push(
+        h('span', { role: 'alert' }, t('table.resign_confirm')),
+        h('button', { type: 'button', class: 'danger', 'data-testid': 'resign-yes', onclick: () => tableRequest('resign') }, t('table.resign_yes')),
+        h('button', { type: 'button', 'data-testid': 'resign-no', onclick: () => ((confirmResign = false), renderActions()) }, t('table.cancel')),
+      );
+    } else {
+      buttons.push(h('button', { type: 'button', 'data-testid': 'resign', onclick: () => ((confirmResign = true), renderActions()) }, t('table.resign')));
+    }
+    if (!moved) buttons.push(h('button', { type: 'button', 'data-testid': 'abort', onclick: () => tableRequest('abort') }, t('table.abort')));
+    const wait = claimIn(current);
+    if (wait !== null) {
+      buttons.push(
+        h('button', { type: 'button', 'data-testid': 'claim', disabled: wait > 0, onclick: () => tableRequest('claim') }, wait > 0 ? t('table.claim_in', { s: Math.ceil(wait / 1000) }) : t('table.claim')),
+      );
+      if (wait > 0) claimTimer = window.setTimeout(renderActions, Math.min(wait, 1000));
+    }
+  }
+  if (over && seat !== null && account) {
+    buttons.push(h('button', { type: 'button', 'data-testid': 'play-again', onclick: () => playAgain() }, t('table.play_again')));
+  }
+  const focused = document.activeElement instanceof HTMLElement && actionsBox.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
+  replace(actionsBox, buttons);
+  if (focused) {
+    // Keyboard users stay here: Resign hands the focus to Cancel (the safe choice), the
+    // confirmation's buttons hand it back to Resign, anything gone to the board.
+    const next = { resign: 'resign-no', 'resign-no': 'resign', 'resign-yes': 'resign' }[focused];
+    const again = /** @type {HTMLElement | null} */ (actionsBox.querySelector(`[data-testid="${focused}"]`) || (next ? actionsBox.querySelector(`[data-testid="${next}"]`) : null));
+    (again || board).focus();
+  }
+}
+
+/**
+ * A new table with the same game, rules, clock and seats: this person's seat is theirs again,
+ * bots come back, the other people's seats are open for them (they see a notice here).
+ */
+async function playAgain() {
+  const current = info || table;
+  const seats = current.seats.map((s) => (s.kind === 'bot' ? `bot:${s.name}` : s.kind === 'player' && s.name === account ? 'me' : 'open'));
+  try {
+    const reply = await conn.request({
+      type: 'create_table',
+      game: current.game,
+      rules: current.rules,
+      seats,
+      options: { time_limit: current.time_limit, absent_grace: current.absent_grace },
+    });
+    location.href = href(`/tables/${encodeURIComponent(reply.table.id)}`);
+  } catch (err) {
+    showError(err, 'table.refused');
+  }
+}
+
+/**
+ * After the end, players look for a rematch another player of this table opened: a waiting
+ * table of the same game and rules, owned by one of them, with a seat open, that was not
+ * there at the end. Bounded: every 3 s for 10 minutes, while the page is open.
+ */
+async function watchForRematch() {
+  if (rematchWatch || seat === null || !account) return;
+  const current = info || table;
+  const people = new Set(current.seats.filter((s) => s.kind === 'player' && s.name && s.name !== account).map((s) => s.name));
+  if (!people.size) return;
+  rematchWatch = true;
+  /** @returns {Promise<TableInfo[]>} */
+  const waiting = async () => (await conn.request({ type: 'list_tables', game: current.game, status: 'waiting', limit: 50 })).tables;
+  const before = new Set((await waiting().catch(() => [])).map((x) => x.id));
+  const rules = JSON.stringify(current.rules);
+  for (let i = 0; i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const found = (await waiting().catch(() => [])).find(
+      (x) => !before.has(x.id) && Boolean(x.owner) && people.has(x.owner || null) && JSON.stringify(x.rules) === rules && x.seats.length === current.seats.length && x.seats.some((s) => s.kind === 'open'),
+    );
+    if (found) {
+      replace(rematchBox, t('table.rematch', { name: found.owner || '' }), ' ', h('a', { href: href(`/tables/${encodeURIComponent(found.id)}`), 'data-testid': 'rematch-link' }, t('table.rematch_join')));
+      return;
+    }
+  }
 }
