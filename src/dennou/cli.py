@@ -24,7 +24,8 @@ from rich.progress import (
 from rich.table import Table
 
 from dennou import __version__
-from dennou.arena.bots import available_bots, make_bot
+from dennou.arena.bots import available_bots
+from dennou.arena.entrants import make_entrant_bot
 from dennou.arena.human import HumanBot, QuitGame
 from dennou.arena.match import mean_length, run_match, summarize
 from dennou.arena.play import GameRun
@@ -179,7 +180,7 @@ def match_command(
     seating = seat_players(game, config, split_specs(bots), players)
     specs = [s for s in seating.specs if s is not None]
     for spec in dict.fromkeys(specs):
-        make_bot(game, spec)  # fail early on a bad spec
+        make_entrant_bot(game, spec)  # fail early on a bad spec
     info = Console(stderr=True, width=console.width) if as_json else console
     note = "; bots rotate one seat each game" if rotate and len(set(specs)) > 1 else ""
     if seating.filled:
@@ -411,7 +412,7 @@ def play_command(
     config = parse_rules_args(game, rules)
     seating = seat_players(game, config, split_specs(vs), players, person=seat, person_name=name)
     human = HumanBot(game, read=_read_line, write=_write_plain)
-    bots: list[Bot] = [human if s is None else make_bot(game, s) for s in seating.specs]
+    bots: list[Bot] = [human if s is None else make_entrant_bot(game, s) for s in seating.specs]
     seed = seed if seed is not None else random.randrange(2**31)
     console.print(
         f"{game.spec.title}: you are seat {seat} ({name}); seed {seed}. `help` for help.",

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dennou.arena.bots import make_bot
+from dennou.arena.entrants import make_entrant_bot
 from dennou.arena.play import play
 from dennou.arena.seating import bot_name
 from dennou.core.game import Game, Outcome, Rules
@@ -40,7 +40,7 @@ def run_match(
     records = []
     for i in range(games):
         order = rotated(game, rules, bot_specs, i) if rotate else list(bot_specs)
-        bots = [make_bot(game, spec) for spec in order]
+        bots = [make_entrant_bot(game, spec) for spec in order]
         names = [bot_name(spec, s) for s, spec in enumerate(order)]
         record = play(
             game,

@@ -44,8 +44,19 @@ def split_specs(text: str) -> list[str]:
 
 
 def bot_name(spec: str, seat: int) -> str:
-    """The player name of a bot: its name without options, then ``#`` and its seat."""
-    return f"{spec.split(':')[0].strip()}#{seat}"
+    """A bot's player name: its name without options, then ``#`` and its seat.
+
+    A class's name stands for ``package.module:Class``, a program's file name for ``cmd:...``.
+    """
+    module, _, rest = spec.strip().partition(":")
+    if module == "cmd":
+        words = rest.split()
+        name = words[0].rsplit("/", 1)[-1] if words else "cmd"
+    elif "." in module and rest.isidentifier():
+        name = rest
+    else:
+        name = module
+    return f"{name}#{seat}"
 
 
 def seat_players(
