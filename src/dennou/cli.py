@@ -438,7 +438,9 @@ def play_command(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed (default: random)")] = None,
     rules: RulesOpt = None,
-    name: Annotated[str, typer.Option(help="your name")] = "you",
+    name: Annotated[
+        str, typer.Option(help="your name (the game's texts say `NAME plays`...)")
+    ] = "human",
     out: Annotated[
         Path | None, typer.Option(help="write the record here (also of a game you quit)")
     ] = None,
@@ -470,7 +472,7 @@ def play_command(
             console.print(f"the game so far is written to {out} (`dennou replay` shows it)")
         raise typer.Exit(0) from None
     final = records.final_state(rec, game)
-    _write_plain(game.render(game.view(final, seat)))
+    human.show(game.view(final, seat))
     print_outcome(game, final, rec.players)
     if out is not None:
         records.write(out, [rec])
