@@ -206,6 +206,45 @@ def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
         bot.stop()
 
 
+def test_ctrl_c_before_the_game_closes_the_table_it_opened_when_nobody_else_sits(
+    host: ServerProcess,
+) -> None:
+    token = host.register("ann")
+    bot = BotProcess(host, token, "random", "--join", "hilo")
+    try:
+        [line] = [x for x in bot.read_until("waiting at table") if "waiting at table" in x]
+        table = line.split()[3]
+        assert table_info(host, table)["status"] == "waiting"
+        bot.proc.send_signal(signal.SIGINT)
+        assert bot.proc.wait(60) == 130
+        assert table_info(host, table)["status"] == "aborted"
+        assert [t["id"] for t in tables(host) if t["status"] == "waiting"] == []
+    finally:
+        bot.stop()
+
+
+def test_ctrl_c_before_the_game_keeps_the_table_waiting_for_the_others_seated(
+    host: ServerProcess,
+) -> None:
+    tokens = [host.register("ann"), host.register("ben")]
+    ann = BotProcess(host, tokens[0], "random", "--join", "daifugo")
+    ben = None
+    try:
+        [line] = [x for x in ann.read_until("waiting at table") if "waiting at table" in x]
+        table = line.split()[3]
+        ben = BotProcess(host, tokens[1], "random", "--join", "daifugo")
+        ben.read_until(f"waiting at table {table}")
+        ann.proc.send_signal(signal.SIGINT)
+        assert ann.proc.wait(60) == 130
+        info = table_info(host, table)
+        assert info["status"] == "waiting"
+        assert [s.get("name") for s in info["seats"] if s["kind"] == "player"] == ["ben"]
+    finally:
+        ann.stop()
+        if ben is not None:
+            ben.stop()
+
+
 # --- issue 12.14: a seat abandoned before the start is given back --------------------------
 
 

@@ -462,6 +462,7 @@ class TableActor:
         await self.detach(conn)
         if seat is not None and self.status == "waiting":
             await self._free_seat(seat)
+            await self._close_if_deserted(conn.account)
         conn.send(p.Left(id=rid, table=self.id))
 
     async def leave_seat(self, account: str) -> None:
@@ -475,6 +476,7 @@ class TableActor:
             if role == seat:
                 await self.detach(conn)
         await self._free_seat(seat)
+        await self._close_if_deserted(account)
 
     async def _free_seat(self, seat: int) -> None:
         self.away_since.pop(seat, None)
@@ -498,12 +500,25 @@ class TableActor:
         ttl = self.hub.limits.waiting_table_ttl
         if self.status != "waiting" or self.idle_since is None or now - self.idle_since < ttl:
             return False
+        await self._close_waiting(now)
+        return True
+
+    async def _close_if_deserted(self, leaver: str | None) -> None:
+        """Close a waiting table its creator has just left when no account holds a seat there.
+
+        Nobody waits there for a game any more (built-in bots wait for nobody); left open, it
+        would be listed as waiting until ``waiting_table_ttl``.
+        """
+        if self.status == "waiting" and leaver == self.row.created_by and not self._remote_seats():
+            await self._close_waiting(time.time())
+            self._broadcast_table()
+
+    async def _close_waiting(self, now: float) -> None:
         await self.hub.store.call(
             self.hub.store.store.update_table, self.id, status="aborted", finished_at=now
         )
         self.status = self.row.status = "aborted"
         self.hub.finished(self)
-        return True
 
     async def resume(self, conn: Connection, version: int, rid: p.Id) -> None:
         """Answer ``resumed``, then send what ``conn`` missed since ``version``."""
