@@ -806,7 +806,10 @@ app.add_typer(bot_app, name="bot")
 def main() -> None:
     """Entry point: run the app; an error is one line on stderr (exit code 2), not a traceback."""
     try:
-        command()(standalone_mode=False)
+        # without standalone mode, click returns a typer.Exit's code rather than raising it
+        code = command()(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):

@@ -131,7 +131,7 @@ def test_bots_are_named_by_their_seat_around_the_person(tmp_path: Path) -> None:
         lines=["quit"],
     )
     expected = ["greedy#0", "montecarlo#1", "human", "greedy#3", "montecarlo#4"]
-    assert "seats: 0 greedy#0, 1 montecarlo#1, 2 you, 3 greedy#3, 4 montecarlo#4" in out
+    assert "seats: 0 greedy#0, 1 montecarlo#1, 2 human, 3 greedy#3, 4 montecarlo#4" in out
     assert records.read(out_file)[0].players == expected
 
 
