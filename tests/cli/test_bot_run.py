@@ -227,13 +227,13 @@ def test_ctrl_c_before_the_game_keeps_the_table_waiting_for_the_others_seated(
     host: ServerProcess,
 ) -> None:
     tokens = [host.register("ann"), host.register("ben")]
-    ann = BotProcess(host, tokens[0], "random", "--join", "daifugo")
+    table = make_table(host, tokens[0], "daifugo", ["open", "open", "open"])
+    ann = BotProcess(host, tokens[0], "random", "--table", table)
     ben = None
     try:
-        [line] = [x for x in ann.read_until("waiting at table") if "waiting at table" in x]
-        table = line.split()[3]
-        ben = BotProcess(host, tokens[1], "random", "--join", "daifugo")
-        ben.read_until(f"waiting at table {table}")
+        ann.read_until("waiting at table")
+        ben = BotProcess(host, tokens[1], "random", "--table", table)
+        ben.read_until("2 of 3 seats taken")
         ann.proc.send_signal(signal.SIGINT)
         assert ann.proc.wait(60) == 130
         info = table_info(host, table)
