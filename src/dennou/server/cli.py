@@ -298,6 +298,14 @@ def bot_run(
     server = host_urls(server).ws
     # the seat's clock bounds each decision: no first decision waits for a compiler
     native.set_mode(os.environ.get(native.ENV, "play-on"))
+    note = Console(stderr=True, highlight=False, soft_wrap=True)
+    native.on_fallback(
+        lambda code: note.print(
+            f"compiling the {code.name} code in the background (`dennou warm` does it ahead); "
+            "playing the fallback meanwhile",
+            markup=False,
+        )
+    )
     if tournament is not None:  # a remote entrant of a host tournament
         import httpx
 
