@@ -6,6 +6,7 @@ line when there is no server, and gives the seat back when stopped before the ga
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import signal
@@ -20,7 +21,7 @@ import httpx
 import pytest
 
 from dennou.server.testing import ServerProcess, free_port
-from tests.cli.run import BIN, dennou, environment, interruptible
+from tests.cli.run import BIN, ROOT, dennou, environment, interruptible
 
 
 @pytest.fixture
@@ -64,13 +65,14 @@ def history(host: ServerProcess, account: str) -> list[dict[str, Any]]:
 class BotProcess:
     """``dennou bot run`` in the background; its output read by a thread, line by line."""
 
-    def __init__(self, host: ServerProcess, token: str, *args: str) -> None:
+    def __init__(self, host: ServerProcess, token: str, *args: str, path: str = "") -> None:
+        extra = {"DENNOU_TOKEN": token} | ({"PYTHONPATH": path} if path else {})
         self.proc = subprocess.Popen(
             [str(BIN / "dennou"), "bot", "run", *args, "--server", host.ws],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env=environment({"DENNOU_TOKEN": token}),
+            env=environment(extra),
             preexec_fn=interruptible,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -202,6 +204,24 @@ def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
         assert bot.proc.wait(60) == 130  # generous: a loaded CI machine is slow
         seats = table_info(host, table)["seats"]
         assert [s["kind"] for s in seats] == ["open", "open"]
+    finally:
+        bot.stop()
+
+
+def test_a_bot_playing_its_fallback_while_its_code_compiles_says_so(host: ServerProcess) -> None:
+    token = host.register("ann")
+    table = make_table(host, token, "numeron", ["open", "bot:random"])
+    path = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    bot = BotProcess(
+        host, token, "tests.cli.slow_native_bot:SlowNativeBot", "--table", table, path=path
+    )
+    try:
+        said = bot.read_until("compiling the slow test code")[-1]
+        assert said == (
+            "compiling the slow test code in the background (`dennou warm` does it ahead); "
+            "playing the fallback meanwhile"
+        )
+        bot.read_until("playing numeron at table")
     finally:
         bot.stop()
 
