@@ -580,11 +580,13 @@ class TableActor:
                 f"your action answers version {version}; your decision is now at version "
                 f"{pending.version} (see the latest turn)",
             )
+        # the seat's time ends when its answer arrives: the host's own work on it (a first
+        # apply may compile the engine's native code) is not the seat's
+        ms = (time.time() - pending.due_at) * 1000
         action = self.game.parse_action(data)
         new, events = await self.hub.work.run(
             (self.game.spec.name, "apply"), work.apply, self.game, self.state, seat, action
         )
-        ms = (time.time() - pending.due_at) * 1000
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
         await self._commit(step, new, events, ack=(conn, rid))
 
