@@ -337,7 +337,9 @@ def bot_run(
             else:
                 tell.print(f"table {result.table}: {_result_text(result)}", markup=False)
         if not as_json:
-            tell.print(f"tournament {tournament} is over: {len(played)} of your games played")
+            tell.print(
+                f"tournament {tournament} is over: {len(played)} of your games played", markup=False
+            )
         return
     if (table is None) == (join is None):
         raise typer.BadParameter("give exactly one of --table and --join")
