@@ -54,7 +54,7 @@ def test_players_sets_the_table_size_and_too_many_bots_are_refused() -> None:
     assert "seats: 0 greedy#0, 1 random#1, 2 greedy#2" in done.stdout
     done = dennou("match", "numeron", "--bots", "random,random,solver")
     assert done.returncode == 2
-    assert "3 bots for numeron, which seats at most 2: name at most 2 bots" in done.stdout
+    assert "3 bots for numeron, which seats at most 2: name at most 2 bots" in done.stderr
 
 
 def test_match_and_play_seat_players_the_same_way() -> None:

@@ -138,7 +138,7 @@ def test_bots_are_named_by_their_seat_around_the_person(tmp_path: Path) -> None:
 def test_play_refuses_more_bots_than_seats() -> None:
     done = dennou("play", "numeron", "--vs", "random,solver")
     assert done.returncode == 2
-    assert "2 bots and you for numeron, which seats at most 2: name at most 1 bot" in done.stdout
+    assert "2 bots and you for numeron, which seats at most 2: name at most 1 bot" in done.stderr
     done = dennou("play", "daifugo", "--vs", "random,greedy,random", "--players", "3")
     assert done.returncode == 2
-    assert "3 bots and you for 3 seats: name at most 2 bots, or more --players" in done.stdout
+    assert "3 bots and you for 3 seats: name at most 2 bots, or more --players" in done.stderr
