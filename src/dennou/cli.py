@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -72,23 +73,33 @@ def parse_rules_args(game: Game[Any, Any], pairs: Sequence[str] | None) -> Any:
 def games_command(
     name: Annotated[str | None, typer.Argument(help="show one game only")] = None,
 ) -> None:
-    """List the games: players, rules options (type, range, default) and each bot's options."""
-    names = [name] if name else list(REGISTRY)
-    for game_name in names:
+    """List the games; with a NAME, its rules options (type, range, default) and bots' options."""
+    if name is None:
+        summary = Table(title="games", title_justify="left")
+        for col in ("game", "title", "players", "bots"):
+            summary.add_column(col)
+        for game_name in REGISTRY:
+            game = get(game_name)
+            bots = ", ".join(available_bots(game)) if game.spec.decisions else "(no decisions)"
+            summary.add_row(game_name, game.spec.title, _players(game), bots)
+        console.print(summary)
+        console.print(
+            "`dennou games GAME` lists a game's rules options and its bots' options.",
+            highlight=False,
+            markup=False,
+        )
+        return
+    for game_name in [name]:
         game = get(game_name)
         spec = game.spec
-        default = game.default_players(game.make_rules())
-        players = (
-            str(spec.min_players)
-            if spec.min_players == spec.max_players
-            else f"{spec.min_players}-{spec.max_players} (default {default})"
+        table = Table(
+            title=f"{spec.name} — {spec.title} — {_players(game)} players", title_justify="left"
         )
-        table = Table(title=f"{spec.name} — {spec.title} — {players} players", title_justify="left")
         for col in ("option", "type", "range", "default", "meaning"):
             table.add_column(col)
         for opt in option_info(game.rules_type):
             shown = _value(opt.default)
-            table.add_row(opt.name, opt.type, opt.range or "-", shown, opt.description)
+            table.add_row(opt.name, opt.type, opt.range or "-", shown, _plain(opt.description))
         console.print(table)
         if not spec.decisions:
             console.print(
@@ -106,6 +117,25 @@ def games_command(
         else:
             console.print(_bots_table(game))
         console.print()
+
+
+def _players(game: Game[Any, Any]) -> str:
+    """How many play a game: ``2``, or ``2-10 (default 5)``."""
+    spec = game.spec
+    if spec.min_players == spec.max_players:
+        return str(spec.min_players)
+    default = game.default_players(game.make_rules())
+    return f"{spec.min_players}-{spec.max_players} (default {default})"
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def _plain(text: str) -> str:
+    """A docstring's text for a terminal: ``code`` and :role:`Name` markup as plain words."""
+    text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text)
+    return _LITERAL.sub(r"\1", text)
 
 
 def _value(value: Any) -> str:
@@ -137,7 +167,7 @@ def _bots_table(game: Game[Any, Any]) -> Table:
                 opt.type,
                 opt.range or "-",
                 _value(opt.default),
-                opt.description,
+                _plain(opt.description),
             )
     return table
 
@@ -267,11 +297,14 @@ DEFAULTS_NOTE = (
 def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
     """Print the table of a match, and what its ``defaults`` column counts."""
     table = Table(
-        title=f"{game.spec.name}: {len(played)} games, mean length {mean_length(played):.1f} steps",
+        title=f"{game.spec.name}: {_count(len(played), 'game')}, "
+        f"mean length {mean_length(played):.1f} steps",
         title_justify="left",
     )
-    for col in ("bot", "seats", "W", "D", "L", "win rate [95% CI]", "score ± 95% CI"):
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    # a long bot spec wraps in its own column rather than squeezing the numbers out
+    table.add_column("bot", overflow="fold", ratio=1)
+    for col in ("seats", "W", "D", "L", "win rate [95% CI]", "score ± 95% CI"):
+        table.add_column(col, justify="right", no_wrap=True)
     for col in ("ms mean", "ms max", "defaults"):
         table.add_column(col, justify="right", no_wrap=True)
     stats = summarize(played)
@@ -286,7 +319,7 @@ def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
             str(st.draws),
             str(st.losses),
             f"{p:.3f} [{lo:.3f}, {hi:.3f}]",
-            f"{mean:.3f} ± {half:.3f}",
+            f"{mean:.3f} ± {half:.3f}" if len(st.scores) > 1 else f"{mean:.3f} ± -",
             f"{sum(ms) / len(ms):.2f}" if ms else "-",
             f"{max(ms):.1f}" if ms else "-",
             str(st.defaults),
@@ -298,6 +331,11 @@ def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
         if st.defaults
     ]
     console.print(DEFAULTS_NOTE + (f" ({'; '.join(reasons)})" if reasons else ""), highlight=False)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def match_json(
@@ -402,7 +440,9 @@ def play_command(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed (default: random)")] = None,
     rules: RulesOpt = None,
-    name: Annotated[str, typer.Option(help="your name")] = "you",
+    name: Annotated[
+        str, typer.Option(help="your name (the game's texts say `NAME plays`...)")
+    ] = "human",
     out: Annotated[
         Path | None, typer.Option(help="write the record here (also of a game you quit)")
     ] = None,
@@ -434,7 +474,7 @@ def play_command(
             console.print(f"the game so far is written to {out} (`dennou replay` shows it)")
         raise typer.Exit(0) from None
     final = records.final_state(rec, game)
-    _write_plain(game.render(game.view(final, seat)))
+    human.show(game.view(final, seat))
     print_outcome(game, final, rec.players)
     if out is not None:
         records.write(out, [rec])
@@ -771,7 +811,10 @@ app.add_typer(bot_app, name="bot")
 def main() -> None:
     """Entry point: run the app; an error is one line on stderr (exit code 2), not a traceback."""
     try:
-        app(standalone_mode=False)
+        # without standalone mode, click returns a typer.Exit's code rather than raising it
+        code = command()(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -790,6 +833,33 @@ def main() -> None:
         if type(exc).__module__.partition(".")[0] not in ("httpx", "httpcore", "websockets"):
             raise
         _fail(f"cannot reach the server: {exc or type(exc).__name__}")
+
+
+def command() -> Any:
+    """The ``dennou`` command as click runs it, on/off flags shown without a value placeholder.
+
+    Typer shows a ``<bool>`` type beside every flag, as if ``--json true`` were accepted.
+    """
+    root = typer.main.get_command(app)
+
+    def plain(cmd: Any) -> None:  # typer's own click: duck-typed
+        for param in cmd.params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        help_option = cmd.get_help_option
+
+        def get_help_option(ctx: Any) -> Any:
+            option = help_option(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        cmd.get_help_option = get_help_option
+        for sub in getattr(cmd, "commands", {}).values():
+            plain(sub)
+
+    plain(root)
+    return root
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -6,6 +6,7 @@ line when there is no server, and gives the seat back when stopped before the ga
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import signal
@@ -20,7 +21,7 @@ import httpx
 import pytest
 
 from dennou.server.testing import ServerProcess, free_port
-from tests.cli.run import BIN, dennou, environment, interruptible
+from tests.cli.run import BIN, ROOT, dennou, environment, interruptible
 
 
 @pytest.fixture
@@ -64,13 +65,14 @@ def history(host: ServerProcess, account: str) -> list[dict[str, Any]]:
 class BotProcess:
     """``dennou bot run`` in the background; its output read by a thread, line by line."""
 
-    def __init__(self, host: ServerProcess, token: str, *args: str) -> None:
+    def __init__(self, host: ServerProcess, token: str, *args: str, path: str = "") -> None:
+        extra = {"DENNOU_TOKEN": token} | ({"PYTHONPATH": path} if path else {})
         self.proc = subprocess.Popen(
             [str(BIN / "dennou"), "bot", "run", *args, "--server", host.ws],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env=environment({"DENNOU_TOKEN": token}),
+            env=environment(extra),
             preexec_fn=interruptible,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -207,6 +209,64 @@ def test_ctrl_c_while_waiting_gives_the_seat_back(host: ServerProcess) -> None:
 
 
 # --- a seat abandoned before the start is given back ----------------------------------------
+def test_a_bot_playing_its_fallback_while_its_code_compiles_says_so(host: ServerProcess) -> None:
+    token = host.register("ann")
+    table = make_table(host, token, "numeron", ["open", "bot:random"])
+    path = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    bot = BotProcess(
+        host, token, "tests.cli.slow_native_bot:SlowNativeBot", "--table", table, path=path
+    )
+    try:
+        said = bot.read_until("compiling the slow test code")[-1]
+        assert said == (
+            "compiling the slow test code in the background (`dennou warm` does it ahead); "
+            "playing the fallback meanwhile"
+        )
+        bot.read_until("playing numeron at table")
+    finally:
+        bot.stop()
+
+
+def test_ctrl_c_before_the_game_closes_the_table_it_opened_when_nobody_else_sits(
+    host: ServerProcess,
+) -> None:
+    token = host.register("ann")
+    bot = BotProcess(host, token, "random", "--join", "hilo")
+    try:
+        [line] = [x for x in bot.read_until("waiting at table") if "waiting at table" in x]
+        table = line.split()[3]
+        assert table_info(host, table)["status"] == "waiting"
+        bot.proc.send_signal(signal.SIGINT)
+        assert bot.proc.wait(60) == 130
+        assert table_info(host, table)["status"] == "aborted"
+        assert [t["id"] for t in tables(host) if t["status"] == "waiting"] == []
+    finally:
+        bot.stop()
+
+
+def test_ctrl_c_before_the_game_keeps_the_table_waiting_for_the_others_seated(
+    host: ServerProcess,
+) -> None:
+    tokens = [host.register("ann"), host.register("ben")]
+    table = make_table(host, tokens[0], "daifugo", ["open", "open", "open"])
+    ann = BotProcess(host, tokens[0], "random", "--table", table)
+    ben = None
+    try:
+        ann.read_until("waiting at table")
+        ben = BotProcess(host, tokens[1], "random", "--table", table)
+        ben.read_until("2 of 3 seats taken")
+        ann.proc.send_signal(signal.SIGINT)
+        assert ann.proc.wait(60) == 130
+        info = table_info(host, table)
+        assert info["status"] == "waiting"
+        assert [s.get("name") for s in info["seats"] if s["kind"] == "player"] == ["ben"]
+    finally:
+        ann.stop()
+        if ben is not None:
+            ben.stop()
+
+
+# --- issue 12.14: a seat abandoned before the start is given back --------------------------
 
 
 def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> None:

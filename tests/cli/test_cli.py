@@ -18,9 +18,10 @@ runner = CliRunner()
 def test_games_lists_options_and_defaults() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0, result.output
-    assert (
-        "numeron" in result.output and "digits" in result.output and "equal_turns" in result.output
-    )
+    assert "numeron" in result.output and "daifugo" in result.output
+    result = runner.invoke(app, ["games", "numeron"])
+    assert result.exit_code == 0, result.output
+    assert "digits" in result.output and "equal_turns" in result.output
 
 
 def test_match_then_replay(tmp_path: Path) -> None:

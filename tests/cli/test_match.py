@@ -61,7 +61,7 @@ def test_match_and_play_seat_players_the_same_way() -> None:
     person = seat_players(game, rules, ["greedy", "montecarlo"], person=2)
     assert bots.specs == ("greedy", "montecarlo", "greedy", "montecarlo", "greedy")
     assert person.specs == ("greedy", "montecarlo", None, "greedy", "montecarlo")
-    assert person.names == ("greedy#0", "montecarlo#1", "you", "greedy#3", "montecarlo#4")
+    assert person.names == ("greedy#0", "montecarlo#1", "human", "greedy#3", "montecarlo#4")
     with pytest.raises(ConfigError, match="--seat must be 0-4"):
         seat_players(game, rules, ["greedy"], person=5)
     with pytest.raises(ConfigError, match="name at least one bot"):

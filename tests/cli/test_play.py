@@ -83,11 +83,11 @@ def test_a_bare_number_picks_only_from_a_numbered_list() -> None:
         "a bare number picks from a numbered list, and none is shown: type the action; "
         "did you mean `set 012`?",
     ]
-    assert "you set a number" not in out
+    assert "human set a number" not in out
     # Daifugo numbers its plays: a shown number is a choice, an unshown one is refused
     out = play("daifugo", "--vs", "greedy", "--seed", "3", "--rules", "games=1", lines=["99", "2"])
     assert refusals(out) == ["pick one of the numbers shown (0-2)"]
-    assert "you passes" in out  # [2] was pass
+    assert "human passes" in out  # [2] was pass
 
 
 def test_quit_keeps_the_game_so_far_with_out(tmp_path: Path) -> None:
@@ -107,11 +107,11 @@ def test_quit_keeps_the_game_so_far_with_out(tmp_path: Path) -> None:
     assert "bye" in out and str(out_file) in out
     [record] = records.read(out_file)
     assert record.outcome is None and record.meta["quit"] is True
-    assert record.players == ["you", "solver#1"]
+    assert record.players == ["human", "solver#1"]
     mine = [s.action for s in record.steps if s.seat == 0 and s.action]
     assert mine == [{"type": "set", "number": "012"}, {"type": "call", "number": "345"}]
     replay = dennou("replay", str(out_file))
-    assert replay.returncode == 0 and "you calls 345" in replay.stdout
+    assert replay.returncode == 0 and "human calls 345" in replay.stdout
 
 
 def test_bots_are_named_by_their_seat_around_the_person(tmp_path: Path) -> None:
@@ -130,8 +130,8 @@ def test_bots_are_named_by_their_seat_around_the_person(tmp_path: Path) -> None:
         str(out_file),
         lines=["quit"],
     )
-    expected = ["greedy#0", "montecarlo#1", "you", "greedy#3", "montecarlo#4"]
-    assert "seats: 0 greedy#0, 1 montecarlo#1, 2 you, 3 greedy#3, 4 montecarlo#4" in out
+    expected = ["greedy#0", "montecarlo#1", "human", "greedy#3", "montecarlo#4"]
+    assert "seats: 0 greedy#0, 1 montecarlo#1, 2 human, 3 greedy#3, 4 montecarlo#4" in out
     assert records.read(out_file)[0].players == expected
 
 

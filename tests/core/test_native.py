@@ -79,6 +79,24 @@ def test_play_on_answers_false_while_the_build_runs_then_true(mode: None) -> Non
     assert gate.runs == 1
 
 
+def test_play_on_reports_each_build_a_decision_could_not_wait_for_once(mode: None) -> None:
+    """``dennou bot run`` says the bot plays its fallback while its code compiles."""
+    native.set_mode("play-on")
+    reported: list[str] = []
+    native.on_fallback(lambda code: reported.append(code.name))
+    try:
+        slow, quick = Gate(), Native("quick", lambda: None, budget=10.0)
+        code = Native("slow", slow, budget=0.05)
+        assert quick.ready()
+        assert not code.ready() and not code.ready()
+        assert reported == ["slow"]
+        slow.open.set()
+        code.build()
+        assert code.ready() and reported == ["slow"]
+    finally:
+        native.on_fallback(None)
+
+
 def test_play_on_uses_a_build_that_finishes_within_the_budget(mode: None) -> None:
     """Loading a cache takes a fraction of a second: the first decision is at full strength."""
     native.set_mode("play-on")

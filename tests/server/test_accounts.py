@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +140,11 @@ def test_accounts_persist_across_games_and_history_is_kept(tmp_path: Path) -> No
             ben = httpx.get(f"{live.http}/api/accounts/ben").json()
             assert [ann["accounts"]["pot"]["balance"], ben["accounts"]["pot"]["balance"]] == final
             assert len(ann["history"]) == round_ + 1
+            # when a game ended reads as ISO 8601 in UTC, to the second
+            ended = ann["history"][0]["finished_at"]
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ended), ended
+            moment = datetime.strptime(ended, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            assert abs(moment.timestamp() - time.time()) < 120
         assert balances_seen[0] == [100, 100]
         for balances in balances_seen:
             assert sum(balances) == 200  # money moves between the accounts, never appears

@@ -278,8 +278,8 @@ def test_the_command_line_runs_and_watches_a_host_tournament(live: LiveServer) -
 
 
 def test_the_readme_contestant_plays_with_bot_run_tournament(live: LiveServer) -> None:
-    import json
     import os
+    import re
     import subprocess
     import sys
     from pathlib import Path
@@ -303,7 +303,11 @@ def test_the_readme_contestant_plays_with_bot_run_tournament(live: LiveServer) -
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    tables = [json.loads(line)["table"] for line in done.stdout.splitlines()]
-    assert len(set(tables)) == 3
+    # what a person reads: one line per table as it is given and as it ends, no raw JSON
+    assert "{" not in done.stdout, done.stdout
+    ended = re.findall(r"^table (\w+): seat \d, rank \d of 3, score \S+$", done.stdout, re.M)
+    assert len(set(ended)) == 3, done.stdout
+    assert done.stdout.count(f"tournament {tid}: playing table ") == 3
+    assert f"tournament {tid} is over: 3 of your games played" in done.stdout
     rows = {r["name"]: r for r in get(live, f"/api/tournaments/{tid}/standings")["standings"]}
     assert rows["alice"]["games"] == 3 and rows["alice"]["defaults"] == 0

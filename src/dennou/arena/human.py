@@ -56,6 +56,8 @@ class HumanBot(Bot):
         self.seat: Seat = 0
         self.channels: frozenset[str] = frozenset()
         self.view: JSON | None = None
+        self.seen: set[str] = set()
+        """The texts of the events shown so far (a view's text repeats its latest events)."""
 
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
         """Remember the seat."""
@@ -64,7 +66,23 @@ class HumanBot(Bot):
     def observe(self, events: Sequence[Event]) -> None:
         """Show what this seat sees happen."""
         for event in events:
+            self.seen.add(event.text)
             self.write(f"  · {event.text}")
+
+    def show(self, view: JSON) -> None:
+        """Show a view's text, less the lines that repeat events already shown as they happened.
+
+        A game's text of a view ends or starts with its latest events (indented), for a reader
+        who did not see them happen; here each was shown once already.
+        """
+        lines = self.game.render(view).splitlines()
+        self.write("\n".join(line for line in lines if not self._repeats_event(line)))
+
+    def _repeats_event(self, line: str) -> bool:
+        if not line.startswith(" "):
+            return False
+        text = line.strip()
+        return text.removeprefix("· ") in self.seen
 
     def chat(
         self, view: JSON, channels: frozenset[str], rng: random.Random
@@ -84,7 +102,7 @@ class HumanBot(Bot):
         self.view = view
         described = self.game.describe_legal(legal)
         numbered = {int(n) for n in _NUMBERED.findall(described) if int(n) < len(legal)}
-        self.write(self.game.render(view))
+        self.show(view)
         self.write("you may: " + described)
         if self.channels:
             self.write("talk: " + self._channels_text())

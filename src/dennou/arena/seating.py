@@ -66,7 +66,7 @@ def seat_players(
     players: int | None = None,
     *,
     person: int | None = None,
-    person_name: str = "you",
+    person_name: str = "human",
 ) -> Seating:
     """Seat the named bots (and a person at seat ``person``) at a table of ``players`` seats.
 

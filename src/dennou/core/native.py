@@ -32,6 +32,17 @@ ENV = "DENNOU_WHILE_COMPILING"
 """The environment variable that sets the mode of new processes (``wait`` or ``play-on``)."""
 
 _mode: Mode = "wait"
+_on_fallback: Callable[[Native], None] | None = None
+
+
+def on_fallback(report: Callable[[Native], None] | None) -> None:
+    """Call ``report(code)`` once per :class:`Native` whose build a decision could not wait for.
+
+    ``play-on`` mode only: the first time :meth:`Native.ready` answers ``False`` (the bot plays
+    its fallback while the code compiles). ``dennou bot run`` says so in one line.
+    """
+    global _on_fallback
+    _on_fallback = report
 
 
 def set_mode(mode: str) -> None:
@@ -68,6 +79,7 @@ class Native:
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
         self._error: BaseException | None = None
+        self._fell_back = False
         _ALL.append(self)
 
     def start(self) -> None:
@@ -133,6 +145,10 @@ class Native:
                 return True
             self.start()
             if not self._done.wait(self.budget):
+                if not self._fell_back:
+                    self._fell_back = True
+                    if _on_fallback is not None:
+                        _on_fallback(self)
                 return False
         self._raise()
         return True
@@ -159,4 +175,4 @@ def build_all() -> None:
 
 set_mode(os.environ.get(ENV, "wait"))
 
-__all__ = ["ENV", "Mode", "Native", "build_all", "mode", "set_mode"]
+__all__ = ["ENV", "Mode", "Native", "build_all", "mode", "on_fallback", "set_mode"]

@@ -335,23 +335,47 @@ def bot_run(
     server = host_urls(server).ws
     # the seat's clock bounds each decision: no first decision waits for a compiler
     native.set_mode(os.environ.get(native.ENV, "play-on"))
+    note = Console(stderr=True, highlight=False, soft_wrap=True)
+    native.on_fallback(
+        lambda code: note.print(
+            f"compiling the {code.name} code in the background (`dennou warm` does it ahead); "
+            "playing the fallback meanwhile",
+            markup=False,
+        )
+    )
     if tournament is not None:  # a remote entrant of a host tournament
         import httpx
 
         from dennou.client import ServerError
         from dennou.client.tournament import play_tournament
 
+        tell = Console(stderr=as_json, highlight=False, soft_wrap=True)
+
+        def seated(info: dict[str, Any]) -> None:
+            tell.print(
+                f"tournament {tournament}: playing table {info['table']} as seat {info['seat']}",
+                markup=False,
+            )
+
         try:
             played = asyncio.run(
-                play_tournament(load_bot(target), server, token, tournament, seed=seed)
+                play_tournament(
+                    load_bot(target), server, token, tournament, seed=seed, on_table=seated
+                )
             )
         except ServerError as exc:
             raise DennouError(f"the server refused: {exc.message}") from None
         except (ConnectionError, OSError, httpx.HTTPError) as exc:
             raise unreachable(server, exc) from None
         for result in played:
-            print(
-                json.dumps({"table": result.table, "seat": result.seat, "outcome": result.outcome})
+            line = {"table": result.table, "seat": result.seat, "outcome": result.outcome}
+            if as_json:
+                print(json.dumps(line), flush=True)
+            else:
+                tell.print(f"table {result.table}: {_result_text(result)}", markup=False)
+        if not as_json:
+            tell.print(
+                f"tournament {tournament} is over: {len(played)} of your games played", markup=False
             )
         return
     if (table is None) == (join is None):
@@ -425,6 +449,15 @@ async def _run_one(
         raise DennouError(f"the server refused: {exc.message}") from None
     except (ConnectionError, OSError, httpx.HTTPError) as exc:
         raise unreachable(server, exc) from None
+
+
+def _result_text(result: Any) -> str:
+    """``seat 1, rank 2 of 3, score 0.5`` of a remote bot's game."""
+    ranks, scores = result.outcome.get("ranks", []), result.outcome.get("scores", [])
+    seat = result.seat
+    if not 0 <= seat < len(ranks):
+        return f"seat {seat}, no result"
+    return f"seat {seat}, rank {ranks[seat]} of {len(ranks)}, score {scores[seat]:g}"
 
 
 def unreachable(server: str, exc: BaseException) -> DennouError:

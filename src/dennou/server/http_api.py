@@ -14,6 +14,7 @@ import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -59,7 +60,8 @@ class HistoryRow(msgspec.Struct, kw_only=True):
     result: str
     score: float
     rank: int
-    finished_at: float
+    finished_at: str
+    """When the game ended: ISO 8601 in UTC, to the second (``2026-11-28T07:30:00Z``)."""
 
 
 class AccountInfo(msgspec.Struct, kw_only=True):
@@ -337,10 +339,18 @@ async def api_account(request: Request) -> Any:
     aborts = await hub.store.call(store.aborts, name)
     return AccountInfo(
         name=name,
-        history=[msgspec.convert(h, HistoryRow) for h in history],
+        history=[
+            msgspec.convert({**h, "finished_at": iso_utc(h["finished_at"])}, HistoryRow)
+            for h in history
+        ],
         accounts=accounts,
         aborts=aborts,
     )
+
+
+def iso_utc(seconds: float) -> str:
+    """A Unix time as ISO 8601 in UTC, to the second: ``2026-11-28T07:30:00Z``."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _int_param(request: Request, name: str) -> int | None:

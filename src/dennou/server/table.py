@@ -552,6 +552,7 @@ class TableActor:
         await self.detach(conn)
         if seat is not None and self.status == "waiting":
             await self._free_seat(seat)
+            await self._close_if_deserted(conn.account)
         conn.send(p.Left(id=rid, table=self.id))
 
     async def leave_seat(self, account: str) -> None:
@@ -565,6 +566,7 @@ class TableActor:
             if role == seat:
                 await self.detach(conn)
         await self._free_seat(seat)
+        await self._close_if_deserted(account)
 
     async def _free_seat(self, seat: int) -> None:
         self.away_since.pop(seat, None)
@@ -590,6 +592,16 @@ class TableActor:
             return False
         await self.close_waiting(now)
         return True
+
+    async def _close_if_deserted(self, leaver: str | None) -> None:
+        """Close a waiting table its creator has just left when no account holds a seat there.
+
+        Nobody waits there for a game any more (built-in bots wait for nobody); left open, it
+        would be listed as waiting until ``waiting_table_ttl``.
+        """
+        if self.status == "waiting" and leaver == self.row.created_by and not self._remote_seats():
+            await self.close_waiting(time.time())
+            self._broadcast_table()
 
     async def close_waiting(self, now: float | None = None) -> None:
         """Close a table that has not started (it is ``aborted``: nobody played)."""
@@ -664,6 +676,9 @@ class TableActor:
                 f"your action answers version {version}; your decision is now at version "
                 f"{pending.version} (see the latest turn)",
             )
+        # the seat's time ends when its answer arrives: the host's own work on it (a first
+        # apply may compile the engine's native code) is not the seat's
+        ms = (time.time() - pending.due_at) * 1000
         action = self.game.parse_action(data)
         new, events = await self.hub.work.run(
             (self.game.spec.name, "apply"),
@@ -674,7 +689,6 @@ class TableActor:
             action,
             account=self.account,
         )
-        ms = (time.time() - pending.due_at) * 1000
         step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
         await self._commit(step, new, events, ack=(conn, rid))
 

@@ -431,7 +431,7 @@ def render(view: JSON) -> str:
     if view["lock"]:
         head += " — 縛り locked: " + "".join(C.SUIT_SYMBOLS["shdc".index(x)] for x in view["lock"])
     lines.append(head)
-    for s in view["order"]:
+    for s in range(len(players)):  # seat order, as every other list of players
         title = view["titles"][s]
         mark = ">" if s in view["to_act"] else " "
         lines.append(

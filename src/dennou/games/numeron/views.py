@@ -45,10 +45,16 @@ class NumeronViews(Views[NumeronState]):
         return render(view)
 
     def describe_legal(self, legal: Sequence[Action]) -> str:
-        """Numbers are too many to list: say how to type them."""
+        """Numbers are too many to list: say how to type them; list the rest, numbered.
+
+        A defence turn offers a few dozen item uses (every position and digit of ``target``,
+        ``change``...): all are listed, so a number picks one.
+        """
         if legal and isinstance(legal[0], Call | SetNumber | HostNumber):
             kind = str(legal[0]).split()[0]
             return f"type: {kind} <number>, e.g. {legal[len(legal) // 2]}"
+        if len(legal) <= 200:
+            return "  ".join(f"[{i}] {a}" for i, a in enumerate(legal))
         return super().describe_legal(legal)
 
 
@@ -165,6 +171,7 @@ def render(view: JSON) -> str:
             + (f", {view['calls_left']} call(s) left" if phase == "call" else "")
         )
     else:
-        lines.append(f"phase {phase}: set a number of {digits} distinct digits (`set 031`)")
+        example = "03185"[:digits]
+        lines.append(f"phase {phase}: set a number of {digits} distinct digits (`set {example}`)")
     lines.append("positions: " + ", ".join(f"{i}={place(i, digits)}" for i in range(digits)))
     return "\n".join(lines)

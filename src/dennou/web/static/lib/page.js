@@ -124,11 +124,13 @@ export function seatLabel(seat) {
 }
 
 /**
- * Format a Unix time.
- * @param {number | null | undefined} seconds
+ * Format a time: Unix seconds or ISO 8601.
+ * @param {number | string | null | undefined} seconds
  * @returns {string}
  */
 export function when(seconds) {
   if (!seconds) return '';
-  return new Date(seconds * 1000).toLocaleString(lang() === 'ja' ? 'ja-JP' : 'en-GB');
+  // Unix seconds, or an ISO 8601 string (`/api/accounts/{name}`)
+  const date = typeof seconds === 'string' ? new Date(seconds) : new Date(seconds * 1000);
+  return date.toLocaleString(lang() === 'ja' ? 'ja-JP' : 'en-GB');
 }

@@ -10,7 +10,7 @@ const { main } = await startPage('player.title');
 main.append(h('h1', {}, t('player.heading', { name })));
 try {
   const data = await api(`/api/accounts/${encodeURIComponent(name)}`);
-  /** @type {{table_id: string, game: string, seat: number, result: string, score: number, rank: number, finished_at: number}[]} */
+  /** @type {{table_id: string, game: string, seat: number, result: string, score: number, rank: number, finished_at: string}[]} */
   const history = data.history;
   /** @type {Map<string, {games: number, wins: number, score: number}>} */
   const totals = new Map();
