@@ -440,9 +440,11 @@ def _assert_deeply_immutable(value: object, path: str = "state") -> None:
 
     import msgspec
 
+    from dennou.core.immutable import Log
+
     if value is None or isinstance(value, int | float | str | bool):
         return
-    if isinstance(value, tuple):
+    if isinstance(value, tuple | Log):  # a Log never changes once made (dennou.core.immutable)
         for i, item in enumerate(value):
             _assert_deeply_immutable(item, f"{path}[{i}]")
         return
