@@ -24,10 +24,6 @@ def test_rate_limiting_alone_never_closes_the_connection(tmp_path: Path) -> None
         live.stop()
 
 
-def _unused(_: Any) -> None:
-    return None
-
-
 def _unlisted_turns(game_name: str, max_steps: int = 300) -> list[tuple[str, Any, Any]]:
     """(phase, description, sample) of every turn without a list, over the conformance games."""
     import random
@@ -50,7 +46,7 @@ def _unlisted_turns(game_name: str, max_steps: int = 300) -> list[tuple[str, Any
             if seat == CHANCE:
                 state, _ = game.apply(state, seat, game.sample_chance(state, rng))
                 continue
-            view, listed, count, description, sample = turn_parts(game, state, seat, version)
+            view, listed, _count, description, sample = turn_parts(game, state, seat, version)
             if listed is None:
                 out.append((str(view.get("phase")), description, sample))
             legal = game.legal_actions(state, seat)
@@ -79,3 +75,105 @@ def test_every_turn_without_a_list_carries_its_description_in_every_game_and_pha
     doubts = [d for (g, p), d in seen.items() if g == "smuggling" and p == "room"]
     assert doubts and {"type": "pass"} in doubts[0]["also"], seen.keys()
     assert {"min", "max", "step"} <= set(doubts[0])
+
+
+def _tournament(live: LiveServer) -> tuple[str, str, str]:
+    """A running Daifugo tournament of alice and two bots, one table at a time (alice absent)."""
+    import httpx
+
+    alice = live.register("alice")
+    owner = live.register("olga")
+    body = {
+        "game": "daifugo",
+        "entrants": ["@alice", "greedy", "random"],
+        "rules": {"games": 1},
+        "games": 3,
+        "options": {"tables": 1, "absent_grace": 60},
+        "start": True,
+    }
+    created = httpx.post(
+        live.http + "/api/tournaments",
+        json=body,
+        headers={"authorization": f"Bearer {owner}"},
+        timeout=30,
+    )
+    assert created.status_code == 201, created.text
+    return created.json()["id"], alice, owner
+
+
+def _seats(live: LiveServer, tid: str, token: str, **params: Any) -> tuple[float, Any]:
+    import httpx
+
+    started = time.monotonic()
+    reply = httpx.get(
+        f"{live.http}/api/tournaments/{tid}/seats",
+        params=params,
+        headers={"authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+    assert reply.status_code == 200, reply.text
+    return time.monotonic() - started, reply.json()
+
+
+def test_the_seats_long_poll_waits_for_a_seat_the_caller_does_not_know(live: LiveServer) -> None:
+    import httpx
+
+    tid, alice, _ = _tournament(live)
+    ws = live.connect(alice)
+    assert (
+        httpx.post(
+            f"{live.http}/api/tournaments/{tid}/accept",
+            headers={"authorization": f"Bearer {alice}"},
+            timeout=30,
+        ).status_code
+        == 200
+    )
+    pushed = ws.wait_for("seat", timeout=30)
+    assert pushed["tournament"] == tid and isinstance(pushed["table"], str)
+    assert pushed["seat"] in (0, 1, 2) and isinstance(pushed["match"], int)
+    # the poll answers at once with a seat the caller does not know yet...
+    took, first = _seats(live, tid, alice, wait=10)
+    assert took < 5 and [s["table"] for s in first["seats"]] == [pushed["table"]]
+    # ...and waits while every seat it lists is one the caller knows
+    took, again = _seats(live, tid, alice, wait=2, known=pushed["table"])
+    assert took >= 1.8, "a docs-following loop must not be a busy loop"
+    assert again["seats"] == first["seats"] and again["status"] == "running"
+    bad = httpx.get(
+        f"{live.http}/api/tournaments/{tid}/seats",
+        params={"known": ",".join(f"t{i}" for i in range(2000))},
+        headers={"authorization": f"Bearer {alice}"},
+        timeout=30,
+    )
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_message"
+
+
+def test_play_tournament_takes_pushed_seats_and_never_busy_polls(
+    live: LiveServer, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    import httpx
+
+    from dennou.client.tournament import play_tournament
+    from dennou.core.bot import RandomBot
+
+    polls: list[float] = []
+    real_get = httpx.AsyncClient.get
+
+    async def counted(self: httpx.AsyncClient, url: Any, **kwargs: Any) -> httpx.Response:
+        if str(url).endswith("/seats"):
+            polls.append(time.monotonic())
+        return await real_get(self, url, **kwargs)
+
+    monkeypatch.setattr(httpx.AsyncClient, "get", counted)
+    tid, alice, _ = _tournament(live)
+    seated: list[dict[str, Any]] = []
+    played = asyncio.run(
+        asyncio.wait_for(
+            play_tournament(RandomBot(), live.ws_url, alice, tid, seed=1, on_table=seated.append),
+            120,
+        )
+    )
+    assert len(played) == 3 and len(seated) == 3
+    # one poll answered per new seat (or per push it races with) and one for the end at most
+    assert len(polls) <= 2 * len(seated) + 2, len(polls)

@@ -80,6 +80,8 @@ class Hub:
         """Open client connections."""
         self.by_address: Counter[str] = Counter()
         self.by_account: Counter[str] = Counter()
+        self.signed_in: dict[str, set[Connection]] = {}
+        """Each account's open connections that said hello as it (for :meth:`push`)."""
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
         self._janitor: asyncio.Task[None] | None = None
@@ -237,11 +239,27 @@ class Hub:
             self.by_account[conn.account] -= 1
             if self.by_account[conn.account] <= 0:
                 del self.by_account[conn.account]
+            self._sign_out(conn, conn.account)
         for actor in list(conn.tables.values()):
             try:
                 await actor.call(actor.detach, conn)
             except Exception as exc:  # the actor is stopping
                 self.log(f"detach from {actor.id}: {exc!r}")
+
+    def _sign_out(self, conn: Connection, account: str) -> None:
+        conns = self.signed_in.get(account)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.signed_in[account]
+
+    def push(self, account: str, message: p.ServerMessage) -> int:
+        """Send ``message`` to every open connection signed in as ``account``; returns how many."""
+        # an adapter of another protocol (UECda) has no such message: it is not told
+        conns = [c for c in self.signed_in.get(account, ()) if not c.closed and not c.structured]
+        for conn in conns:
+            conn.send(message)
+        return len(conns)
 
     # --- lobby ------------------------------------------------------------------------------
     def game(self, name: str) -> Game[Any, Any]:
@@ -456,8 +474,10 @@ class Hub:
             self.by_account[conn.account] -= 1
             if self.by_account[conn.account] <= 0:
                 del self.by_account[conn.account]
+            self._sign_out(conn, conn.account)
         if account is not None:
             self.by_account[account] += 1
+            self.signed_in.setdefault(account, set()).add(conn)
         conn.account = account
         conn.hello = True
         conn.send(p.Welcome(id=msg.id, protocol=p.PROTOCOL, server="dennou", account=account))

@@ -424,6 +424,19 @@ class End(ServerMessage, tag="end", kw_only=True):
     outcome: dict[str, Any] | None
 
 
+class SeatMsg(ServerMessage, tag="seat", kw_only=True):
+    """A tournament has seated your account at a table: ``join`` it to play.
+
+    Pushed to every connection signed in as the account when the tournament opens the table
+    (no request asks for it). ``GET /api/tournaments/{id}/seats`` lists the same seats.
+    """
+
+    tournament: str
+    table: str
+    seat: int
+    match: int
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     Pong,
@@ -438,6 +451,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     EventMsg,
     Turn,
     End,
+    SeatMsg,
 )
 
 _encoder = msgspec.json.Encoder()
