@@ -177,3 +177,37 @@ def test_play_tournament_takes_pushed_seats_and_never_busy_polls(
     assert len(played) == 3 and len(seated) == 3
     # one poll answered per new seat (or per push it races with) and one for the end at most
     assert len(polls) <= 2 * len(seated) + 2, len(polls)
+
+
+def test_listing_is_the_same_before_and_after_a_restart(tmp_path: Path) -> None:
+    import httpx
+
+    def listing(live: LiveServer) -> tuple[list[Any], list[Any]]:
+        over = httpx.get(f"{live.http}/api/tables", params={"status": "finished"}, timeout=30)
+        ws = live.connect(None)
+        listed: Any = ws.request({"type": "list_tables"})
+        ws.close()
+        tables = [(t["id"], t["status"]) for t in listed["tables"]]
+        return [t["id"] for t in over.json()["tables"]], tables
+
+    live = LiveServer(tmp_path / "data")
+    try:
+        ws = live.connect(live.register("ann"))
+        made = ws.request(
+            {"type": "create_table", "game": "numeron", "seats": ["bot:random", "bot:random"]}
+        )
+        table = made["table"]["id"]  # type: ignore[index]
+        deadline = time.time() + 60
+        while httpx.get(f"{live.http}/api/tables/{table}").json()["status"] != "finished":
+            assert time.time() < deadline
+            time.sleep(0.1)
+        ws.close()
+        before = listing(live)
+        assert before[0] == [table] and before[1] == [(table, "finished")]
+    finally:
+        live.stop()
+    live = LiveServer(tmp_path / "data")
+    try:
+        assert listing(live) == before
+    finally:
+        live.stop()

@@ -36,6 +36,9 @@ from dennou.store import AsyncStore
 STRIKES_TO_CLOSE = 10
 """Protocol errors in a row after which a connection is closed with 1008."""
 
+LISTED_OVER = 200
+"""Finished or aborted tables the lobby lists (the newest; older ones are still there by id)."""
+
 JANITOR_EVERY = 5.0
 """Seconds between sweeps for waiting tables nobody came back to."""
 
@@ -74,6 +77,10 @@ class Hub:
         self.work = Work(self.limits.engine_workers)
         self.tables: dict[str, TableActor] = {}
         self.recent: deque[p.TableInfo] = deque(maxlen=50)
+        self.over: dict[str, tuple[float, p.TableInfo]] = {}
+        """The newest :data:`LISTED_OVER` finished or aborted tables, by id: their creation time
+        and info when they ended. The lobby lists them whether or not their actor is in memory,
+        so that a listing is the same before and after a restart."""
         self.quiet = quiet
         self.started = time.time()
         self.connections = 0
@@ -155,11 +162,16 @@ class Hub:
                 continue
             self.tables[row.id] = actor
             actor.start()
-        for row in await self.store.call(store.tables, ["finished"], 50, bad=bad):
+        over = await self.store.call(store.tables, ["finished", "aborted"], LISTED_OVER, bad=bad)
+        for row in over:
             try:
-                self.recent.append(TableActor(self, row, self.games[row.game]).info())
+                info = TableActor(self, row, self.games[row.game]).info()
             except Exception as exc:  # a game no longer hosted, or another engine version
                 self.log(f"not listing table {row.id}: {exc!r}")
+                continue
+            self.over[row.id] = (row.created_at, info)
+            if row.status == "finished" and len(self.recent) < 50:
+                self.recent.append(info)
         for table_id, reason in bad:
             self.log(f"cannot read table {table_id}: {reason}")
         if rows:
@@ -176,8 +188,13 @@ class Hub:
         self.work.close()
 
     def finished(self, actor: TableActor) -> None:
-        """A table is over: remember it for the status page; drop its actor later."""
-        self.recent.appendleft(actor.info())
+        """A table is over: remember it for the lobby and the status page; drop its actor later."""
+        info = actor.info()
+        self.recent.appendleft(info)
+        self.over[actor.id] = (actor.row.created_at, info)
+        if len(self.over) > LISTED_OVER:
+            oldest = min(self.over, key=lambda t: self.over[t][0])
+            del self.over[oldest]
         asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
 
     def _evict(self, actor: TableActor) -> None:
@@ -389,17 +406,30 @@ class Hub:
     ) -> tuple[list[p.TableInfo], int, int | None]:
         """One page of the tables in memory, newest first.
 
-        Every unfinished table is in memory, and the finished ones seen lately. Returns the page,
-        how many tables match in all, and the offset of the next page (``None``: the last).
+        Every unfinished table (all are in memory) and the newest :data:`LISTED_OVER` finished or
+        aborted ones, whether their actor is in memory or not: the same before and after a
+        restart. Returns the page, how many tables match in all, and the offset of the next page
+        (``None``: the last).
         """
         size = min(limit or self.limits.page_size, self.limits.page_max)
-        matching = [
-            a
+        found: dict[str, tuple[float, p.TableInfo | TableActor]] = {
+            a.id: (a.row.created_at, a)
             for a in self.tables.values()
-            if (game is None or a.game.spec.name == game) and (status is None or a.status == status)
+            if a.status not in ("finished", "aborted")
+        }
+        for table_id, (created, info) in self.over.items():
+            live = self.tables.get(table_id)
+            found[table_id] = (created, live if live is not None else info)
+        matching = []
+        for created, item in found.values():
+            name = item.game.spec.name if isinstance(item, TableActor) else item.game
+            if (game is None or name == game) and (status is None or item.status == status):
+                matching.append((created, item))
+        matching.sort(key=lambda pair: pair[0], reverse=True)
+        page = [
+            item.info() if isinstance(item, TableActor) else item
+            for _, item in matching[offset : offset + size]
         ]
-        matching.sort(key=lambda a: a.row.created_at, reverse=True)
-        page = [a.info() for a in matching[offset : offset + size]]
         following = offset + size if offset + size < len(matching) else None
         return page, len(matching), following
 
