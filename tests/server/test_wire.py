@@ -211,3 +211,25 @@ def test_listing_is_the_same_before_and_after_a_restart(tmp_path: Path) -> None:
         assert listing(live) == before
     finally:
         live.stop()
+
+
+def test_welcome_names_the_server_and_engine_versions_and_schemas_the_protocol(
+    live: LiveServer,
+) -> None:
+    import json
+
+    import dennou
+    from dennou.games import REGISTRY
+    from dennou.server import protocol as p
+
+    ws = live.connect(None)
+    welcome: Any = ws.request({"type": "hello", "protocol": p.PROTOCOL})
+    assert welcome["server"] == "dennou" and welcome["version"] == dennou.__version__
+    assert welcome["engines"] == {name: REGISTRY[name].spec.version for name in REGISTRY}
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for path in (docs / "schema").glob("*.json"):
+        schema = json.loads(path.read_text())
+        assert schema["$id"] == f"{p.SCHEMA_BASE}/{p.PROTOCOL}/{path.name}", path.name
+    text = (docs / "protocol.md").read_text()
+    policy = text.split("## 12.", 1)[1]
+    assert "Compatibility" in policy and f"| {p.PROTOCOL} |" in policy and "`seat`" in policy

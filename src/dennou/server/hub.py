@@ -17,6 +17,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from dennou import __version__
 from dennou.arena.bots import available_bots
 from dennou.core.errors import DennouError
 from dennou.core.game import Game, rules_options
@@ -289,6 +290,10 @@ class Hub:
         """The game's clock when a table sets none."""
         return game_clock(game, self.limits)
 
+    def engine_versions(self) -> dict[str, int]:
+        """Each hosted game's engine version (``welcome`` names them)."""
+        return {name: self.games[name].spec.version for name in self.games}
+
     def games_info(self) -> list[p.GameInfo]:
         """Every hosted game, its rules options and bots (built once: it never changes)."""
         if self._games_info is None:
@@ -510,7 +515,16 @@ class Hub:
             self.signed_in.setdefault(account, set()).add(conn)
         conn.account = account
         conn.hello = True
-        conn.send(p.Welcome(id=msg.id, protocol=p.PROTOCOL, server="dennou", account=account))
+        conn.send(
+            p.Welcome(
+                id=msg.id,
+                protocol=p.PROTOCOL,
+                server="dennou",
+                account=account,
+                version=__version__,
+                engines=self.engine_versions(),
+            )
+        )
 
     async def _ping(self, conn: Connection, msg: p.Ping) -> None:
         conn.send(p.Pong(id=msg.id))

@@ -21,6 +21,9 @@ from dennou.server.errors import ErrorCode, Refused
 PROTOCOL = 1
 """The protocol version; a client names it in ``hello``."""
 
+SCHEMA_BASE = "urn:dennou:protocol"
+"""Where the schemas' ``$id`` live: ``<base>/<protocol>/<file>``, one set per protocol version."""
+
 Id = int | str | None
 
 
@@ -210,11 +213,17 @@ class ServerMessage(msgspec.Struct, tag_field="type", kw_only=True, omit_default
 
 
 class Welcome(ServerMessage, tag="welcome", kw_only=True):
-    """Answer to ``hello``: who you are (``account`` null for a guest)."""
+    """Answer to ``hello``: who you are (``account`` null for a guest) and what serves you.
+
+    ``version``: the server's software version; ``engines``: each hosted game's engine version
+    (a record names the version it was played with).
+    """
 
     protocol: int
     server: str
     account: str | None
+    version: str
+    engines: dict[str, int]
 
 
 class Pong(ServerMessage, tag="pong", kw_only=True):
@@ -565,6 +574,7 @@ def schemas() -> dict[str, dict[str, Any]]:
             tag = str(cls.__struct_config__.tag)
             schema = msgspec.json.schema(cls)
             schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+            schema["$id"] = f"{SCHEMA_BASE}/{PROTOCOL}/{side}.{tag}.json"
             schema["title"] = f"{side} message {tag!r}"
             out[f"{side}.{tag}.json"] = schema
     return out
