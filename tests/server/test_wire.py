@@ -233,3 +233,62 @@ def test_welcome_names_the_server_and_engine_versions_and_schemas_the_protocol(
     text = (docs / "protocol.md").read_text()
     policy = text.split("## 12.", 1)[1]
     assert "Compatibility" in policy and f"| {p.PROTOCOL} |" in policy and "`seat`" in policy
+
+
+def _integers(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every integer schema under ``node`` with where it is."""
+    found = []
+    if isinstance(node, dict):
+        kinds = node.get("type")
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            found.append((path, node))
+        for key, value in node.items():
+            found.extend(_integers(value, f"{path}/{key}"))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found.extend(_integers(value, f"{path}/{i}"))
+    return found
+
+
+def test_every_integer_field_states_its_range_and_big_seeds_travel_as_strings(
+    live: LiveServer,
+) -> None:
+    import httpx
+
+    from dennou.server import protocol as p
+
+    for name, schema in p.schemas().items():
+        for where, node in _integers(schema):
+            assert "minimum" in node and "maximum" in node, (name, where)
+    turn = p.schemas()["server.turn.json"]["$defs"]["Turn"]["properties"]
+    assert turn["legal_count"]["maximum"] >= 2**53 and "2^53" in turn["legal_count"]["description"]
+    # a seed above 2^53 from a JavaScript client: as a decimal string, read exactly
+    ws = live.connect(live.register("ann"))
+    big = str(2**53 + 1)
+    made: Any = ws.request(
+        {
+            "type": "create_table",
+            "game": "numeron",
+            "seats": ["me", "bot:random"],
+            "options": {"seed": big},
+        }
+    )
+    assert made["type"] == "table" and made["table"]["seeded"], made
+    for bad in (str(2**63), "-1", "12a"):
+        refused: Any = ws.request(
+            {
+                "type": "create_table",
+                "game": "numeron",
+                "seats": ["me", "bot:random"],
+                "options": {"seed": bad},
+            }
+        )
+        assert refused["type"] == "error" and refused["code"] == "bad_message", bad
+    # a published tournament seed comes as a decimal string too
+    owner = live.register("olga")
+    headers = {"authorization": f"Bearer {owner}"}
+    body = {"game": "numeron", "entrants": ["random", "mc=random"], "games": 2}
+    tid = httpx.post(f"{live.http}/api/tournaments", json=body, headers=headers).json()["id"]
+    httpx.post(f"{live.http}/api/tournaments/{tid}/cancel", headers=headers)
+    info = httpx.get(f"{live.http}/api/tournaments/{tid}").json()
+    assert info["status"] == "cancelled" and info["seed_text"] == str(info["seed"])

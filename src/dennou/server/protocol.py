@@ -24,7 +24,19 @@ PROTOCOL = 1
 SCHEMA_BASE = "urn:dennou:protocol"
 """Where the schemas' ``$id`` live: ``<base>/<protocol>/<file>``, one set per protocol version."""
 
-Id = int | str | None
+SAFE = 2**53 - 1
+"""The largest integer every client reads exactly (JavaScript's ``Number.MAX_SAFE_INTEGER``)."""
+
+SEED_MAX = 2**63 - 1
+"""The largest seed (a signed 64-bit integer in the store)."""
+
+Id = Annotated[int, Meta(ge=-SAFE, le=SAFE)] | str | None
+
+Version = Annotated[
+    int, Meta(ge=0, le=SAFE, description="a table's version: the steps in its record, 0..2^53-1")
+]
+SeatNo = Annotated[int, Meta(ge=0, le=255, description="a seat, 0..players-1 (at most 255)")]
+Count = Annotated[int, Meta(ge=0, le=SAFE, description="a count, 0..2^53-1")]
 
 
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
@@ -36,7 +48,7 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
 class Hello(ClientMessage, tag="hello", kw_only=True):
     """Authenticate (first message). No token: a guest who may only list and spectate."""
 
-    protocol: int = PROTOCOL
+    protocol: Annotated[int, Meta(ge=1, le=1000)] = PROTOCOL
     token: str | None = None
 
 
@@ -62,8 +74,8 @@ class ListTables(ClientMessage, tag="list_tables", kw_only=True):
 
     game: str | None = None
     status: Status | None = None
-    limit: Annotated[int, Meta(ge=1)] | None = None
-    offset: Annotated[int, Meta(ge=0)] = 0
+    limit: Annotated[int, Meta(ge=1, le=SAFE)] | None = None
+    offset: Annotated[int, Meta(ge=0, le=SAFE)] = 0
 
 
 class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -77,9 +89,34 @@ class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Seconds per decision, for every game (default: the game's clock, else 60)."""
     absent_grace: Annotated[float, Meta(gt=0, le=86400)] | None = None
     """Seconds a disconnected seat is waited for before its decisions default (default 5)."""
-    seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] | None = None
-    """Seeds the deals and built-in bots. Accepted only from the host's operator, or for a
-    practice table where nobody but its creator sits (every other seat a built-in bot)."""
+    seed: (
+        Annotated[int, Meta(ge=0, le=SEED_MAX)]
+        | Annotated[
+            str,
+            Meta(
+                pattern="^(0|[1-9][0-9]{0,18})$",
+                description="a seed as a decimal string, 0..2^63-1 (JavaScript: above 2^53)",
+            ),
+        ]
+        | None
+    ) = None
+    """Seeds the deals and built-in bots, 0..2^63-1: a number, or a decimal string (a JavaScript
+    client cannot hold a number above 2^53 exactly). Accepted only from the host's operator, or
+    for a practice table where nobody but its creator sits (every other seat a built-in bot)."""
+
+    def seed_value(self) -> int | None:
+        """The seed as an integer (``None``: none).
+
+        Raises:
+            Refused: ``bad_message``: a decimal string above 2^63-1.
+        """
+        if self.seed is None or isinstance(self.seed, int):
+            return self.seed
+        value = int(self.seed)
+        if value > SEED_MAX:
+            raise Refused("bad_message", f"a seed is at most 2^63-1 ({SEED_MAX})")
+        return value
+
     rated: bool = False
     """The result moves the game's leaderboard (``GET /api/leaderboard/{game}``)."""
 
@@ -100,15 +137,15 @@ class Join(ClientMessage, tag="join", kw_only=True):
     """
 
     table: str
-    seat: int | None = None
-    version: int | None = None
+    seat: SeatNo | None = None
+    version: Version | None = None
 
 
 class Spectate(ClientMessage, tag="spectate", kw_only=True):
     """Watch a table (spectator view only); ``version`` as for ``join``."""
 
     table: str
-    version: int | None = None
+    version: Version | None = None
 
 
 class Leave(ClientMessage, tag="leave", kw_only=True):
@@ -122,7 +159,7 @@ class Act(ClientMessage, tag="act", kw_only=True):
 
     table: str
     action: Any
-    version: int | None = None
+    version: Version | None = None
 
 
 class Talk(ClientMessage, tag="talk", kw_only=True):
@@ -137,7 +174,7 @@ class Resume(ClientMessage, tag="resume", kw_only=True):
     """Events after ``version`` at a table you are attached to (or a fresh view)."""
 
     table: str
-    version: int
+    version: Version
 
 
 class GetView(ClientMessage, tag="get_view", kw_only=True):
@@ -219,11 +256,11 @@ class Welcome(ServerMessage, tag="welcome", kw_only=True):
     (a record names the version it was played with).
     """
 
-    protocol: int
+    protocol: Annotated[int, Meta(ge=1, le=1000)]
     server: str
     account: str | None
     version: str
-    engines: dict[str, int]
+    engines: dict[str, Annotated[int, Meta(ge=1, le=SAFE)]]
 
 
 class Pong(ServerMessage, tag="pong", kw_only=True):
@@ -259,9 +296,9 @@ class GameInfo(msgspec.Struct, kw_only=True):
 
     name: str
     title: str
-    version: int
-    min_players: int
-    max_players: int
+    version: Annotated[int, Meta(ge=1, le=SAFE, description="the engine's version")]
+    min_players: Annotated[int, Meta(ge=1, le=256)]
+    max_players: Annotated[int, Meta(ge=1, le=256)]
     rules: list[RulesOption]
     bots: list[str]
     talk: bool
@@ -282,7 +319,7 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     ``connected``: a player's seat has a connection now (bots: always true; open: false).
     """
 
-    seat: int
+    seat: SeatNo
     kind: Literal["open", "player", "bot"]
     name: str | None
     connected: bool
@@ -304,8 +341,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     status: Status
     rules: dict[str, Any]
     seats: list[SeatInfo]
-    version: int
-    spectators: int
+    version: Version
+    spectators: Count
     time_limit: float
     absent_grace: float
     seeded: bool
@@ -322,8 +359,8 @@ class Tables(ServerMessage, tag="tables", kw_only=True):
     """
 
     tables: list[TableInfo]
-    total: int
-    next: int | None
+    total: Count
+    next: Count | None
 
 
 class TableMsg(ServerMessage, tag="table", kw_only=True):
@@ -336,7 +373,7 @@ class Joined(ServerMessage, tag="joined", kw_only=True):
     """You hold ``seat`` at ``table`` (spectators: ``seat`` is null)."""
 
     table: str
-    seat: int | None
+    seat: SeatNo | None
 
 
 class Left(ServerMessage, tag="left", kw_only=True):
@@ -349,18 +386,18 @@ class Resumed(ServerMessage, tag="resumed", kw_only=True):
     """Answer to ``resume``: the table is at ``version``; what you missed up to it follows."""
 
     table: str
-    version: int
+    version: Version
 
 
 class ViewMsg(ServerMessage, tag="view", kw_only=True):
     """Your full view of a table at ``version`` (the source of truth; null before the start)."""
 
     table: str
-    version: int
-    seat: int | None
+    version: Version
+    seat: SeatNo | None
     status: Status
     view: dict[str, Any] | None
-    to_act: list[int]
+    to_act: list[Annotated[int, Meta(ge=-1, le=255, description="a seat (-1: a chance draw)")]]
     channels: list[str]
     """The talk channels open to you now (as in ``turn``; spectators too; empty unless playing)."""
 
@@ -390,9 +427,9 @@ class EventMsg(ServerMessage, tag="event", kw_only=True):
     """
 
     table: str
-    version: int
+    version: Version
     step: StepKind
-    seat: int | None
+    seat: SeatNo | None
     reason: Reason | None
     events: list[EventData]
 
@@ -408,11 +445,22 @@ class Turn(ServerMessage, tag="turn", kw_only=True):
     """
 
     table: str
-    version: int
-    seat: int
+    version: Version
+    seat: SeatNo
     view: dict[str, Any]
     legal: list[dict[str, Any]] | None
-    legal_count: int
+    legal_count: Annotated[
+        int,
+        Meta(
+            ge=0,
+            le=2**63 - 1,
+            description=(
+                "how many actions are legal: above 2^31 in Star Hi-Lo (about 2.3e10 by default), "
+                "and above 2^53 only with a Star Hi-Lo max_number above 2^50 (a JavaScript client "
+                "then reads it approximately; it is a count, never an index)"
+            ),
+        ),
+    ]
     legal_description: dict[str, Any] | None
     legal_sample: list[dict[str, Any]] | None
     channels: list[str]
@@ -428,7 +476,7 @@ class End(ServerMessage, tag="end", kw_only=True):
     """
 
     table: str
-    version: int
+    version: Version
     status: Literal["finished", "aborted"]
     outcome: dict[str, Any] | None
 
@@ -442,8 +490,8 @@ class SeatMsg(ServerMessage, tag="seat", kw_only=True):
 
     tournament: str
     table: str
-    seat: int
-    match: int
+    seat: SeatNo
+    match: Count
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (

@@ -787,6 +787,8 @@ class TournamentHost:
             "finished": len(run.results),
             "playing": playing,
             "seed": row.seed if row.status in OVER else None,
+            # the seed exceeds 2^53: a JavaScript client reads it exactly only as text
+            "seed_text": str(row.seed) if row.status in OVER else None,
             "created_at": row.created_at,
             "started_at": row.started_at,
             "finished_at": row.finished_at,
@@ -804,6 +806,7 @@ class TournamentHost:
             "id": run.row.id,
             "status": run.row.status,
             "seed": run.row.seed if run.row.status in OVER else None,
+            "seed_text": str(run.row.seed) if run.row.status in OVER else None,
         }
 
     async def seats(
