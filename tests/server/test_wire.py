@@ -292,3 +292,33 @@ def test_every_integer_field_states_its_range_and_big_seeds_travel_as_strings(
     httpx.post(f"{live.http}/api/tournaments/{tid}/cancel", headers=headers)
     info = httpx.get(f"{live.http}/api/tournaments/{tid}").json()
     assert info["status"] == "cancelled" and info["seed_text"] == str(info["seed"])
+
+
+def test_errors_say_their_rules_section_once_and_a_practice_table_is_forbidden(
+    live: LiveServer,
+) -> None:
+    ann = live.connect(live.register("ann"))
+    made: Any = ann.request(
+        {
+            "type": "create_table",
+            "game": "numeron",
+            "seats": ["me", "bot:random"],
+            "options": {"seed": 7},
+        }
+    )
+    table = made["table"]["id"]
+    turn = ann.wait_for("turn", table=table)
+    refused: Any = ann.request(
+        {
+            "type": "act",
+            "table": table,
+            "action": {"type": "set", "number": "112"},
+            "version": turn["version"],
+        }
+    )
+    assert refused["code"] == "illegal_action"
+    assert refused["message"].count("— rules:") == 1, refused["message"]
+    # the docs: joining someone's practice table is forbidden (it has started: still forbidden)
+    ben = live.connect(live.register("ben"))
+    joined: Any = ben.request({"type": "join", "table": table})
+    assert joined["type"] == "error" and joined["code"] == "forbidden", joined

@@ -30,7 +30,14 @@ SAFE = 2**53 - 1
 SEED_MAX = 2**63 - 1
 """The largest seed (a signed 64-bit integer in the store)."""
 
-Id = Annotated[int, Meta(ge=-SAFE, le=SAFE)] | str | None
+WIDE = Meta(ge=-(2**63), le=2**63 - 1)
+"""The range of a client's integer that the host takes as it comes (a signed 64-bit integer)."""
+
+Id = Annotated[int, WIDE] | str | None
+
+ClientInt = Annotated[int, WIDE]
+"""A version or seat a client names: any 64-bit integer (one the table does not have is refused
+by the table: ``stale_version``, ``conflict``), so that no range is narrower than it was."""
 
 Version = Annotated[
     int, Meta(ge=0, le=SAFE, description="a table's version: the steps in its record, 0..2^53-1")
@@ -48,7 +55,7 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
 class Hello(ClientMessage, tag="hello", kw_only=True):
     """Authenticate (first message). No token: a guest who may only list and spectate."""
 
-    protocol: Annotated[int, Meta(ge=1, le=1000)] = PROTOCOL
+    protocol: ClientInt = PROTOCOL
     token: str | None = None
 
 
@@ -74,8 +81,8 @@ class ListTables(ClientMessage, tag="list_tables", kw_only=True):
 
     game: str | None = None
     status: Status | None = None
-    limit: Annotated[int, Meta(ge=1, le=SAFE)] | None = None
-    offset: Annotated[int, Meta(ge=0, le=SAFE)] = 0
+    limit: Annotated[int, Meta(ge=1, le=2**63 - 1)] | None = None
+    offset: Annotated[int, Meta(ge=0, le=2**63 - 1)] = 0
 
 
 class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -137,15 +144,15 @@ class Join(ClientMessage, tag="join", kw_only=True):
     """
 
     table: str
-    seat: SeatNo | None = None
-    version: Version | None = None
+    seat: ClientInt | None = None
+    version: ClientInt | None = None
 
 
 class Spectate(ClientMessage, tag="spectate", kw_only=True):
     """Watch a table (spectator view only); ``version`` as for ``join``."""
 
     table: str
-    version: Version | None = None
+    version: ClientInt | None = None
 
 
 class Leave(ClientMessage, tag="leave", kw_only=True):
@@ -159,7 +166,7 @@ class Act(ClientMessage, tag="act", kw_only=True):
 
     table: str
     action: Any
-    version: Version | None = None
+    version: ClientInt | None = None
 
 
 class Talk(ClientMessage, tag="talk", kw_only=True):
@@ -174,7 +181,7 @@ class Resume(ClientMessage, tag="resume", kw_only=True):
     """Events after ``version`` at a table you are attached to (or a fresh view)."""
 
     table: str
-    version: Version
+    version: ClientInt
 
 
 class GetView(ClientMessage, tag="get_view", kw_only=True):
