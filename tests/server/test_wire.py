@@ -322,3 +322,22 @@ def test_errors_say_their_rules_section_once_and_a_practice_table_is_forbidden(
     ben = live.connect(live.register("ben"))
     joined: Any = ben.request({"type": "join", "table": table})
     assert joined["type"] == "error" and joined["code"] == "forbidden", joined
+
+
+def test_every_bot_list_games_names_is_on_its_game_page_and_the_generic_ones_in_the_readme() -> (
+    None
+):
+    import re
+
+    from dennou.arena.bots import GENERIC_BOTS, available_bots
+    from dennou.games import REGISTRY
+
+    root = Path(__file__).resolve().parents[2]
+    for name in REGISTRY:
+        page = (root / "docs" / "games" / f"{name}.md").read_text(encoding="utf-8")
+        bots = re.split(r"\n## Bots[^\n]*\n", page, maxsplit=1)[1].split("\n## ", 1)[0]
+        for bot in available_bots(REGISTRY[name]):
+            assert f"`{bot}`" in bots, (name, bot)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for bot in GENERIC_BOTS:
+        assert f"`{bot}`" in readme, bot
