@@ -341,3 +341,30 @@ def test_every_bot_list_games_names_is_on_its_game_page_and_the_generic_ones_in_
     readme = (root / "README.md").read_text(encoding="utf-8")
     for bot in GENERIC_BOTS:
         assert f"`{bot}`" in readme, bot
+
+
+def test_the_clock_is_one_table_option_with_one_wording_everywhere(live: LiveServer) -> None:
+    from typer.testing import CliRunner
+
+    from dennou.cli import app
+    from dennou.games import REGISTRY
+    from dennou.server.lobby import has_host_clock
+
+    ws = live.connect(live.register("ann"))
+    games: Any = ws.request({"type": "list_games"})
+    root = Path(__file__).resolve().parents[2]
+    clocked = [name for name in REGISTRY if has_host_clock(REGISTRY[name])]
+    assert set(clocked) == {"numeron", "daifugo", "smuggling", "pandemic"}
+    for info in games["games"]:
+        assert not [o for o in info["rules"] if o["description"].rstrip().endswith("(host)")]
+        if info["name"] in clocked:
+            assert "time_limit" not in {o["name"] for o in info["rules"]}, info["name"]
+            page = (root / "docs" / "games" / f"{info['name']}.md").read_text(encoding="utf-8")
+            assert not [line for line in page.splitlines() if line.startswith("| `time_limit` |")]
+            assert "the table's clock (`options.time_limit`" in page, info["name"]
+            shown = CliRunner().invoke(app, ["games", info["name"]]).output
+            assert "the table's clock (options.time_limit" in shown, info["name"]
+    refused: Any = ws.request(
+        {"type": "create_table", "game": "numeron", "rules": {"time_limit": 30}, "seats": ["me"]}
+    )
+    assert refused["code"] == "config" and "options.time_limit" in refused["message"]

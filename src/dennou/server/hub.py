@@ -29,7 +29,7 @@ from dennou.server.bots import BotPool
 from dennou.server.connection import Check, Connection, QueuedConnection
 from dennou.server.errors import STRIKES, Refused, error_body
 from dennou.server.limits import Limits
-from dennou.server.lobby import game_clock, new_table
+from dennou.server.lobby import HOST_CLOCK, game_clock, has_host_clock, new_table
 from dennou.server.table import TableActor
 from dennou.server.work import Work
 from dennou.store import AsyncStore
@@ -312,9 +312,11 @@ class Hub:
                     version=spec.version,
                     min_players=spec.min_players,
                     max_players=spec.max_players,
+                    # the clock is the table's option (``time_limit`` below), never a rules one
                     rules=[
                         p.RulesOption(name=n, type=t, default=to_json(d), description=desc)
                         for n, t, d, desc in rules_options(game.rules_type)
+                        if not (n == HOST_CLOCK and has_host_clock(game))
                     ],
                     bots=sorted(available_bots(game)),
                     talk=spec.talk,
