@@ -224,7 +224,7 @@ def test_welcome_names_the_server_and_engine_versions_and_schemas_the_protocol(
 
     ws = live.connect(None)
     welcome: Any = ws.request({"type": "hello", "protocol": p.PROTOCOL})
-    assert welcome["server"] == "dennou" and welcome["version"] == dennou.__version__
+    assert welcome["server"] == "dennou" and welcome["server_version"] == dennou.__version__
     assert welcome["engines"] == {name: REGISTRY[name].spec.version for name in REGISTRY}
     docs = Path(__file__).resolve().parents[2] / "docs"
     for path in (docs / "schema").glob("*.json"):

@@ -523,7 +523,7 @@ class Hub:
                 protocol=p.PROTOCOL,
                 server="dennou",
                 account=account,
-                version=__version__,
+                server_version=__version__,
                 engines=self.engine_versions(),
             )
         )

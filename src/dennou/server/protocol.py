@@ -259,14 +259,15 @@ class ServerMessage(msgspec.Struct, tag_field="type", kw_only=True, omit_default
 class Welcome(ServerMessage, tag="welcome", kw_only=True):
     """Answer to ``hello``: who you are (``account`` null for a guest) and what serves you.
 
-    ``version``: the server's software version; ``engines``: each hosted game's engine version
-    (a record names the version it was played with).
+    ``server_version``: the server's software version (not ``version``: every other message's
+    ``version`` is a table's, and clients read it as such); ``engines``: each hosted game's
+    engine version (a record names the version it was played with).
     """
 
     protocol: Annotated[int, Meta(ge=1, le=1000)]
     server: str
     account: str | None
-    version: str
+    server_version: str
     engines: dict[str, Annotated[int, Meta(ge=1, le=SAFE)]]
 
 
@@ -436,7 +437,7 @@ class EventMsg(ServerMessage, tag="event", kw_only=True):
     table: str
     version: Version
     step: StepKind
-    seat: SeatNo | None
+    seat: Annotated[int, Meta(ge=-1, le=255, description="who: a seat, -1: a chance draw")] | None
     reason: Reason | None
     events: list[EventData]
 
