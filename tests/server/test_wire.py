@@ -368,3 +368,37 @@ def test_the_clock_is_one_table_option_with_one_wording_everywhere(live: LiveSer
         {"type": "create_table", "game": "numeron", "rules": {"time_limit": 30}, "seats": ["me"]}
     )
     assert refused["code"] == "config" and "options.time_limit" in refused["message"]
+
+
+def test_play_tournament_gives_its_push_connection_up_when_a_table_needs_it(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    import httpx
+
+    from dennou.client.tournament import play_tournament
+    from dennou.core.bot import RandomBot
+
+    live = LiveServer(tmp_path / "data", limits={"connections_per_account": 2})
+    try:
+        alice = live.register("alice")
+        owner = live.register("olga")
+        body = {
+            "game": "daifugo",
+            "entrants": ["@alice", "greedy", "random"],
+            "rules": {"games": 1},
+            "games": 4,
+            "options": {"tables": 2, "absent_grace": 60},
+            "start": True,
+        }
+        headers = {"authorization": f"Bearer {owner}"}
+        tid = httpx.post(f"{live.http}/api/tournaments", json=body, headers=headers).json()["id"]
+        played = asyncio.run(
+            asyncio.wait_for(play_tournament(RandomBot(), live.ws_url, alice, tid, seed=1), 120)
+        )
+        info = httpx.get(f"{live.http}/api/tournaments/{tid}").json()
+        assert info["status"] == "finished"
+        assert len(played) == info["matches"], "two tables at once and the listener: two sockets"
+    finally:
+        live.stop()

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from websockets.exceptions import InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from dennou.client import Client, GameResult, ServerError, run_bot
 from dennou.client.urls import host_urls
@@ -101,6 +101,13 @@ async def play_tournament(
                 if time.monotonic() - started > reconnect_for:
                     raise
                 await asyncio.sleep(0.2)
+            except ServerError as exc:
+                # the push listener holds one of the account's connections: a table needs it
+                # more (the long poll still finds every seat)
+                if exc.code != "limit_reached" or listener.done():
+                    raise
+                listener.cancel()
+                await asyncio.sleep(0.2)
 
     def take(seat: dict[str, Any]) -> None:
         if seat["table"] in playing:
@@ -172,7 +179,7 @@ async def _listen(
             client = await Client.open(server, token)
         except ServerError:
             return
-        except (OSError, TimeoutError, ConnectionError, InvalidHandshake):
+        except (OSError, TimeoutError, ConnectionError, InvalidHandshake, ConnectionClosed):
             await asyncio.sleep(1.0)
             continue
         try:
