@@ -225,6 +225,8 @@ class TournamentHost:
         """Tables being opened for each owner's tournaments (not yet in the hub)."""
         self._creating: dict[str, int] = {}
         """Tournaments being created, per owner (counted before the first ``await``)."""
+        self._answering = asyncio.Lock()
+        """Held while an invitation's answer is stored (see :meth:`answer`)."""
 
     async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.hub.store.call(fn, *args, **kwargs)
@@ -411,6 +413,12 @@ class TournamentHost:
             Refused: Not invited, or the tournament has started (accepting again is allowed).
         """
         run = await self.run_of(tournament_id)
+        # two entrants accepting at once must not each write the invitations it read before the
+        # other's answer was stored (the later write would undo the earlier acceptance)
+        async with self._answering:
+            return await self._answer(run, account, tournament_id, action)
+
+    async def _answer(self, run: _Run, account: str, tournament_id: str, action: str) -> _Run:
         invitations = run.invitations()
         if account not in invitations:
             raise Refused("forbidden", f"{account} is not an entrant of tournament {tournament_id}")
