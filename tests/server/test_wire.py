@@ -402,3 +402,38 @@ def test_play_tournament_gives_its_push_connection_up_when_a_table_needs_it(
         assert len(played) == info["matches"], "two tables at once and the listener: two sockets"
     finally:
         live.stop()
+
+
+def test_entrants_accepting_at_once_are_all_accepted(live: LiveServer) -> None:
+    import asyncio
+
+    import httpx
+
+    tokens = {name: live.register(name) for name in ("alice", "bob", "carol", "olga")}
+    body = {
+        "game": "daifugo",
+        "entrants": ["@alice", "@bob", "@carol", "random"],
+        "rules": {"games": 1},
+        "seats": 4,
+        "games": 4,
+        "options": {"tables": 1, "absent_grace": 60},
+    }
+    headers = {"authorization": f"Bearer {tokens['olga']}"}
+    tid = httpx.post(f"{live.http}/api/tournaments", json=body, headers=headers).json()["id"]
+
+    async def accept_all() -> list[int]:
+        async with httpx.AsyncClient(timeout=30) as http:
+            replies = await asyncio.gather(
+                *(
+                    http.post(
+                        f"{live.http}/api/tournaments/{tid}/accept",
+                        headers={"authorization": f"Bearer {tokens[name]}"},
+                    )
+                    for name in ("alice", "bob", "carol")
+                )
+            )
+        return [r.status_code for r in replies]
+
+    assert asyncio.run(accept_all()) == [200, 200, 200]
+    invitations = httpx.get(f"{live.http}/api/tournaments/{tid}").json()["invitations"]
+    assert invitations == dict.fromkeys(("alice", "bob", "carol"), "accepted")
