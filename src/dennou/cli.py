@@ -38,6 +38,8 @@ from dennou.core.game import Game
 from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
 from dennou.server.cli import bot_run, serve
+from dennou.server.limits import Limits
+from dennou.server.lobby import HOST_CLOCK, game_clock, has_host_clock
 from dennou.uecda.cli import uecda_client, uecda_serve
 
 app = typer.Typer(
@@ -97,10 +99,21 @@ def games_command(
         )
         for col in ("option", "type", "range", "default", "meaning"):
             table.add_column(col)
+        clocked = has_host_clock(game)
         for opt in option_info(game.rules_type):
+            if clocked and opt.name == HOST_CLOCK:
+                continue  # the clock is the table's option, not a rules one (below)
             shown = _value(opt.default)
             table.add_row(opt.name, opt.type, opt.range or "-", shown, _plain(opt.description))
         console.print(table)
+        if clocked:
+            console.print(
+                f"  clock: not a rules option: the table's clock (options.time_limit on the host),"
+                f" default {game_clock(game, Limits()):g} s per decision",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
         if not spec.decisions:
             console.print(
                 f"  no decisions: in {spec.name} chance decides everything and the players only"

@@ -43,7 +43,7 @@ __all__ = ["Client", "GameResult", "ServerError", "register", "run_bot"]
 
 _decode = msgspec.json.Decoder().decode
 _encode = msgspec.json.Encoder().encode
-_STREAM = ("event", "turn", "view", "end", "table", "joined", "error")
+_STREAM = ("event", "turn", "view", "end", "table", "joined", "error", "seat")
 
 
 class ServerError(DennouError):

@@ -1,10 +1,12 @@
 """Play a host tournament as a remote entrant: every table the tournament seats you at.
 
 The tournament holds a seat for your account at each of your matches as they come up;
-:func:`play_tournament` asks the host for them (``GET /api/tournaments/{id}/seats``, a long
-poll), plays each with :func:`dennou.client.run_bot` (several at once if the host runs several
-tables), and returns when the tournament is over. It rides out a host restart: lost
-connections are retried for ``reconnect_for`` seconds, and each table resumes where it was.
+:func:`play_tournament` hears of each from the host (a ``seat`` message pushed over a
+WebSocket, with the long poll ``GET /api/tournaments/{id}/seats?known=`` as the fallback and to
+learn that the tournament is over), plays each with :func:`dennou.client.run_bot` (several at
+once if the host runs several tables), and returns when the tournament is over. It rides out a
+host restart: lost connections are retried for ``reconnect_for`` seconds, and each table
+resumes where it was.
 
 Example::
 
@@ -24,8 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from dennou.client import GameResult, ServerError, run_bot
+from dennou.client import Client, GameResult, ServerError, run_bot
 from dennou.client.urls import host_urls
 from dennou.core.bot import Bot
 from dennou.core.game import Game
@@ -73,8 +76,7 @@ async def play_tournament(
     base = http_url(server)
     headers = {"authorization": f"Bearer {token}"}
     playing: dict[str, asyncio.Task[GameResult]] = {}
-    done: list[GameResult] = []
-    finished: set[str] = set()
+    finished: list[asyncio.Task[GameResult]] = []
     lost_at: float | None = None
 
     def for_table() -> Bot | Callable[[Game[Any, Any]], Bot]:
@@ -99,15 +101,40 @@ async def play_tournament(
                 if time.monotonic() - started > reconnect_for:
                     raise
                 await asyncio.sleep(0.2)
+            except ServerError as exc:
+                # the push listener holds one of the account's connections: a table needs it
+                # more (the long poll still finds every seat)
+                if exc.code != "limit_reached" or listener.done():
+                    raise
+                listener.cancel()
+                await asyncio.sleep(0.2)
 
+    def take(seat: dict[str, Any]) -> None:
+        if seat["table"] in playing:
+            return
+        if on_table is not None:
+            on_table(seat)
+        task = asyncio.create_task(play_table(seat["table"]))
+        task.add_done_callback(finished.append)
+        playing[seat["table"]] = task
+
+    def check_failures() -> None:
+        for task in finished:
+            if not task.cancelled() and task.exception() is not None:
+                task.result()  # a table that failed fails the whole run
+
+    listener = asyncio.create_task(_listen(server, token, tournament, take))
     try:
         async with httpx.AsyncClient(timeout=60) as http:
             await _accept(http, base, tournament, headers)
             while True:
+                check_failures()
                 try:
+                    # the long poll answers when a seat we do not know appears (the push usually
+                    # brings it first) or the tournament is over; else after POLL_WAIT seconds
                     reply = await http.get(
                         f"{base}/api/tournaments/{tournament}/seats",
-                        params={"wait": 10},
+                        params={"wait": POLL_WAIT, "known": ",".join(playing)},
                         headers=headers,
                     )
                     lost_at = None
@@ -124,24 +151,44 @@ async def play_tournament(
                 data = reply.json()
                 if reply.status_code >= 400:
                     raise ServerError(data)
-                new = [seat for seat in data["seats"] if seat["table"] not in playing]
-                for seat in new:
-                    if on_table is not None:
-                        on_table(seat)
-                    playing[seat["table"]] = asyncio.create_task(play_table(seat["table"]))
-                for table, task in playing.items():
-                    if task.done() and table not in finished:
-                        finished.add(table)
-                        done.append(task.result())  # a table that failed fails the whole run
-                if data["status"] in ("finished", "cancelled") and len(finished) == len(playing):
-                    return done
-                if not new:
-                    # nothing new: the seats listed are being played (the host answers at once
-                    # while we hold seats, so wait a little before asking again)
-                    await asyncio.sleep(0.5)
+                for seat in data["seats"]:
+                    take(seat)
+                if data["status"] in ("finished", "cancelled"):
+                    await asyncio.gather(*playing.values())
+                    return [task.result() for task in finished]
     finally:
+        listener.cancel()
         for task in playing.values():  # a failure leaves no table playing on
             task.cancel()
+
+
+POLL_WAIT = 30
+"""Seconds a seats poll waits for a new seat (the host's most)."""
+
+
+async def _listen(
+    server: str, token: str, tournament: str, take: Callable[[dict[str, Any]], None]
+) -> None:
+    """Take every seat the host pushes (``seat`` messages) on a connection of our own.
+
+    Best effort: the long poll finds every seat anyway, so a lost connection is opened again
+    after a pause and a refused one (the account's connection limit) is given up.
+    """
+    while True:
+        try:
+            client = await Client.open(server, token)
+        except ServerError:
+            return
+        except (OSError, TimeoutError, ConnectionError, InvalidHandshake, ConnectionClosed):
+            await asyncio.sleep(1.0)
+            continue
+        try:
+            while (msg := await client.messages.get()) is not None:
+                if msg.get("type") == "seat" and msg.get("tournament") == tournament:
+                    take({k: msg[k] for k in ("table", "seat", "match")})
+        finally:
+            await client.close()
+        await asyncio.sleep(1.0)
 
 
 async def _accept(

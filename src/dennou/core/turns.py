@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dennou.core.actions import Action, LazyActions
+from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.game import Game
 
 LIST_LEGAL_UP_TO = 300
@@ -33,14 +33,57 @@ def legal_parts(
         The actions listed (or ``None``), their count, the game's description of them (or
         ``None``) and, when they are not listed, :data:`SAMPLE` of them.
     """
-    description = (legal.description or None) if isinstance(legal, LazyActions) else None
+    description, also = describe_legal(game, legal)
     listed: list[dict[str, Any]] | None = None
     sample: list[dict[str, Any]] | None = None
     if len(legal) <= LIST_LEGAL_UP_TO:
         listed = [game.dump_action(a) for a in legal]
     else:
-        sample = [game.dump_action(legal[i]) for i in sample_indices(len(legal), version, seat)]
+        # the few actions outside the described forms (a pass, a random guess) are always in
+        # the sample: a client that reads only the sample must still see that it may pass
+        # (they replace the first stretches' picks, keeping SAMPLE in all)
+        drawn = [i for i in sample_indices(len(legal), version, seat) if i not in also]
+        keep = max(0, SAMPLE - len(also))
+        indices = sorted([*also, *drawn[len(drawn) - keep :]]) if keep else sorted(also)
+        sample = [game.dump_action(legal[i]) for i in indices]
     return listed, len(legal), description, sample
+
+
+def describe_legal(
+    game: Game[Any, Any], legal: Sequence[Action]
+) -> tuple[dict[str, Any] | None, list[int]]:
+    """The ``legal_description`` of a legal-action space, and where its listed actions are.
+
+    A lazy space describes itself. A concatenation (a pass and the doubt amounts; Star Hi-Lo's
+    random guess, guesses and checks) is described by its first lazy part's description, with
+    ``forms``: every lazy part's, when there are several, and ``also``: the actions of its listed
+    parts. Returns the description (``None``: the game gives none) and the indices in ``legal``
+    of the ``also`` actions.
+    """
+    if isinstance(legal, LazyActions):
+        return legal.description or None, []
+    if not isinstance(legal, Concat):
+        return None, []
+    forms: list[dict[str, Any]] = []
+    also: list[dict[str, Any]] = []
+    at: list[int] = []
+    start = 0
+    for part in legal.parts:
+        if isinstance(part, LazyActions):
+            if part.description:
+                forms.append(part.description)
+        elif len(part) <= SAMPLE:
+            also.extend(game.dump_action(a) for a in part)
+            at.extend(range(start, start + len(part)))
+        start += len(part)
+    if not forms:
+        return None, []
+    out = dict(forms[0])
+    if len(forms) > 1:
+        out["forms"] = forms
+    if also:
+        out["also"] = also
+    return out, at
 
 
 def sample_indices(count: int, version: int, seat: int) -> list[int]:

@@ -76,11 +76,13 @@ STRIKES = frozenset(
         "unknown_type",
         "bad_message",
         "too_large",
-        "rate_limited",
         "hello_first",
     }
 )
-"""Codes that count toward closing a connection that keeps breaking the protocol."""
+"""Codes that count toward closing a connection that keeps breaking the protocol.
+
+``rate_limited`` is not one: a burst is refused message by message, and the connection (with its
+seats) stays; a client that never stops is closed only when it stops reading (the send buffer)."""
 
 
 class Refused(ProtocolError):

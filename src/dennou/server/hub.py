@@ -17,6 +17,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+from dennou import __version__
 from dennou.arena.bots import available_bots
 from dennou.core.errors import DennouError
 from dennou.core.game import Game, rules_options
@@ -28,13 +29,16 @@ from dennou.server.bots import BotPool
 from dennou.server.connection import Check, Connection, QueuedConnection
 from dennou.server.errors import STRIKES, Refused, error_body
 from dennou.server.limits import Limits
-from dennou.server.lobby import game_clock, new_table
+from dennou.server.lobby import HOST_CLOCK, game_clock, has_host_clock, new_table
 from dennou.server.table import TableActor
 from dennou.server.work import Work
 from dennou.store import AsyncStore
 
 STRIKES_TO_CLOSE = 10
 """Protocol errors in a row after which a connection is closed with 1008."""
+
+LISTED_OVER = 200
+"""Finished or aborted tables the lobby lists (the newest; older ones are still there by id)."""
 
 JANITOR_EVERY = 5.0
 """Seconds between sweeps for waiting tables nobody came back to."""
@@ -80,6 +84,10 @@ class Hub:
         self.work = Work(self.limits.engine_workers)
         self.tables: dict[str, TableActor] = {}
         self.recent: deque[p.TableInfo] = deque(maxlen=50)
+        self.over: dict[str, tuple[float, p.TableInfo]] = {}
+        """The newest :data:`LISTED_OVER` finished or aborted tables, by id: their creation time
+        and info when they ended. The lobby lists them whether or not their actor is in memory,
+        so that a listing is the same before and after a restart."""
         self.quiet = quiet
         self.started = time.time()
         self.connections = 0
@@ -91,6 +99,8 @@ class Hub:
         self._loads = asyncio.Semaphore(self.limits.table_loads)
         self._creating: Counter[str] = Counter()
         """Per account, tables being created (counted against ``tables_per_account``)."""
+        self.signed_in: dict[str, set[Connection]] = {}
+        """Each account's open connections that said hello as it (for :meth:`push`)."""
         self.keep_finished = 600.0
         """Seconds a finished table's actor stays in memory."""
         self._janitor: asyncio.Task[None] | None = None
@@ -166,11 +176,16 @@ class Hub:
                 continue
             self.tables[row.id] = actor
             actor.start()
-        for row in await self.store.call(store.tables, ["finished"], 50, bad=bad):
+        over = await self.store.call(store.tables, ["finished", "aborted"], LISTED_OVER, bad=bad)
+        for row in over:
             try:
-                self.recent.append(TableActor(self, row, self.games[row.game]).info())
+                info = TableActor(self, row, self.games[row.game]).info()
             except Exception as exc:  # a game no longer hosted, or another engine version
                 self.log(f"not listing table {row.id}: {exc!r}")
+                continue
+            self.over[row.id] = (row.created_at, info)
+            if row.status == "finished" and len(self.recent) < 50:
+                self.recent.append(info)
         for table_id, reason in bad:
             self.log(f"cannot read table {table_id}: {reason}")
         if rows:
@@ -187,8 +202,13 @@ class Hub:
         self.work.close()
 
     def finished(self, actor: TableActor) -> None:
-        """A table is over: remember it for the status page; drop its actor later."""
-        self.recent.appendleft(actor.info())
+        """A table is over: remember it for the lobby and the status page; drop its actor later."""
+        info = actor.info()
+        self.recent.appendleft(info)
+        self.over[actor.id] = (actor.row.created_at, info)
+        if len(self.over) > LISTED_OVER:
+            oldest = min(self.over, key=lambda t: self.over[t][0])
+            del self.over[oldest]
         asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
 
     def _evict(self, actor: TableActor) -> None:
@@ -250,11 +270,27 @@ class Hub:
             self.by_account[conn.account] -= 1
             if self.by_account[conn.account] <= 0:
                 del self.by_account[conn.account]
+            self._sign_out(conn, conn.account)
         for actor in list(conn.tables.values()):
             try:
                 await actor.call(actor.detach, conn)
             except Exception as exc:  # the actor is stopping
                 self.log(f"detach from {actor.id}: {exc!r}")
+
+    def _sign_out(self, conn: Connection, account: str) -> None:
+        conns = self.signed_in.get(account)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.signed_in[account]
+
+    def push(self, account: str, message: p.ServerMessage) -> int:
+        """Send ``message`` to every open connection signed in as ``account``; returns how many."""
+        # an adapter of another protocol (UECda) has no such message: it is not told
+        conns = [c for c in self.signed_in.get(account, ()) if not c.closed and not c.structured]
+        for conn in conns:
+            conn.send(message)
+        return len(conns)
 
     # --- lobby ------------------------------------------------------------------------------
     def game(self, name: str) -> Game[Any, Any]:
@@ -266,6 +302,10 @@ class Hub:
     def game_clock(self, game: Game[Any, Any]) -> float:
         """The game's clock when a table sets none."""
         return game_clock(game, self.limits)
+
+    def engine_versions(self) -> dict[str, int]:
+        """Each hosted game's engine version (``welcome`` names them)."""
+        return {name: self.games[name].spec.version for name in self.games}
 
     def games_info(self) -> list[p.GameInfo]:
         """Every hosted game, its rules options and bots (built once: it never changes)."""
@@ -285,9 +325,11 @@ class Hub:
                     version=spec.version,
                     min_players=spec.min_players,
                     max_players=spec.max_players,
+                    # the clock is the table's option (``time_limit`` below), never a rules one
                     rules=[
                         p.RulesOption(name=n, type=t, default=to_json(d), description=desc)
                         for n, t, d, desc in rules_options(game.rules_type)
+                        if not (n == HOST_CLOCK and has_host_clock(game))
                     ],
                     bots=sorted(available_bots(game)),
                     talk=spec.talk,
@@ -434,17 +476,30 @@ class Hub:
     ) -> tuple[list[p.TableInfo], int, int | None]:
         """One page of the tables in memory, newest first.
 
-        Every unfinished table is in memory, and the finished ones seen lately. Returns the page,
-        how many tables match in all, and the offset of the next page (``None``: the last).
+        Every unfinished table (all are in memory) and the newest :data:`LISTED_OVER` finished or
+        aborted ones, whether their actor is in memory or not: the same before and after a
+        restart. Returns the page, how many tables match in all, and the offset of the next page
+        (``None``: the last).
         """
         size = min(limit or self.limits.page_size, self.limits.page_max)
-        matching = [
-            a
+        found: dict[str, tuple[float, p.TableInfo | TableActor]] = {
+            a.id: (a.row.created_at, a)
             for a in self.tables.values()
-            if (game is None or a.game.spec.name == game) and (status is None or a.status == status)
+            if a.status not in ("finished", "aborted")
+        }
+        for table_id, (created, info) in self.over.items():
+            live = self.tables.get(table_id)
+            found[table_id] = (created, live if live is not None else info)
+        matching = []
+        for created, item in found.values():
+            name = item.game.spec.name if isinstance(item, TableActor) else item.game
+            if (game is None or name == game) and (status is None or item.status == status):
+                matching.append((created, item))
+        matching.sort(key=lambda pair: pair[0], reverse=True)
+        page = [
+            item.info() if isinstance(item, TableActor) else item
+            for _, item in matching[offset : offset + size]
         ]
-        matching.sort(key=lambda a: a.row.created_at, reverse=True)
-        page = [a.info() for a in matching[offset : offset + size]]
         following = offset + size if offset + size < len(matching) else None
         return page, len(matching), following
 
@@ -519,11 +574,22 @@ class Hub:
             self.by_account[conn.account] -= 1
             if self.by_account[conn.account] <= 0:
                 del self.by_account[conn.account]
+            self._sign_out(conn, conn.account)
         if account is not None:
             self.by_account[account] += 1
+            self.signed_in.setdefault(account, set()).add(conn)
         conn.account = account
         conn.hello = True
-        conn.send(p.Welcome(id=msg.id, protocol=p.PROTOCOL, server="dennou", account=account))
+        conn.send(
+            p.Welcome(
+                id=msg.id,
+                protocol=p.PROTOCOL,
+                server="dennou",
+                account=account,
+                server_version=__version__,
+                engines=self.engine_versions(),
+            )
+        )
 
     async def _ping(self, conn: Connection, msg: p.Ping) -> None:
         conn.send(p.Pong(id=msg.id))

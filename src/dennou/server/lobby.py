@@ -125,7 +125,7 @@ def new_table(
                 "a seed from a client is accepted only for a practice table (every seat but "
                 "yours a built-in bot) or from the host's operator: a seed fixes every deal",
             )
-        seed, practice = options.seed, not operator
+        seed, practice = options.seed_value(), not operator
     if practice and options.rated:
         raise Refused(
             "forbidden", "a practice table's deals come from its creator's seed: it is not rated"

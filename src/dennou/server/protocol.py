@@ -21,7 +21,29 @@ from dennou.server.errors import ErrorCode, Refused
 PROTOCOL = 1
 """The protocol version; a client names it in ``hello``."""
 
-Id = int | str | None
+SCHEMA_BASE = "urn:dennou:protocol"
+"""Where the schemas' ``$id`` live: ``<base>/<protocol>/<file>``, one set per protocol version."""
+
+SAFE = 2**53 - 1
+"""The largest integer every client reads exactly (JavaScript's ``Number.MAX_SAFE_INTEGER``)."""
+
+SEED_MAX = 2**63 - 1
+"""The largest seed (a signed 64-bit integer in the store)."""
+
+WIDE = Meta(ge=-(2**63), le=2**63 - 1)
+"""The range of a client's integer that the host takes as it comes (a signed 64-bit integer)."""
+
+Id = Annotated[int, WIDE] | str | None
+
+ClientInt = Annotated[int, WIDE]
+"""A version or seat a client names: any 64-bit integer (one the table does not have is refused
+by the table: ``stale_version``, ``conflict``), so that no range is narrower than it was."""
+
+Version = Annotated[
+    int, Meta(ge=0, le=SAFE, description="a table's version: the steps in its record, 0..2^53-1")
+]
+SeatNo = Annotated[int, Meta(ge=0, le=255, description="a seat, 0..players-1 (at most 255)")]
+Count = Annotated[int, Meta(ge=0, le=SAFE, description="a count, 0..2^53-1")]
 
 
 class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
@@ -33,7 +55,7 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
 class Hello(ClientMessage, tag="hello", kw_only=True):
     """Authenticate (first message). No token: a guest who may only list and spectate."""
 
-    protocol: int = PROTOCOL
+    protocol: ClientInt = PROTOCOL
     token: str | None = None
 
 
@@ -59,8 +81,8 @@ class ListTables(ClientMessage, tag="list_tables", kw_only=True):
 
     game: str | None = None
     status: Status | None = None
-    limit: Annotated[int, Meta(ge=1)] | None = None
-    offset: Annotated[int, Meta(ge=0)] = 0
+    limit: Annotated[int, Meta(ge=1, le=2**63 - 1)] | None = None
+    offset: Annotated[int, Meta(ge=0, le=2**63 - 1)] = 0
 
 
 class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -74,9 +96,34 @@ class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """Seconds per decision, for every game (default: the game's clock, else 60)."""
     absent_grace: Annotated[float, Meta(gt=0, le=86400)] | None = None
     """Seconds a disconnected seat is waited for before its decisions default (default 5)."""
-    seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] | None = None
-    """Seeds the deals and built-in bots. Accepted only from the host's operator, or for a
-    practice table where nobody but its creator sits (every other seat a built-in bot)."""
+    seed: (
+        Annotated[int, Meta(ge=0, le=SEED_MAX)]
+        | Annotated[
+            str,
+            Meta(
+                pattern="^(0|[1-9][0-9]{0,18})$",
+                description="a seed as a decimal string, 0..2^63-1 (JavaScript: above 2^53)",
+            ),
+        ]
+        | None
+    ) = None
+    """Seeds the deals and built-in bots, 0..2^63-1: a number, or a decimal string (a JavaScript
+    client cannot hold a number above 2^53 exactly). Accepted only from the host's operator, or
+    for a practice table where nobody but its creator sits (every other seat a built-in bot)."""
+
+    def seed_value(self) -> int | None:
+        """The seed as an integer (``None``: none).
+
+        Raises:
+            Refused: ``bad_message``: a decimal string above 2^63-1.
+        """
+        if self.seed is None or isinstance(self.seed, int):
+            return self.seed
+        value = int(self.seed)
+        if value > SEED_MAX:
+            raise Refused("bad_message", f"a seed is at most 2^63-1 ({SEED_MAX})")
+        return value
+
     rated: bool = False
     """The result moves the game's leaderboard (``GET /api/leaderboard/{game}``)."""
 
@@ -97,15 +144,15 @@ class Join(ClientMessage, tag="join", kw_only=True):
     """
 
     table: str
-    seat: int | None = None
-    version: int | None = None
+    seat: ClientInt | None = None
+    version: ClientInt | None = None
 
 
 class Spectate(ClientMessage, tag="spectate", kw_only=True):
     """Watch a table (spectator view only); ``version`` as for ``join``."""
 
     table: str
-    version: int | None = None
+    version: ClientInt | None = None
 
 
 class Leave(ClientMessage, tag="leave", kw_only=True):
@@ -119,7 +166,7 @@ class Act(ClientMessage, tag="act", kw_only=True):
 
     table: str
     action: Any
-    version: int | None = None
+    version: ClientInt | None = None
 
 
 class Talk(ClientMessage, tag="talk", kw_only=True):
@@ -134,7 +181,7 @@ class Resume(ClientMessage, tag="resume", kw_only=True):
     """Events after ``version`` at a table you are attached to (or a fresh view)."""
 
     table: str
-    version: int
+    version: ClientInt
 
 
 class GetView(ClientMessage, tag="get_view", kw_only=True):
@@ -210,11 +257,18 @@ class ServerMessage(msgspec.Struct, tag_field="type", kw_only=True, omit_default
 
 
 class Welcome(ServerMessage, tag="welcome", kw_only=True):
-    """Answer to ``hello``: who you are (``account`` null for a guest)."""
+    """Answer to ``hello``: who you are (``account`` null for a guest) and what serves you.
 
-    protocol: int
+    ``server_version``: the server's software version (not ``version``: every other message's
+    ``version`` is a table's, and clients read it as such); ``engines``: each hosted game's
+    engine version (a record names the version it was played with).
+    """
+
+    protocol: Annotated[int, Meta(ge=1, le=1000)]
     server: str
     account: str | None
+    server_version: str
+    engines: dict[str, Annotated[int, Meta(ge=1, le=SAFE)]]
 
 
 class Pong(ServerMessage, tag="pong", kw_only=True):
@@ -250,9 +304,9 @@ class GameInfo(msgspec.Struct, kw_only=True):
 
     name: str
     title: str
-    version: int
-    min_players: int
-    max_players: int
+    version: Annotated[int, Meta(ge=1, le=SAFE, description="the engine's version")]
+    min_players: Annotated[int, Meta(ge=1, le=256)]
+    max_players: Annotated[int, Meta(ge=1, le=256)]
     rules: list[RulesOption]
     bots: list[str]
     talk: bool
@@ -273,7 +327,7 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     ``connected``: a player's seat has a connection now (bots: always true; open: false).
     """
 
-    seat: int
+    seat: SeatNo
     kind: Literal["open", "player", "bot"]
     name: str | None
     connected: bool
@@ -295,8 +349,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     status: Status
     rules: dict[str, Any]
     seats: list[SeatInfo]
-    version: int
-    spectators: int
+    version: Version
+    spectators: Count
     time_limit: float
     absent_grace: float
     seeded: bool
@@ -313,8 +367,8 @@ class Tables(ServerMessage, tag="tables", kw_only=True):
     """
 
     tables: list[TableInfo]
-    total: int
-    next: int | None
+    total: Count
+    next: Count | None
 
 
 class TableMsg(ServerMessage, tag="table", kw_only=True):
@@ -327,7 +381,7 @@ class Joined(ServerMessage, tag="joined", kw_only=True):
     """You hold ``seat`` at ``table`` (spectators: ``seat`` is null)."""
 
     table: str
-    seat: int | None
+    seat: SeatNo | None
 
 
 class Left(ServerMessage, tag="left", kw_only=True):
@@ -340,18 +394,18 @@ class Resumed(ServerMessage, tag="resumed", kw_only=True):
     """Answer to ``resume``: the table is at ``version``; what you missed up to it follows."""
 
     table: str
-    version: int
+    version: Version
 
 
 class ViewMsg(ServerMessage, tag="view", kw_only=True):
     """Your full view of a table at ``version`` (the source of truth; null before the start)."""
 
     table: str
-    version: int
-    seat: int | None
+    version: Version
+    seat: SeatNo | None
     status: Status
     view: dict[str, Any] | None
-    to_act: list[int]
+    to_act: list[Annotated[int, Meta(ge=-1, le=255, description="a seat (-1: a chance draw)")]]
     channels: list[str]
     """The talk channels open to you now (as in ``turn``; spectators too; empty unless playing)."""
 
@@ -384,9 +438,9 @@ class EventMsg(ServerMessage, tag="event", kw_only=True):
     """
 
     table: str
-    version: int
+    version: Version
     step: StepKind
-    seat: int | None
+    seat: Annotated[int, Meta(ge=-1, le=255, description="who: a seat, -1: a chance draw")] | None
     reason: Reason | None
     events: list[EventData]
 
@@ -402,11 +456,22 @@ class Turn(ServerMessage, tag="turn", kw_only=True):
     """
 
     table: str
-    version: int
-    seat: int
+    version: Version
+    seat: SeatNo
     view: dict[str, Any]
     legal: list[dict[str, Any]] | None
-    legal_count: int
+    legal_count: Annotated[
+        int,
+        Meta(
+            ge=0,
+            le=2**63 - 1,
+            description=(
+                "how many actions are legal: above 2^31 in Star Hi-Lo (about 2.3e10 by default), "
+                "and above 2^53 only with a Star Hi-Lo max_number above 2^50 (a JavaScript client "
+                "then reads it approximately; it is a count, never an index)"
+            ),
+        ),
+    ]
     legal_description: dict[str, Any] | None
     legal_sample: list[dict[str, Any]] | None
     channels: list[str]
@@ -422,9 +487,22 @@ class End(ServerMessage, tag="end", kw_only=True):
     """
 
     table: str
-    version: int
+    version: Version
     status: Literal["finished", "aborted"]
     outcome: dict[str, Any] | None
+
+
+class SeatMsg(ServerMessage, tag="seat", kw_only=True):
+    """A tournament has seated your account at a table: ``join`` it to play.
+
+    Pushed to every connection signed in as the account when the tournament opens the table
+    (no request asks for it). ``GET /api/tournaments/{id}/seats`` lists the same seats.
+    """
+
+    tournament: str
+    table: str
+    seat: SeatNo
+    match: Count
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
@@ -441,6 +519,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     EventMsg,
     Turn,
     End,
+    SeatMsg,
 )
 
 _encoder = msgspec.json.Encoder()
@@ -554,6 +633,7 @@ def schemas() -> dict[str, dict[str, Any]]:
             tag = str(cls.__struct_config__.tag)
             schema = msgspec.json.schema(cls)
             schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+            schema["$id"] = f"{SCHEMA_BASE}/{PROTOCOL}/{side}.{tag}.json"
             schema["title"] = f"{side} message {tag!r}"
             out[f"{side}.{tag}.json"] = schema
     return out

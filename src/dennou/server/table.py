@@ -478,14 +478,15 @@ class TableActor:
                 raise Refused("conflict", f"you hold seat {held} at table {self.id}")
             seat = held
         else:
-            if self.status != "waiting":
-                raise Refused("conflict", f"table {self.id} is {self.status}; spectate instead")
+            # someone else's practice table is forbidden whatever its status (docs §4)
             if self.practice and conn.account != self.row.created_by:
                 raise Refused(
                     "forbidden",
                     f"table {self.id} is {self.row.created_by}'s practice table (its deals come "
                     "from a seed its creator chose): only its creator sits there",
                 )
+            if self.status != "waiting":
+                raise Refused("conflict", f"table {self.id} is {self.status}; spectate instead")
             open_seats = self._open_seats()
             if seat is None:
                 if not open_seats:

@@ -59,6 +59,7 @@ from dennou.core.game import Game
 from dennou.core.jsondata import to_json
 from dennou.server.errors import Refused
 from dennou.server.http_api import account_of, error_response, read_json
+from dennou.server.protocol import SeatMsg
 from dennou.server.table import TableActor
 from dennou.store import TableRow
 from dennou.store.tournaments import MatchRow, RatingRow, TournamentRow, TournamentStore
@@ -700,6 +701,13 @@ class TournamentHost:
         self.hub.tables[table_id] = actor
         actor.start()
         await actor.call(actor._start)
+        for s, e in enumerate(match.seats):
+            account = config.entrants[e].account
+            if account is not None:
+                self.hub.push(
+                    account, SeatMsg(tournament=run.row.id, table=table_id, seat=s, match=match.id)
+                )
+        run.notify()
 
     async def _record(self, run: _Run, match_id: int, table_id: str) -> None:
         record = await self._call(self.hub.store.store.record, table_id)
@@ -827,6 +835,8 @@ class TournamentHost:
             "finished": len(run.results),
             "playing": playing,
             "seed": row.seed if row.status in OVER else None,
+            # the seed exceeds 2^53: a JavaScript client reads it exactly only as text
+            "seed_text": str(row.seed) if row.status in OVER else None,
             "created_at": row.created_at,
             "started_at": row.started_at,
             "finished_at": row.finished_at,
@@ -845,10 +855,18 @@ class TournamentHost:
             "status": run.row.status,
             "invitations": run.invitations(),
             "seed": run.row.seed if run.row.status in OVER else None,
+            "seed_text": str(run.row.seed) if run.row.status in OVER else None,
         }
 
-    async def seats(self, run: _Run, account: str, wait: float) -> dict[str, Any]:
-        """The caller's seats at tables of this tournament not finished (long poll: ``wait``)."""
+    async def seats(
+        self, run: _Run, account: str, wait: float, known: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """The caller's seats at tables of this tournament not finished.
+
+        A long poll: it answers at once when a seat is at a table not in ``known`` (the tables
+        the caller already has) or the tournament is over, else when one appears, else after
+        ``wait`` seconds.
+        """
         deadline = time.monotonic() + wait
         while True:
             changed = run.changed
@@ -861,7 +879,8 @@ class TournamentHost:
                     if run.config.entrants[e].account == account:
                         mine.append({"table": table_id, "seat": s, "match": match_id})
             left = deadline - time.monotonic()
-            if mine or run.row.status in OVER or left <= 0:
+            new = any(seat["table"] not in known for seat in mine)
+            if new or run.row.status in OVER or left <= 0:
                 return {"tournament": run.row.id, "status": run.row.status, "seats": mine}
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), left)
@@ -879,6 +898,10 @@ class TournamentHost:
             ]
             boards.append({"game": game, "preset": name, "ratings": ratings})
         return {"game": game, "boards": boards}
+
+
+KNOWN_MAX = 1000
+"""Most tables a seats poll may name as already known (``?known=``)."""
 
 
 def _pending(run: _Run) -> dict[str, str]:
@@ -1004,8 +1027,11 @@ async def api_seats(request: Request) -> Response:
         wait = min(30.0, max(0.0, float(request.query_params.get("wait", "0"))))
     except ValueError:
         raise Refused("bad_message", "wait is a number of seconds") from None
+    known = frozenset(t for t in request.query_params.get("known", "").split(",") if t)
+    if len(known) > KNOWN_MAX:
+        raise Refused("bad_message", f"known lists at most {KNOWN_MAX} tables")
     run = await host.run_of(request.path_params["tournament"])
-    return _json(await host.seats(run, account, wait))
+    return _json(await host.seats(run, account, wait, known))
 
 
 async def api_leaderboard(request: Request) -> Response:
@@ -1083,6 +1109,12 @@ def openapi_paths() -> dict[str, Any]:
                 "parameters": [
                     *tid,
                     {"name": "wait", "in": "query", "schema": {"type": "number"}},
+                    {
+                        "name": "known",
+                        "in": "query",
+                        "description": "tables you already have, comma-separated (at most 1000)",
+                        "schema": {"type": "string"},
+                    },
                 ],
                 "responses": ok("your seats"),
             }

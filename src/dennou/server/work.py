@@ -202,6 +202,10 @@ class Work:
         self.slowest[kind] = max(spent, self.slowest.get(kind, 0.0))
         if not ok:
             cls, message, context = result
+            # the message already ends with its rules section, which rebuilding appends again
+            suffix = f" — rules: {context['section']}" if context.get("section") else ""
+            if suffix and message.endswith(suffix):
+                message = message[: -len(suffix)]
             raise cls(message, **context)
         value: T = result
         return value
