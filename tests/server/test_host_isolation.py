@@ -226,7 +226,7 @@ def test_a_request_head_that_trickles_is_cut_off_at_the_deadline(tmp_path: Path)
         t0 = time.monotonic()
         closed: set[int] = set()
         with _from("127.0.0.2") as other:
-            while len(closed) < len(socks) and time.monotonic() - t0 < 6:
+            while len(closed) < len(socks) and time.monotonic() - t0 < 15:
                 for i, sock in enumerate(socks):
                     if i not in closed and not sock.send(f"X-{i}: more\r\n".encode()):
                         closed.add(i)
@@ -235,7 +235,10 @@ def test_a_request_head_that_trickles_is_cut_off_at_the_deadline(tmp_path: Path)
                 time.sleep(0.25)
         took = time.monotonic() - t0
         assert all(s.closed_by_server(1) for s in socks), "a trickling head was kept open"
-        assert 1.0 < took < 5, f"cut off after {took:.1f} s, the deadline is 1.5 s"
+        # a send sees the close only once the peer's reset is back, and each round of 40 sends
+        # and a request is slow on a loaded machine: the bound is loose, the point is that the
+        # heads are cut (before, never) and not before the deadline
+        assert 1.0 < took < 12, f"cut off after {took:.1f} s, the deadline is 1.5 s"
     finally:
         server.stop()
 
