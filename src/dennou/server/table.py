@@ -681,7 +681,13 @@ class TableActor:
         # apply may compile the engine's native code) is not the seat's
         ms = (time.time() - pending.due_at) * 1000
         action = self.game.parse_action(data)
-        new, events = await self.hub.work.run(
+        new, events = await self._apply(seat, action)
+        step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
+        await self._commit(step, new, events, ack=(conn, rid))
+
+    async def _apply(self, seat: int, action: Any) -> tuple[Any, list[Event]]:
+        """The engine applies ``seat``'s ``action`` to the state, where its cost says."""
+        return await self.hub.work.run(
             (self.game.spec.name, "apply"),
             work.apply,
             self.game,
@@ -690,8 +696,6 @@ class TableActor:
             action,
             account=self.account,
         )
-        step = Step(seat, action=self.game.dump_action(action), ms=round(ms, 3))
-        await self._commit(step, new, events, ack=(conn, rid))
 
     async def refuse(self, conn: Connection, version: int | None, note: str) -> None:
         """A remote seat's answer was refused, and its protocol counts a refusal as the default.
@@ -997,15 +1001,7 @@ class TableActor:
             return
         try:
             action = self.game.parse_action(answer.action)
-            new, events = await self.hub.work.run(
-                (self.game.spec.name, "apply"),
-                work.apply,
-                self.game,
-                self.state,
-                seat,
-                action,
-                account=self.account,
-            )
+            new, events = await self._apply(seat, action)
         except GameError as exc:
             await self._default(seat, "illegal", f"{answer.action!s}: {exc}"[:500])
             return
