@@ -38,8 +38,6 @@ from dennou.core.game import Game
 from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
 from dennou.server.cli import bot_run, serve
-from dennou.server.limits import Limits
-from dennou.server.lobby import HOST_CLOCK, game_clock, has_host_clock
 from dennou.uecda.cli import uecda_client, uecda_serve
 
 app = typer.Typer(
@@ -91,6 +89,10 @@ def games_command(
             markup=False,
         )
         return
+    # the host's clock rule, loaded here: the other commands start without the host's store
+    from dennou.server.limits import Limits
+    from dennou.server.lobby import HOST_CLOCK, game_clock, has_host_clock
+
     for game_name in [name]:
         game = get(game_name)
         spec = game.spec
