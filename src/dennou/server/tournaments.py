@@ -728,10 +728,17 @@ class TournamentHost:
         what it finished, in order, gaps and all): equal runs give equal leaderboards, and the
         leaderboard moves as the tournament's own ratings do. Rating a table twice does nothing.
         """
-        over = run.row.status in OVER
-        for match_id in sorted(m for m in run.results if m >= run.rated_upto):
-            if match_id != run.rated_upto and not over:
-                return  # an earlier match is still playing
+        # the next match in order, one step at a time (each finished match costs O(1) here);
+        # only a tournament that is over looks past a gap
+        while True:
+            match_id = run.rated_upto
+            if match_id not in run.results:
+                if run.row.status not in OVER:
+                    return  # an earlier match is still playing
+                later = [m for m in run.results if m > match_id]
+                if not later:
+                    return
+                match_id = min(later)
             result = run.results[match_id]
             names = [_board_name(run.config.entrants[e].spec) for e in result.seats]
             await self.rate(run.tables[match_id], run.game, run.config.rules, names, result)
