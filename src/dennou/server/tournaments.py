@@ -1011,13 +1011,14 @@ async def api_tables(request: Request) -> Response:
     out = []
     for m in rows:
         match = plan.get(m.match)
+        shown = run.shown(m.match)
         entry: dict[str, Any] = {
             "match": m.match,
             "table": m.table_id,
             "entrants": [names[e] for e in match.seats] if match else None,
-            "result": m.result if run.shown(m.match) else None,
+            "result": m.result if shown else None,
         }
-        if not run.shown(m.match):
+        if not shown:
             entry["withheld"] = WITHHELD
         if match is not None and run.config.duplicate:
             entry["met_deal_before"] = host._met_before(run, match)
