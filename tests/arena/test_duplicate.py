@@ -1,9 +1,9 @@
 """Duplicate deals (docs/tournaments.md, "Duplicate deals"): identical deals, rotated seats.
 
-The rule (``schedule.DUPLICATE``) names, for each game that supports it, the chance actions
-that are its deals. For every such game, a duplicate group is played between different bots and
-its deals must be identical in every rotation while the entrants rotate through the seats; for
-a game the rule refuses, the reason it gives is shown to be true.
+Each game that supports it names the chance actions that are its deals
+(``GameSpec.duplicate``). For every such game, a duplicate group is played between different
+bots and its deals must be identical in every rotation while the entrants rotate through the
+seats; for a game the rule refuses, the reason it gives is shown to be true.
 """
 
 from __future__ import annotations
@@ -14,13 +14,18 @@ import pytest
 
 from dennou.arena.entrants import parse_entrants
 from dennou.arena.runners import run_job
-from dennou.arena.schedule import DUPLICATE, TournamentConfig, round_robin_round
+from dennou.arena.schedule import TournamentConfig, round_robin_round
 from dennou.arena.tournament import Tournament, make_config
 from dennou.core import record as records
 from dennou.core.errors import ConfigError
-from dennou.games import get
+from dennou.core.game import DuplicateDeals
+from dennou.games import REGISTRY, get
 
 from .conftest import quick_rules
+
+DUPLICATE: dict[str, DuplicateDeals] = {
+    name: rule for name in REGISTRY if (rule := REGISTRY[name].spec.duplicate) is not None
+}
 
 # different bots in the rotations, so that play really differs between them
 LINEUPS = {

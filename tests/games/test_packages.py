@@ -22,8 +22,9 @@ from dennou.core.views import Views
 from dennou.games import REGISTRY
 from dennou.server.lobby import HOST_CLOCK, has_host_clock
 
-GAMES = ["numeron", "daifugo", "stud10", "hilo", "smuggling", "pandemic", "chairs"]
+GAMES = list(REGISTRY)
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+BOARDS = Path(__file__).resolve().parents[2] / "src" / "dennou" / "web" / "static" / "boards"
 
 
 def _numbers(options: list[OptionInfo]) -> list[OptionInfo]:
@@ -120,3 +121,21 @@ def test_every_game_and_its_bots_travel_to_worker_processes(name: str) -> None:
     assert type(again) is type(game)
     for factory in game.bots().values():
         pickle.loads(pickle.dumps(factory))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_host_clock_is_declared_by_the_game_and_is_its_time_limit_rules_option(
+    name: str,
+) -> None:
+    game = REGISTRY[name]
+    options = {o.name: o for o in option_info(game.rules_type)}
+    assert has_host_clock(game) == game.spec.host_clock
+    if game.spec.host_clock:  # (a game's own time_limit may be something else: chairs' map time)
+        assert options[HOST_CLOCK].type.startswith(("float", "int"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_board_the_game_names_is_a_module_of_the_web_page(name: str) -> None:
+    board = REGISTRY[name].spec.board
+    module = (BOARDS / f"{board}.js").read_text(encoding="utf-8")
+    assert f"customElements.define('dennou-board-{board}'" in module

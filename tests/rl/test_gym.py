@@ -9,6 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import dennou.rl as rl
 from dennou.core.bot import Bot, RandomBot
+from dennou.games import get
 from tests.rl.conftest import CASE_IDS, CASES, PRESETS, finishing_choice
 
 
@@ -112,10 +113,10 @@ def test_make_takes_a_seed_that_fixes_the_first_unseeded_episode() -> None:
 
 
 def test_star_hilo_registers_an_episode_step_limit() -> None:
-    """Its default rules never end a series for a learner that plays at random."""
-    assert gymnasium.spec(rl.gym_id("hilo")).max_episode_steps == rl.gym.MAX_EPISODE_STEPS["hilo"]
+    """Its default rules never end a series for a learner that plays at random: its game says so."""
     env = gymnasium.make(rl.gym_id("hilo"), players=2)
-    assert env.spec is not None and env.spec.max_episode_steps == 2_000
+    assert env.unwrapped.max_cycles == 2_000  # type: ignore[attr-defined]
+    assert get("hilo").spec.learning.max_episode_steps == 2_000  # type: ignore[union-attr]
     short = gymnasium.make(rl.gym_id("hilo"), players=2, max_episode_steps=30)
     obs, _ = short.reset(seed=0)
     rng = np.random.default_rng(0)

@@ -14,15 +14,15 @@ Formats (``docs/tournaments.md``):
 
 **Duplicate deals** (``duplicate=True``): the rotations of a group (both seatings of a pairing)
 share one seed, so they draw the same chance stream and every entrant plays every seat's cards.
-Which games support it is :data:`DUPLICATE`: a game whose deals come from the stream before play
-can change how much of it is used.
+A game that supports it says so (``GameSpec.duplicate``): its deals come from the stream before
+play can change how much of it is used.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -116,58 +116,14 @@ class MatchResult(msgspec.Struct, frozen=True, omit_defaults=True):
     teams: dict[str, float] | None = None
 
 
-class DuplicateRule(msgspec.Struct, frozen=True):
-    """How a game supports duplicate deals.
-
-    Attributes:
-        deals: The chance actions (by type) that are the deals: identical in every rotation.
-        note: What is shared, for the docs and messages.
-        check: Refuses rules under which the deals would not be shared (a reason, or ``None``).
-    """
-
-    deals: tuple[str, ...]
-    note: str
-    check: Callable[[dict[str, Any]], str | None] | None = None
-
-
-def _stud10_check(rules: dict[str, Any]) -> str | None:
-    if rules.get("hands") != 1:
-        return (
-            "stud10 shares deals only in one-hand sessions (hands=1): the reveals of a hand "
-            "draw from the stream, so later decks depend on play"
-        )
-    return None
-
-
-DUPLICATE: dict[str, DuplicateRule] = {
-    "daifugo": DuplicateRule(
-        ("deal",), "every game's deck of the set (the only chance draws of a set)"
-    ),
-    "numeron": DuplicateRule(("coin",), "the coin flip that decides who calls first"),
-    "stud10": DuplicateRule(("deal",), "the deck (one-hand sessions)", _stud10_check),
-    "pandemic": DuplicateRule(("infect",), "the infected draw at the start"),
-    "chairs": DuplicateRule(("map",), "the island"),
-}
-"""Games whose deals a duplicate tournament replays with the seats rotated.
-
-Not here: ``hilo`` (random guesses draw from the same stream as the targets, so every target
-after the first depends on play) and ``smuggling`` (no chance at all). A test checks, for every
-game here, that the deals of a duplicate group are identical and land on rotated entrants.
-"""
-
-
 def duplicate_refusal(game: Game[Any, Any], rules: dict[str, Any]) -> str | None:
     """Why ``game`` under ``rules`` cannot be played with duplicate deals (``None``: it can)."""
     name = game.spec.name
     if not game.spec.chance:
         return f"{name} has no chance: there are no deals to duplicate"
-    rule = DUPLICATE.get(name)
+    rule = game.spec.duplicate
     if rule is None:
-        supported = ", ".join(sorted(DUPLICATE))
-        return (
-            f"{name} does not support duplicate deals: its later draws depend on play "
-            f"(supported: {supported})"
-        )
+        return f"{name} does not support duplicate deals: its later draws depend on play"
     return rule.check(rules) if rule.check is not None else None
 
 
@@ -390,9 +346,7 @@ def total_matches(config: TournamentConfig) -> int:
 
 
 __all__ = [
-    "DUPLICATE",
     "FORMATS",
-    "DuplicateRule",
     "Match",
     "MatchResult",
     "SwissRound",

@@ -37,11 +37,14 @@ JSON = dict[str, Any]
 
 __all__ = [
     "CHANCE",
+    "HOST_CLOCK",
     "JSON",
     "SPECTATOR",
+    "DuplicateDeals",
     "Event",
     "Game",
     "GameSpec",
+    "Learning",
     "Outcome",
     "Rules",
     "Seat",
@@ -147,6 +150,46 @@ HOST_ACCOUNTS = "host_accounts"
 persistent account for this game (set, not added, so that a replay never counts twice)."""
 
 
+HOST_CLOCK = "time_limit"
+"""The rules option that holds the host's clock in a game that declares ``host_clock``."""
+
+
+class DuplicateDeals(msgspec.Struct, frozen=True):
+    """How a game supports duplicate deals (a tournament replays them with the seats rotated).
+
+    A game supports them when its deals come from the chance stream before play can change it.
+
+    Attributes:
+        deals: The chance actions (by tag) that are the deals: identical in every rotation.
+        note: What is shared, for the docs and messages.
+        check: Refuses rules under which the deals would not be shared (a reason, or ``None``).
+    """
+
+    deals: tuple[str, ...]
+    note: str
+    check: Callable[[dict[str, Any]], str | None] | None = None
+
+
+class Learning(msgspec.Struct, frozen=True):
+    """How the learning environments (``dennou.rl``) play a game.
+
+    Its Gymnasium id follows from the game's name: ``dennou/<Name>-v0``.
+
+    Attributes:
+        encoding: Where the game's :class:`~dennou.core.encoding.Encoding` lives
+            (``package.module:Class``), imported when an environment is first made.
+        players: The seats of the reference set-up (the tables in ``docs/rl.md``).
+        rules: The rules options of the reference set-up.
+        max_episode_steps: The learner's decisions after which a Gymnasium episode is truncated
+            when the default rules set no end (``None``: never).
+    """
+
+    encoding: str
+    players: int
+    rules: dict[str, Any] = {}
+    max_episode_steps: int | None = None
+
+
 class GameSpec(msgspec.Struct, frozen=True):
     """What a game is, for the registry, the CLI and the host.
 
@@ -166,6 +209,13 @@ class GameSpec(msgspec.Struct, frozen=True):
         heavy_views: Whether building a view may take long however cheap the last ones were
             (10-card stud's live odds, computed for each new position): a host never builds
             its views on the event loop.
+        host_clock: Whether the rules carry the host's clock as the :data:`HOST_CLOCK` option
+            (seconds per decision): a host writes the table's clock there, so that the record
+            says which clock was played.
+        duplicate: How the game supports duplicate deals (``None``: it does not).
+        learning: How the learning environments play it (``None``: it has none).
+        board: The web page's board module for the game (``boards/<board>.js``): the generic
+            board draws any game from its views.
     """
 
     name: str
@@ -180,6 +230,10 @@ class GameSpec(msgspec.Struct, frozen=True):
     talk: bool = False
     decisions: bool = True
     heavy_views: bool = False
+    host_clock: bool = False
+    duplicate: DuplicateDeals | None = None
+    learning: Learning | None = None
+    board: str = "generic"
 
 
 Handler = Callable[[Any, Any, Seat, Any, list[Event]], Any]

@@ -16,14 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dennou.core.encoding import Block, Encoding, Field, NotEncodable
-from dennou.rl.table import ENCODINGS, IllegalActionNumber, Table, encoding_for
+from dennou.rl.table import IllegalActionNumber, Table, encoding_for, games
 
 if TYPE_CHECKING:
     from dennou.rl.gym import DennouGym
     from dennou.rl.pz import DennouAEC, DennouParallel
 
 __all__ = [
-    "ENCODINGS",
     "Block",
     "DennouAEC",
     "DennouGym",
@@ -56,11 +55,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(gym, name)
     raise AttributeError(name)
-
-
-def games() -> list[str]:
-    """The names of every game with an environment."""
-    return list(ENCODINGS)
 
 
 def _split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

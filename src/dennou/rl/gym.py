@@ -18,42 +18,29 @@ from dennou.core.bot import Bot
 from dennou.core.encoding import Encoding
 from dennou.core.errors import ConfigError
 from dennou.core.rng import make_rng
+from dennou.games import REGISTRY
 from dennou.rl.pz import RENDER_MODES, new_lines, observation_space, show
-from dennou.rl.table import Illegal, Reward, Table
-
-TITLES = {
-    "numeron": "Numeron",
-    "stud10": "Stud10",
-    "hilo": "Hilo",
-    "smuggling": "Smuggling",
-    "pandemic": "Pandemic",
-    "chairs": "Chairs",
-    "daifugo": "Daifugo",
-}
-"""Gymnasium ids: ``dennou/<Title>-v0``."""
-
-
-MAX_EPISODE_STEPS = {"hilo": 2_000}
-"""Registered ``max_episode_steps`` (the learner's decisions) of games whose default rules set
-no end: Star Hi-Lo plays games until someone has enough stars, and a random learner may never
-get there. ``gymnasium.make(..., max_episode_steps=n)`` sets another."""
+from dennou.rl.table import Illegal, Reward, Table, learning
 
 
 def gym_id(name: str) -> str:
-    """The Gymnasium id of game ``name`` (``dennou/Numeron-v0``)."""
-    return f"dennou/{TITLES[name]}-v0"
+    """The Gymnasium id of game ``name``: ``dennou/<Name>-v0`` (``dennou/Numeron-v0``)."""
+    return f"dennou/{name.capitalize()}-v0"
 
 
 def register_all() -> None:
-    """Register every game with Gymnasium (idempotent)."""
-    for name in TITLES:
+    """Register every game of the registry with Gymnasium (idempotent).
+
+    Registering names no game module: a game is imported when its environment is first made
+    (one without learning environments is refused then).
+    """
+    for name in REGISTRY:
         env_id = gym_id(name)
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
                 entry_point="dennou.rl.gym:DennouGym",
                 kwargs={"game": name},
-                max_episode_steps=MAX_EPISODE_STEPS.get(name),
                 disable_env_checker=False,
             )
 
@@ -70,7 +57,9 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         players: Number of seats (default: the game's default).
         reward: ``score``, ``rank`` or ``team`` (see :class:`~dennou.rl.table.Table`).
         illegal: ``default`` (apply the rules' default, ``info["illegal"]``) or ``raise``.
-        max_cycles: Truncate once the learner has made this many decisions.
+        max_cycles: Truncate once the learner has made this many decisions (default: the
+            game's ``Learning.max_episode_steps``, set by games whose default rules may never
+            end for a learner that plays at random).
         render_mode: ``ansi`` (``render()`` returns the learner's view in words), ``human``
             (each step prints it) or ``None``.
         talk: Put the talk lines the seat may read into ``info["talk"]``.
@@ -105,7 +94,7 @@ class DennouGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ConfigError(f"seat must be 0..{n - 1}, got {seat}")
         self.fixed_seat = seat
         self.seat = seat if seat is not None else 0
-        self.max_cycles = max_cycles
+        self.max_cycles = max_cycles if max_cycles is not None else learning(game).max_episode_steps
         self.render_mode = render_mode
         self.talk = talk
         if isinstance(opponents, str):

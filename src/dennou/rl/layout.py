@@ -3,7 +3,7 @@
     python -m dennou.rl.layout            # print every game's tables
     python -m dennou.rl.layout --check    # exit 1 if docs/rl.md's tables are out of date
 
-The tables are for each game's reference config (:data:`REFERENCE`); sizes that depend on the
+The tables are for each game's reference set-up (``GameSpec.learning``); sizes that depend on the
 seat count or the rules (seats, chairs, digits) say so in their description.
 """
 
@@ -12,20 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from dennou.rl.table import ENCODINGS, encoding_for
-
-REFERENCE: dict[str, tuple[int | None, dict[str, Any]]] = {
-    "numeron": (2, {"digits": 3}),
-    "stud10": (5, {}),
-    "hilo": (4, {}),
-    "smuggling": (4, {}),
-    "pandemic": (12, {}),
-    "chairs": (24, {}),
-    "daifugo": (5, {"preset": "uecda"}),
-}
-"""The config each game's tables describe: ``(players, rules options)``."""
+from dennou.rl.table import encoding_for, games, learning
 
 BEGIN = "<!-- layout:begin -->"
 END = "<!-- layout:end -->"
@@ -33,7 +21,8 @@ END = "<!-- layout:end -->"
 
 def markdown(name: str) -> str:
     """The Markdown tables of game ``name`` in its reference config."""
-    players, rules = REFERENCE[name]
+    reference = learning(name)
+    players, rules = reference.players, reference.rules
     enc = encoding_for(name, rules, players)
     options = ", ".join(f"{k}={v}" for k, v in rules.items()) or "default rules"
     lines = [
@@ -56,7 +45,7 @@ def markdown(name: str) -> str:
 
 def all_markdown() -> str:
     """Every game's tables, in registry order."""
-    return "\n".join(markdown(name) for name in ENCODINGS if name in REFERENCE)
+    return "\n".join(markdown(name) for name in games())
 
 
 def current(doc: str) -> str:

@@ -39,7 +39,7 @@ from dennou.core.encoding import Encoding
 from dennou.core.game import CHANCE, Game
 from dennou.core.rng import make_rng
 from dennou.games import get
-from dennou.rl.table import ENCODINGS, WAIT, Reward, encoding_for
+from dennou.rl.table import WAIT, Reward, encoding_for, games
 
 EXACT_CHANCE = 1024
 """Chance steps with at most this many listed outcomes are modelled exactly."""
@@ -387,6 +387,6 @@ def load(
     return pyspiel.load_game(short_name(name), params)
 
 
-for _name in ENCODINGS:
+for _name in games():
     if short_name(_name) not in pyspiel.registered_names():
         _register(_name)

@@ -16,20 +16,28 @@ import numpy as np
 
 from dennou.core.encoding import Encoding, Mask, NotEncodable, Obs
 from dennou.core.errors import ConfigError, GameError
-from dennou.core.game import CHANCE, Event, Game, Outcome, Seat
+from dennou.core.game import CHANCE, Event, Game, Learning, Outcome, Seat
 from dennou.core.rng import make_rng
 from dennou.games import REGISTRY, get
 
-ENCODINGS: Mapping[str, str] = {
-    "numeron": "dennou.games.numeron.encoding:NumeronEncoding",
-    "stud10": "dennou.games.stud10.encoding:Stud10Encoding",
-    "hilo": "dennou.games.hilo.encoding:HiloEncoding",
-    "smuggling": "dennou.games.smuggling.encoding:SmugglingEncoding",
-    "pandemic": "dennou.games.pandemic.encoding:PandemicEncoding",
-    "chairs": "dennou.games.chairs.encoding:ChairsEncoding",
-    "daifugo": "dennou.games.daifugo.encoding:DaifugoEncoding",
-}
-"""Each game's encoding, by game name (``module:class``): one line per game."""
+
+def learning(name: str) -> Learning:
+    """How the learning environments play game ``name`` (``GameSpec.learning``).
+
+    Raises:
+        ConfigError: No such game, or a game without learning environments.
+    """
+    spec = get(name).spec
+    if spec.learning is None:
+        having = ", ".join(games())
+        raise ConfigError(f"{name} has no learning environment yet; games: {having}")
+    return spec.learning
+
+
+def games() -> list[str]:
+    """The names of every game with learning environments, in registry order."""
+    return [name for name in REGISTRY if REGISTRY[name].spec.learning is not None]
+
 
 Reward = Literal["score", "rank", "team"]
 Illegal = Literal["default", "raise"]
@@ -47,7 +55,7 @@ def encoding_for(name: str, rules: Any = None, players: int | None = None) -> En
     game = get(name)
     if rules is None or isinstance(rules, Mapping):
         rules = game.make_rules(rules or {})
-    module, _, attribute = ENCODINGS[name].partition(":")
+    module, _, attribute = learning(name).encoding.partition(":")
     cls = getattr(importlib.import_module(module), attribute)
     n = players if players is not None else game.default_players(rules)
     enc = cls(game, rules, n)
@@ -89,12 +97,7 @@ class Table:
         seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
-        if name not in REGISTRY:
-            raise ConfigError(f"unknown game {name!r}; games: {', '.join(REGISTRY)}")
-        if name not in ENCODINGS:
-            raise ConfigError(
-                f"{name} has no learning environment yet; games: {', '.join(ENCODINGS)}"
-            )
+        learning(name)
         if reward not in ("score", "rank", "team"):
             raise ConfigError(f"reward must be score, rank or team, got {reward!r}")
         if illegal not in ("default", "raise"):

@@ -335,6 +335,7 @@ class Hub:
                     talk=spec.talk,
                     hidden_information=spec.hidden_information,
                     time_limit=self.game_clock(game),
+                    board=spec.board,
                 )
             )
         return out

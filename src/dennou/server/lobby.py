@@ -4,8 +4,8 @@
   ``bot:<spec>`` (a built-in bot; the spec is checked now).
 - **Clock**: one way for every game. ``options.time_limit`` is the table's seconds per decision,
   within the host's bounds; the default is the game's clock. A game whose rules still carry a
-  host clock (a ``time_limit`` rules option whose description ends in ``(host)``) gets the
-  table's clock written into its rules, so the record says which clock was played; setting it as
+  host clock (``GameSpec.host_clock``: the ``time_limit`` rules option) gets the table's clock
+  written into its rules, so the record says which clock was played; setting it as
   a rules option is refused, never silently ignored.
 - **Seed**: deals come from fresh server randomness unless a seed is given by someone no player
   needs to trust: the host's operator, server-side code (tournaments: duplicate deals), or a
@@ -21,23 +21,17 @@ from typing import Any
 
 from dennou.arena.bots import resolve_bot
 from dennou.core.errors import ConfigError
-from dennou.core.game import Game, rules_options
+from dennou.core.game import HOST_CLOCK, Game
 from dennou.core.jsondata import to_json
 from dennou.server import protocol as p
 from dennou.server.errors import Refused
 from dennou.server.limits import Limits
 from dennou.store import TableRow
 
-HOST_CLOCK = "time_limit"
-"""The rules option some games still use for the host's clock (see the module docstring)."""
-
 
 def has_host_clock(game: Game[Any, Any]) -> bool:
-    """Whether the game's rules carry the host's clock as a rules option."""
-    return any(
-        name == HOST_CLOCK and description.rstrip().endswith("(host)")
-        for name, _, _, description in rules_options(game.rules_type)
-    )
+    """Whether the game's rules carry the host's clock as a rules option (its spec says so)."""
+    return game.spec.host_clock
 
 
 def game_clock(game: Game[Any, Any], limits: Limits) -> float:
@@ -151,4 +145,4 @@ def new_table(
     return row, mine
 
 
-__all__ = ["game_clock", "has_host_clock", "new_table"]
+__all__ = ["HOST_CLOCK", "game_clock", "has_host_clock", "new_table"]

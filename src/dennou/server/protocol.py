@@ -313,6 +313,8 @@ class GameInfo(msgspec.Struct, kw_only=True):
     hidden_information: bool
     time_limit: float
     """The game's clock (seconds per decision) when a table sets none."""
+    board: str = "generic"
+    """The web page's board module for the game (``boards/<board>.js``)."""
 
 
 class Games(ServerMessage, tag="games", kw_only=True):

@@ -22,7 +22,18 @@ import msgspec
 
 from dennou.core.actions import Action, Concat
 from dennou.core.errors import ConfigError, IllegalActionError
-from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.game import (
+    CHANCE,
+    DuplicateDeals,
+    Event,
+    Game,
+    GameSpec,
+    Learning,
+    Outcome,
+    Seat,
+    TalkLine,
+    handles,
+)
 from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
@@ -78,6 +89,9 @@ class Chairs(Game[ChairsState, ChairsRules]):
         hidden_information=True,
         simultaneous=True,
         talk=True,
+        duplicate=DuplicateDeals(("map",), "the island"),
+        learning=Learning("dennou.games.chairs.encoding:ChairsEncoding", 24),
+        board="chairs",
     )
     rules_type = ChairsRules
     codec = CODEC

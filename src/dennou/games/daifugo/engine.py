@@ -25,7 +25,17 @@ from typing import Any
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.game import (
+    CHANCE,
+    JSON,
+    DuplicateDeals,
+    Event,
+    Game,
+    GameSpec,
+    Learning,
+    Outcome,
+    Seat,
+)
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
 from dennou.games.daifugo.actions import CODEC, Deal, Discard, Give, Pass, Places, Play
@@ -83,6 +93,12 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         max_players=8,
         chance=True,
         hidden_information=True,
+        host_clock=True,
+        duplicate=DuplicateDeals(
+            ("deal",), "every game's deck of the set (the only chance draws of a set)"
+        ),
+        learning=Learning("dennou.games.daifugo.encoding:DaifugoEncoding", 5, {"preset": "uecda"}),
+        board="daifugo",
     )
     rules_type = DaifugoRules
     codec = CODEC

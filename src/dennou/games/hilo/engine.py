@@ -28,6 +28,7 @@ from dennou.core.game import (
     Event,
     Game,
     GameSpec,
+    Learning,
     Outcome,
     Seat,
     handles,
@@ -68,6 +69,8 @@ class Hilo(Game[HiloState, HiloRules]):
         max_players=8,
         chance=True,
         hidden_information=True,
+        learning=Learning("dennou.games.hilo.encoding:HiloEncoding", 4, max_episode_steps=2_000),
+        board="hilo",
     )
     rules_type = HiloRules
     codec = CODEC

@@ -17,7 +17,19 @@ from typing import Any
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import IllegalActionError, InvalidActionError
-from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.game import (
+    CHANCE,
+    JSON,
+    DuplicateDeals,
+    Event,
+    Game,
+    GameSpec,
+    Learning,
+    Outcome,
+    Seat,
+    TalkLine,
+    handles,
+)
 from dennou.core.immutable import replace, replace_at
 from dennou.core.talk import check_line, speaker_name, talk_event
 from dennou.games.numeron.actions import (
@@ -80,6 +92,10 @@ class Numeron(Game[NumeronState, NumeronRules]):
         hidden_information=True,
         simultaneous=True,
         talk=True,
+        host_clock=True,
+        duplicate=DuplicateDeals(("coin",), "the coin flip that decides who calls first"),
+        learning=Learning("dennou.games.numeron.encoding:NumeronEncoding", 2, {"digits": 3}),
+        board="numeron",
     )
     rules_type = NumeronRules
     codec = CODEC

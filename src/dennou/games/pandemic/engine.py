@@ -19,7 +19,18 @@ from math import comb
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import ConfigError, IllegalActionError
-from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, TalkLine, handles
+from dennou.core.game import (
+    CHANCE,
+    DuplicateDeals,
+    Event,
+    Game,
+    GameSpec,
+    Learning,
+    Outcome,
+    Seat,
+    TalkLine,
+    handles,
+)
 from dennou.core.immutable import replace
 from dennou.core.talk import check_line, pair_channel, pair_seats, speaker_name, talk_event
 from dennou.games.pandemic.actions import (
@@ -83,6 +94,10 @@ class Pandemic(Game[PandemicState, PandemicRules]):
         hidden_information=True,
         simultaneous=True,
         talk=True,
+        host_clock=True,
+        duplicate=DuplicateDeals(("infect",), "the infected draw at the start"),
+        learning=Learning("dennou.games.pandemic.encoding:PandemicEncoding", 12),
+        board="pandemic",
     )
     rules_type = PandemicRules
     codec = CODEC

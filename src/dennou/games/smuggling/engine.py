@@ -25,7 +25,7 @@ import msgspec
 
 from dennou.core.actions import Action, Concat, LazyActions
 from dennou.core.errors import ConfigError, IllegalActionError
-from dennou.core.game import Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.game import Event, Game, GameSpec, Learning, Outcome, Seat, handles
 from dennou.core.immutable import replace, replace_at
 from dennou.core.jsondata import to_json
 from dennou.core.talk import check_line, speaker_name
@@ -93,6 +93,9 @@ class Smuggling(Game[SmugglingState, SmugglingRules]):
         simultaneous=True,
         teams=True,
         talk=True,
+        host_clock=True,
+        learning=Learning("dennou.games.smuggling.encoding:SmugglingEncoding", 4),
+        board="smuggling",
     )
     rules_type = SmugglingRules
     codec = CODEC

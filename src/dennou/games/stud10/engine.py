@@ -19,10 +19,21 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from dennou.core.actions import Action, LazyActions
 from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
-from dennou.core.game import CHANCE, Event, Game, GameSpec, Outcome, Seat, handles
+from dennou.core.game import (
+    CHANCE,
+    DuplicateDeals,
+    Event,
+    Game,
+    GameSpec,
+    Learning,
+    Outcome,
+    Seat,
+    handles,
+)
 from dennou.core.immutable import replace
 from dennou.games.stud10.actions import CODEC, Deal, Reveal
 from dennou.games.stud10.cards import CODE as _CODE
@@ -47,6 +58,16 @@ def split_pot(pot: int, winners: Sequence[int]) -> dict[int, int]:
     return out
 
 
+def one_hand_only(rules: dict[str, Any]) -> str | None:
+    """Why duplicate deals are refused under ``rules`` (``None``: one-hand sessions share them)."""
+    if rules.get("hands") != 1:
+        return (
+            "stud10 shares deals only in one-hand sessions (hands=1): the reveals of a hand "
+            "draw from the stream, so later decks depend on play"
+        )
+    return None
+
+
 class Stud10(Game[Stud10State, Stud10Rules]):
     """The 10-card stud engine."""
 
@@ -60,6 +81,9 @@ class Stud10(Game[Stud10State, Stud10Rules]):
         hidden_information=True,
         decisions=False,
         heavy_views=True,
+        duplicate=DuplicateDeals(("deal",), "the deck (one-hand sessions)", one_hand_only),
+        learning=Learning("dennou.games.stud10.encoding:Stud10Encoding", 5),
+        board="stud10",
     )
     rules_type = Stud10Rules
     codec = CODEC

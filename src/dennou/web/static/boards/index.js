@@ -1,4 +1,5 @@
-// Which board draws which game. A game without its own board uses the generic one.
+// Which board draws which game: the host names each game's board module (`board` in
+// /api/games, from the game's spec); the generic one draws any game from its views.
 
 /**
  * @typedef {import('./base.js').GameEvent} GameEvent
@@ -7,18 +8,16 @@
  * @typedef {{tag: string, eventText: EventText}} BoardModule
  */
 
-/** Games with a board of their own (the module is boards/<game>.js). */
-export const BOARDS = ['numeron', 'daifugo', 'stud10', 'hilo', 'smuggling', 'pandemic', 'chairs'];
-
 /**
- * Load a game's board: its custom element's tag name and its event translator.
- * @param {string} game
+ * Load a board module by name (boards/<board>.js): its custom element's tag name and its event
+ * translator.
+ * @param {string | undefined} board the module name the host gives for the game
  * @returns {Promise<BoardModule>}
  */
-export async function loadBoard(game) {
-  if (BOARDS.includes(game)) {
-    const module = await import(`./${game}.js`);
-    return { tag: `dennou-board-${game}`, eventText: module.eventText || (() => null) };
+export async function loadBoard(board) {
+  if (board && board !== 'generic' && /^[a-z][a-z0-9_]*$/.test(board)) {
+    const module = await import(`./${board}.js`);
+    return { tag: `dennou-board-${board}`, eventText: module.eventText || (() => null) };
   }
   await import('./generic.js');
   return { tag: 'dennou-board-generic', eventText: () => null };

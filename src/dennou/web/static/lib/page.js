@@ -8,7 +8,7 @@ import { LANGS, href, lang, langUrl, loadI18n, t, tOr } from './i18n.js';
 /**
  * @typedef {{name: string, title: string, version: number, min_players: number,
  *   max_players: number, rules: {name: string, type: string, default: any, description: string}[],
- *   bots: string[], talk: boolean, hidden_information: boolean}} GameInfo
+ *   bots: string[], talk: boolean, hidden_information: boolean, board: string}} GameInfo
  * @typedef {{seat: number, kind: 'open' | 'player' | 'bot', name: string | null,
  *   connected: boolean}} SeatInfo
  * @typedef {{id: string, game: string, status: 'waiting' | 'playing' | 'finished' | 'aborted',

@@ -110,7 +110,7 @@ async function start() {
   for (const f of first.frames) frames.set(`${seat}:${f.version}`, f);
   const info = (await games()).find((g) => g.name === first.game);
   heading.textContent = `${t('replay.title')} — ${gameTitle(first.game, info?.title)}`;
-  boardModule = await loadBoard(first.game);
+  boardModule = await loadBoard(info?.board);
   board = /** @type {import('../boards/base.js').Board} */ (document.createElement(boardModule.tag));
   board.id = 'board';
   replace(boardBox, board);

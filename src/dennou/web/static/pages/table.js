@@ -31,7 +31,7 @@ try {
 }
 const table = /** @type {TableInfo} */ (info);
 const gameInfo = (await games()).find((g) => g.name === table.game);
-const boardModule = await loadBoard(table.game);
+const boardModule = await loadBoard(gameInfo?.board);
 
 // --- page state ------------------------------------------------------------------------------
 /** @type {number | null} */
