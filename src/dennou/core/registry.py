@@ -40,6 +40,22 @@ class Registry(Mapping[str, Game[Any, Any]]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    def add(self, name: str, target: str) -> None:
+        """List one more game (``package.module:attribute``), imported when first asked for.
+
+        Raises:
+            ConfigError: The name is taken, or the target is not ``module:attribute``.
+        """
+        module, sep, attribute = target.partition(":")
+        if name in self._entries or not (name and module and sep and attribute):
+            raise ConfigError(f"cannot list game {name!r} at {target!r}")
+        self._entries[name] = target
+
+    def remove(self, name: str) -> None:
+        """Unlist a game (a no-op for a name not listed)."""
+        self._entries.pop(name, None)
+        self._loaded.pop(name, None)
+
     def get_game(self, name: str) -> Game[Any, Any]:
         """The game called ``name``.
 

@@ -1,10 +1,15 @@
 """The games of dennou, listed explicitly.
 
 Use :func:`get` (``dennou.games.get("numeron")``) or :data:`REGISTRY` (a mapping name -> game).
+
+A process started with :data:`EXTRA_GAMES` in its environment lists those games too: a game
+outside this package (the tests' toy game, an example) served, played and learned like the
+others. Only whoever starts the process sets it: it names modules the process imports.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from dennou.core.game import Game
@@ -22,6 +27,14 @@ REGISTRY = Registry(
     }
 )
 """Every game, by name. Add a line here for a new game."""
+
+EXTRA_GAMES = "DENNOU_EXTRA_GAMES"
+"""The environment variable that lists more games: ``name=package.module:attribute``, comma
+separated."""
+
+for _entry in filter(None, os.environ.get(EXTRA_GAMES, "").split(",")):
+    _name, _, _target = _entry.strip().partition("=")
+    REGISTRY.add(_name, _target)
 
 
 def get(name: str) -> Game[Any, Any]:

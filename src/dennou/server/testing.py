@@ -73,6 +73,7 @@ class ServerProcess:
         operators: Operator accounts.
         check_messages: Check every message sent against the schemas.
         args: More ``dennou serve`` options (``--uecda-port``...).
+        env: More environment variables for the process (``DENNOU_EXTRA_GAMES``...).
     """
 
     def __init__(
@@ -84,8 +85,10 @@ class ServerProcess:
         operators: tuple[str, ...] = (),
         check_messages: bool = True,
         args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.args = list(args)
+        self.env = dict(env or {})
         self.data_dir = data_dir
         self.db = db
         self.limits = {**TEST_LIMITS, **(limits or {})}
@@ -118,7 +121,7 @@ class ServerProcess:
         if self.db:
             cmd += ["--db", self.db]
         cmd += self.args
-        env = {**os.environ, "PYTHONPATH": SRC}
+        env = {**os.environ, "PYTHONPATH": SRC, **self.env}
         if self.violations_file is not None:
             env["DENNOU_CHECK_MESSAGES"] = str(self.violations_file)
         # A file, not a pipe: nobody reads a pipe while the server runs, and a full pipe would
