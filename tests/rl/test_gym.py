@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import gymnasium
 import numpy as np
 import pytest
@@ -126,3 +129,14 @@ def test_star_hilo_registers_an_episode_step_limit() -> None:
         obs, _, term, trunc, _ = short.step(action)
         steps += 1
     assert trunc and not term and steps == 30
+
+
+def test_importing_dennou_rl_registers_every_game_s_id_without_importing_a_game() -> None:
+    """The ids follow from the registry's names; a game is imported when its env is made."""
+    code = (
+        "import sys, gymnasium, dennou.rl\n"
+        "from dennou.games import REGISTRY\n"
+        "assert not [m for m in sys.modules if m.startswith('dennou.games.')]\n"
+        "assert {f'dennou/{n.capitalize()}-v0' for n in REGISTRY} <= set(gymnasium.registry)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
