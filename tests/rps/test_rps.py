@@ -9,6 +9,7 @@ learned through the PettingZoo and Gymnasium environments, and raced in a tourna
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +51,14 @@ def test_the_toy_is_listed_by_its_registry_line_and_passes_the_conformance_harne
     assert REGISTRY.get_game("rps") is GAME
     report = check_game(GAME, games=40, seed=1)
     assert report.games == 40 and report.leak_checks > 100 and report.talk_lines > 0
+
+
+def test_nothing_in_dennou_names_the_toy() -> None:
+    """Its registry line is all that lists it: no table in ``dennou`` names it."""
+    files = (ROOT / "src" / "dennou").rglob("*")
+    sources = [p for p in files if p.suffix in (".py", ".js", ".json")]
+    naming = [p for p in sources if re.search(r"\brps\b", p.read_text(encoding="utf-8"), re.I)]
+    assert naming == []
 
 
 def test_the_toy_has_pettingzoo_and_gymnasium_environments() -> None:
