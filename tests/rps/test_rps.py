@@ -83,7 +83,9 @@ def test_the_toy_plays_a_tournament(tmp_path: Path) -> None:
     assert len(rec.read(tmp_path / "t" / "records.jsonl")) == summary["matches"] > 0
 
 
-def test_the_toy_is_served_and_played_to_the_end_in_the_browser(tmp_path: Path) -> None:
+def test_the_toy_is_served_talked_in_and_played_to_the_end_in_the_browser(
+    tmp_path: Path,
+) -> None:
     chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
@@ -99,6 +101,10 @@ def test_the_toy_is_served_and_played_to_the_end_in_the_browser(tmp_path: Path) 
         tab = open_tab(browser)
         sign_in(tab, server.http, "ann")
         table = create_table(tab, "rps", {"throws": 3}, ["me", "bot:beat_last"])
+        tab.page.fill("#talk-text", "good luck")
+        tab.page.click("#talk-send")
+        lines = tab.page.locator("[data-testid=talk-lines]")
+        wait_until(lambda: "good luck" in lines.inner_text(), 20)
         move, deadline = driver("rps"), time.time() + 120
         while not tab.page.locator("[data-testid=results]").count():
             assert time.time() < deadline, "the game did not end"
@@ -108,7 +114,9 @@ def test_the_toy_is_served_and_played_to_the_end_in_the_browser(tmp_path: Path) 
         text = httpx.get(f"{server.http}/api/tables/{table}/record", timeout=30).text
         [record] = rec.loads(text)
         assert record.game == "rps" and record.outcome is not None
-        assert len([s for s in record.steps if s.seat == 0]) == 3  # ann threw three times
+        said = [s.talk.text for s in record.steps if s.talk is not None]
+        assert said == ["good luck"]
+        assert len([s for s in record.steps if s.seat == 0 and s.action]) == 3  # three throws
         assert wait_until(lambda: tab.page.locator("[data-testid=results] tbody tr").count(), 10)
         assert tab.errors == [], tab.errors
         tab.close()
