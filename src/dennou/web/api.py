@@ -14,6 +14,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from dennou.arena.leaderboard import rules_preset
 from dennou.core.jsondata import to_json
 from dennou.core.record import Record
 from dennou.server.connection import TokenBucket
@@ -28,6 +29,8 @@ from dennou.server.http_api import (
 )
 from dennou.server.hub import Hub
 from dennou.server.records import audience_label, readable
+from dennou.server.tournaments import board_names
+from dennou.store.tournaments import RatingPoint, TournamentStore
 from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache, TooLong
 from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
 
@@ -180,6 +183,30 @@ class Results(msgspec.Struct, kw_only=True):
 
     game: str
     rows: list[ResultRow]
+
+
+class RatingHistory(msgspec.Struct, kw_only=True):
+    """A player's rating after each rated table, oldest first (the last ``rating_points``)."""
+
+    name: str
+    points: list[RatingPoint]
+
+
+class SeatRating(msgspec.Struct, kw_only=True):
+    """A seat's rating at its table's game and rules preset (``games`` 0: not rated yet)."""
+
+    seat: int
+    name: str
+    mu: float | None = None
+    sigma: float | None = None
+    ordinal: float | None = None
+    games: int = 0
+
+
+class TableRatings(msgspec.Struct, kw_only=True):
+    """Per table asked for: its seats' ratings (open seats are left out)."""
+
+    tables: dict[str, list[SeatRating]]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -476,6 +503,61 @@ async def api_results(request: Request) -> Any:
     return Results(game=game, rows=[msgspec.convert(r, ResultRow) for r in rows])
 
 
+async def api_rating_history(request: Request) -> Any:
+    """A player's rating over time: one point per rated table, oldest first."""
+    hub = _hub(request)
+    name = request.path_params["name"]
+    db = TournamentStore(hub.store.store)
+    points = await hub.store.call(db.rating_history, name, hub.limits.rating_points)
+    return RatingHistory(name=name, points=points)
+
+
+async def api_table_ratings(request: Request) -> Any:
+    """The ratings of the people and bots seated at some tables, for their game and rules."""
+    hub = _hub(request)
+    raw = request.query_params.get("tables", "")
+    ids = list(dict.fromkeys(x for x in raw.split(",") if x))
+    if not ids or len(ids) > hub.limits.page_max:
+        raise Refused("bad_message", f"tables names 1..{hub.limits.page_max} table ids")
+    db = TournamentStore(hub.store.store)
+
+    def build() -> dict[str, list[SeatRating]]:
+        out: dict[str, list[SeatRating]] = {}
+        for table_id in ids:
+            row = hub.store.store.get_table(table_id)
+            if row is None or row.game not in hub.games:
+                continue
+            names = board_names(row.seats)
+            seated = [
+                (s, n)
+                for s, (n, spec) in enumerate(zip(names, row.seats, strict=True))
+                if spec["kind"] != "open"
+            ]
+            preset = rules_preset(hub.games[row.game], row.rules)
+            known = db.ratings_of(row.game, preset, [n for _, n in seated])
+            seats = []
+            for s, n in seated:
+                shown = n.removeprefix("bot:")
+                if n in known:
+                    mu, sigma, games = known[n]
+                    seats.append(
+                        SeatRating(
+                            seat=s,
+                            name=shown,
+                            mu=mu,
+                            sigma=sigma,
+                            ordinal=mu - 3 * sigma,
+                            games=games,
+                        )
+                    )
+                else:
+                    seats.append(SeatRating(seat=s, name=shown))
+            out[table_id] = seats
+        return out
+
+    return TableRatings(tables=await hub.store.call(build))
+
+
 REPLAY_QUERY = (
     Query(
         "seat", "string", "the seat whose frames to show (a number); none or spectator: a spectator"
@@ -607,6 +689,22 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Every account's results at a game (games, wins, draws, mean score and rank)",
         Results,
         errors=("not_found",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/players/{name}/ratings",
+        api_rating_history,
+        "A player's rating after each rated table, oldest first (the chart on the player page)",
+        RatingHistory,
+    ),
+    Endpoint(
+        "GET",
+        "/api/ratings",
+        api_table_ratings,
+        "The ratings of the seats of some tables, at each table's game and rules preset",
+        TableRatings,
+        errors=("bad_message",),
+        query=(Query("tables", "string", "table ids, comma-separated (at most page_max)"),),
     ),
 )
 """The web app's HTTP API routes."""

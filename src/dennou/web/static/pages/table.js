@@ -6,7 +6,7 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
-import { gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
+import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
 import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
 import { ACT_EVENT } from '../boards/base.js';
@@ -58,6 +58,8 @@ const talkSeen = new Set();
 let confirmResign = false;
 let claimTimer = 0;
 let rematchWatch = false;
+/** The seats' ratings beside their names (asked again when someone sits down or leaves). */
+const ratings = new SeatRatings();
 
 // --- layout ----------------------------------------------------------------------------------
 const heading = h('h1', {}, gameTitle(table.game, gameInfo?.title));
@@ -371,6 +373,10 @@ function drawBoard(state) {
 
 function renderMeta() {
   const current = info || table;
+  ratings
+    .load([current])
+    .then((fresh) => fresh && renderMeta())
+    .catch(() => {}); // ratings are a garnish: the table shows without them
   const mine = current.seats.find((s) => s.kind === 'player' && s.name === account);
   const actions = [];
   if (account && !mine && current.status === 'waiting') {
@@ -420,7 +426,7 @@ function renderMeta() {
     h(
       'ul',
       { class: 'seats inline-list', 'aria-label': t('table.seats') },
-      current.seats.map((s) => h('li', { class: s.kind === 'player' && !s.connected ? 'away' : '' }, `${s.seat}: `, seatLabel(s), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : '')),
+      current.seats.map((s) => h('li', { class: s.kind === 'player' && !s.connected ? 'away' : '' }, `${s.seat}: `, seatLabel(s), ' ', ratings.badge(tableId, s.seat), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : '')),
     ),
     actions.length ? h('div', { class: 'buttons' }, actions) : null,
     current.muted && current.muted.length ? h('p', { class: 'small', 'data-testid': 'muted' }, t('talk.muted_list', { names: current.muted.join(', ') })) : null,
