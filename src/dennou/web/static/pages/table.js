@@ -8,6 +8,7 @@ import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
 import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
 import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
+import { TurnSignal } from '../lib/attention.js';
 import { loadBoard } from '../boards/index.js';
 import { ACT_EVENT } from '../boards/base.js';
 
@@ -58,6 +59,8 @@ const talkSeen = new Set();
 let confirmResign = false;
 let claimTimer = 0;
 let rematchWatch = false;
+/** The version of the last decision the person was called to. */
+let signalled = -1;
 /** The seats' ratings beside their names (asked again when someone sits down or leaves). */
 const ratings = new SeatRatings();
 
@@ -78,6 +81,7 @@ const actionsBox = h('div', { class: 'table-actions buttons', 'data-testid': 'ta
 const rematchBox = h('p', { class: 'notice', role: 'status', 'data-testid': 'rematch' });
 const help = h('dialog', { id: 'help', class: 'help', 'aria-labelledby': 'h-help', 'data-testid': 'help' });
 const helpButton = h('button', { type: 'button', class: 'link', id: 'help-open', 'data-testid': 'help-open', 'aria-keyshortcuts': '?', onclick: () => openHelp() }, t('keys.open'));
+const signal = new TurnSignal(t('turn.at', { game: gameTitle(table.game, gameInfo?.title), id: tableId }));
 const side = h('div', { class: 'side-panels' }, gameInfo?.talk ? talk.el : null, log.el);
 main.append(
   heading,
@@ -86,7 +90,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, helpButton), board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
@@ -223,6 +227,10 @@ function onMessage(msg) {
       render();
       break;
     case 'turn':
+      if (msg.version > signalled) {
+        signalled = msg.version; // one call per decision, not per repeat of it (a reconnect)
+        signal.start();
+      }
       turn = msg;
       if (msg.version >= viewVersion || !view) {
         view = msg.view;
@@ -333,7 +341,10 @@ function players() {
 function render() {
   const status = info?.status || 'waiting';
   talk.players = players();
-  if (!turn) clock.set(null);
+  if (!turn) {
+    clock.set(null);
+    signal.quiet();
+  }
   if (view) {
     board.hidden = false;
     drawBoard({
