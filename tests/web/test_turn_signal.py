@@ -13,7 +13,8 @@ from .browser import create_table, open_tab, sign_in, wait_until
 from .drivers import numeron
 
 HIDE = """hidden => {
-  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => hidden ? 'hidden' : 'visible'});
+  const state = () => (hidden ? 'hidden' : 'visible');
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: state});
   Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
   document.dispatchEvent(new Event('visibilitychange'));
 }"""
