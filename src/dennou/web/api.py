@@ -8,15 +8,17 @@ host's bounded reader (:func:`~dennou.server.http_api.read_json`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
 from dennou.arena.leaderboard import rules_preset
+from dennou.core.errors import StoreError
 from dennou.core.jsondata import to_json
-from dennou.core.record import Record
+from dennou.core.record import Record, apply_step, start
 from dennou.server.connection import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.http_api import (
@@ -28,8 +30,9 @@ from dennou.server.http_api import (
     read_json,
 )
 from dennou.server.hub import Hub
-from dennou.server.records import audience_label, readable
+from dennou.server.records import audience_label, audience_of, readable
 from dennou.server.tournaments import board_names
+from dennou.store.reports import ReportRow, ReportStore
 from dennou.store.tournaments import RatingPoint, TournamentStore
 from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache, TooLong
 from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
@@ -207,6 +210,42 @@ class TableRatings(msgspec.Struct, kw_only=True):
     """Per table asked for: its seats' ratings (open seats are left out)."""
 
     tables: dict[str, list[SeatRating]]
+
+
+class NewReport(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Report a talk line to the host's operators: the table version the line came at."""
+
+    version: Annotated[int, Meta(ge=1)]
+    reason: Annotated[str, Meta(max_length=500)] = ""
+
+
+class Report(msgspec.Struct, kw_only=True):
+    """A report as the operators see it (the reporter sees their own)."""
+
+    id: int
+    table_id: str
+    version: int
+    reporter: str
+    talker: str
+    channel: str
+    text: str
+    reason: str
+    created_at: float
+    resolved_by: str | None = None
+    resolved_at: float | None = None
+    resolution: str | None = None
+
+
+class ReportList(msgspec.Struct, kw_only=True):
+    """Reports, open ones oldest first (resolved ones newest first)."""
+
+    reports: list[Report]
+
+
+class Resolution(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """How an operator resolved a report (``muted``: they also muted the talker there)."""
+
+    resolution: Literal["dismissed", "muted", "warned"]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -558,6 +597,86 @@ async def api_table_ratings(request: Request) -> Any:
     return TableRatings(tables=await hub.store.call(build))
 
 
+def _operator(hub: Hub, account: str) -> None:
+    if not hub.accounts.is_operator(account):
+        raise Refused("forbidden", "only the host's operators read and resolve reports")
+
+
+async def api_report(request: Request) -> Any:
+    """Report a talk line the caller could read to the host's operators."""
+    account = await caller(request, write=True)
+    hub = _hub(request)
+    table = request.path_params["table"]
+    body: NewReport = await read_json(request, NewReport)
+    row = await hub.store.call(hub.store.store.get_table, table)
+    if row is None or row.game not in hub.games or row.players is None:
+        raise Refused("not_found", f"no started table {table!r}")
+    reports = ReportStore(hub.store.store)
+    if await hub.store.call(reports.open_count, account) >= hub.limits.reports_per_account:
+        raise Refused(
+            "limit_reached",
+            f"at most {hub.limits.reports_per_account} of your reports may wait for the operators",
+        )
+    game = hub.games[row.game]
+    seat = audience_of(row.seats, account, operator=False)
+    audience = seat if seat != "all" else None
+
+    def heard() -> tuple[str, str, str] | None:
+        record = hub.store.store.record(table)
+        if record is None or body.version > len(record.steps):
+            return None
+        state = start(record, game)
+        for step in record.steps[: body.version - 1]:
+            state, _ = apply_step(game, state, step)
+        step = record.steps[body.version - 1]
+        _, events = apply_step(game, state, step)
+        talk = step.talk
+        if talk is None or not any(e.visible_to(audience) for e in events):
+            return None  # not a line, or one the caller never read: nothing to report
+        return talk.name, talk.channel, talk.text
+
+    line = await hub.store.call(heard)
+    if line is None:
+        raise Refused("not_found", f"no talk line you could read at version {body.version}")
+    talker, channel, text = line
+    if talker == account:
+        raise Refused("bad_message", "that line is your own")
+    made = await hub.store.call(
+        reports.add, table, body.version, account, talker, channel, text, body.reason
+    )
+    if made is None:
+        raise Refused("conflict", "you have reported that line already")
+    return msgspec.convert(made, Report, from_attributes=True)
+
+
+async def api_reports(request: Request) -> Any:
+    """The reports for the operators: open ones (``?resolved=1``: resolved ones)."""
+    account = await caller(request)
+    hub = _hub(request)
+    _operator(hub, account)
+    resolved = _flag(request.query_params.get("resolved"), "resolved")
+    rows = await hub.store.call(ReportStore(hub.store.store).listing, resolved, hub.limits.page_max)
+    return ReportList(reports=[msgspec.convert(r, Report, from_attributes=True) for r in rows])
+
+
+async def api_resolve_report(request: Request) -> Any:
+    """An operator resolves a report (muting the talker at the table is a separate ``mute``)."""
+    account = await caller(request, write=True)
+    hub = _hub(request)
+    _operator(hub, account)
+    body: Resolution = await read_json(request, Resolution)
+    raw = request.path_params["report"]
+    if not raw.isdigit():
+        raise Refused("not_found", f"no report {raw!r}")
+    try:
+        row: ReportRow = await hub.store.call(
+            ReportStore(hub.store.store).resolve, int(raw), account, body.resolution
+        )
+    except StoreError:
+        raise Refused("not_found", f"no report {raw!r}") from None
+    return msgspec.convert(row, Report, from_attributes=True)
+
+
 REPLAY_QUERY = (
     Query(
         "seat", "string", "the seat whose frames to show (a number); none or spectator: a spectator"
@@ -696,6 +815,47 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         api_rating_history,
         "A player's rating after each rated table, oldest first (the chart on the player page)",
         RatingHistory,
+    ),
+    Endpoint(
+        "POST",
+        "/api/tables/{table}/reports",
+        api_report,
+        "Report a talk line you could read (by the version it came at) to the host's operators",
+        Report,
+        status=201,
+        body=NewReport,
+        auth="optional",
+        cookie=True,
+        errors=(
+            *BODY_ERRORS,
+            "unauthorized",
+            "forbidden",
+            "not_found",
+            "conflict",
+            "limit_reached",
+        ),
+    ),
+    Endpoint(
+        "GET",
+        "/api/reports",
+        api_reports,
+        "Reported talk lines, for the host's operators: open ones oldest first",
+        ReportList,
+        auth="optional",
+        cookie=True,
+        errors=("bad_message", "unauthorized", "forbidden"),
+        query=(Query("resolved", "integer", "1: resolved reports, newest first"),),
+    ),
+    Endpoint(
+        "POST",
+        "/api/reports/{report}",
+        api_resolve_report,
+        "An operator resolves a report (dismissed, muted or warned)",
+        Report,
+        body=Resolution,
+        auth="optional",
+        cookie=True,
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden", "not_found"),
     ),
     Endpoint(
         "GET",

@@ -82,6 +82,11 @@ const rematchBox = h('p', { class: 'notice', role: 'status', 'data-testid': 'rem
 const help = h('dialog', { id: 'help', class: 'help', 'aria-labelledby': 'h-help', 'data-testid': 'help' });
 const helpButton = h('button', { type: 'button', class: 'link', id: 'help-open', 'data-testid': 'help-open', 'aria-keyshortcuts': '?', onclick: () => openHelp() }, t('keys.open'));
 const signal = new TurnSignal(t('turn.at', { game: gameTitle(table.game, gameInfo?.title), id: tableId }));
+if (account) {
+  talk.reporting(async (at, reason) => {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/reports`, { method: 'POST', body: { version: at, reason } });
+  });
+}
 const side = h('div', { class: 'side-panels' }, gameInfo?.talk ? talk.el : null, log.el);
 main.append(
   heading,
@@ -328,7 +333,7 @@ function eventText(e) {
 function addTalk(line, at) {
   if (talkSeen.has(at)) return;
   talkSeen.add(at);
-  talk.add(line);
+  talk.add(line, at);
 }
 
 /** @returns {string[]} */
