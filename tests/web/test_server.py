@@ -18,6 +18,7 @@ from dennou.server.testing import WS, LiveServer
 from dennou.web.routes import PAGES, STATIC
 
 from ..server.checks import quick_rules
+from .games import rated_numeron_game
 
 
 @pytest.fixture
@@ -49,39 +50,8 @@ def sign_up(live: LiveServer) -> Iterator[Callable[[str], httpx.Client]]:
 
 
 def play_numeron_to_end(live: LiveServer, token: str) -> str:
-    """A whole 3-digit Numeron game of a seat against the random bot; returns the table id."""
-    ws = live.connect(token)
-    made = ws.request(
-        {
-            "type": "create_table",
-            "game": "numeron",
-            "rules": {"digits": 3},
-            "seats": ["me", "bot:random"],
-            "options": {"rated": True},  # a game that counts (a practice table would not)
-        }
-    )
-    table = str(made["table"]["id"])  # type: ignore[index]
-    from itertools import permutations
-
-    guesses = iter("".join(p) for p in permutations("0123456789", 3))
-    while True:
-        msg = ws.recv(30)
-        if msg["type"] == "end":
-            break
-        if msg["type"] == "turn":
-            phase = msg["view"]["phase"]  # type: ignore[index]
-            number = "012" if phase == "setup" else next(guesses)
-            kind = "set" if phase == "setup" else "call"
-            ws.send(
-                {
-                    "type": "act",
-                    "table": table,
-                    "version": msg["version"],
-                    "action": {"type": kind, "number": number},
-                }
-            )
-    ws.close()
-    return table
+    """A whole rated 3-digit Numeron game of a seat against the random bot; returns its id."""
+    return rated_numeron_game(live.connect(token))
 
 
 def test_every_page_is_the_shell_with_its_module_and_a_strict_csp(live: LiveServer) -> None:
@@ -433,6 +403,8 @@ def test_the_web_api_is_in_the_api_index_openapi_and_docs(live: LiveServer) -> N
         ("POST", "/api/replay"),
         ("GET", "/api/games-over"),
         ("GET", "/api/results/{game}"),
+        ("GET", "/api/players/{name}/ratings"),
+        ("GET", "/api/ratings"),
         ("GET", "/api/games"),
     ]:
         assert route in index, route
@@ -451,3 +423,39 @@ def test_docs_and_status_get_only_the_inline_styles_they_need(live: LiveServer) 
         assert "unsafe" not in script and "frame-ancestors 'none'" in csp, path
     api = httpx.get(live.http + "/api/games").headers["content-security-policy"]
     assert "unsafe-inline" not in api
+
+
+def test_a_players_rating_chart_has_a_point_per_rated_game_and_tables_show_seat_ratings(
+    live: LiveServer,
+) -> None:
+    """Rated games move the leaderboard once each; the chart keeps every move (protocol §6)."""
+    import time
+
+    token = live.register("ann")
+    tables = [play_numeron_to_end(live, token) for _ in range(2)]
+    deadline = time.monotonic() + 30
+    points: list[dict[str, object]] = []
+    while time.monotonic() < deadline:  # the host rates finished tables in the background
+        points = httpx.get(live.http + "/api/players/ann/ratings").json()["points"]
+        if len(points) == 2:
+            break
+        time.sleep(0.2)
+    assert [p["table_id"] for p in points] == tables
+    assert [p["games"] for p in points] == [1, 2] and {p["game"] for p in points} == {"numeron"}
+    board = httpx.get(live.http + "/api/leaderboard/numeron").json()
+    [now] = [r for b in board["boards"] for r in b["ratings"] if r["name"] == "ann"]
+    assert (now["mu"], now["sigma"]) == (points[-1]["mu"], points[-1]["sigma"])
+    bot = httpx.get(live.http + "/api/players/bot:random/ratings").json()["points"]
+    assert [p["games"] for p in bot] == [1, 2]
+    seats = httpx.get(live.http + "/api/ratings", params={"tables": f"{tables[0]},nope"}).json()
+    [(table, rows)] = seats["tables"].items()
+    assert table == tables[0]
+    assert [(r["seat"], r["name"], r["games"]) for r in rows] == [(0, "ann", 2), (1, "random", 2)]
+    assert rows[0]["ordinal"] == now["mu"] - 3 * now["sigma"]
+    assert httpx.get(live.http + "/api/ratings").status_code == 400
+    many = ",".join(f"t{i}" for i in range(201))
+    assert httpx.get(live.http + "/api/ratings", params={"tables": many}).status_code == 400
+    assert httpx.get(live.http + "/api/players/nobody/ratings").json() == {
+        "name": "nobody",
+        "points": [],
+    }

@@ -90,6 +90,13 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
     page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
+    reports_per_account: Annotated[
+        int,
+        Meta(ge=1, description="reports of talk by one account waiting for the operators"),
+    ] = 20
+    rating_points: Annotated[
+        int, Meta(ge=1, description="most points of a player's rating chart in one answer")
+    ] = 1000
     # --- sign-in --------------------------------------------------------------------------
     sign_in_per_address: Annotated[
         int, Meta(ge=1, description="sign-in attempts one IP address may make per minute")

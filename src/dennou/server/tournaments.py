@@ -778,10 +778,7 @@ class TournamentHost:
         if row.outcome is None or row.players is None or row.game not in self.hub.games:
             return
         game = self.hub.games[row.game]
-        names = [
-            spec["name"] if spec["kind"] == "player" else _board_name(spec.get("bot", "?"))
-            for spec in row.seats
-        ]
+        names = board_names(row.seats)
         match = Match(0, 0, tuple(range(len(names))), row.seed or 0, 0)  # the seed is not rated
         record = await self._call(self.hub.store.store.record, row.id)
         if record is None:
@@ -921,6 +918,14 @@ def _board_name(spec: str) -> str:
     if spec.startswith("@"):
         return spec[1:]
     return BOT_PREFIX + spec
+
+
+def board_names(seats: list[dict[str, Any]]) -> list[str]:
+    """The leaderboard names of a stored table's seats (people by account, bots by spec)."""
+    return [
+        spec["name"] if spec["kind"] == "player" else _board_name(spec.get("bot", "?"))
+        for spec in seats
+    ]
 
 
 def _server_seed() -> int:
@@ -1164,6 +1169,7 @@ __all__ = [
     "CreateTournament",
     "HostOptions",
     "TournamentHost",
+    "board_names",
     "openapi_paths",
     "routes",
 ]

@@ -1,6 +1,7 @@
 """The host's tournaments and leaderboards in the store.
 
-Four tables (created by migration ``0002``; ``tests/store`` checks they match this metadata):
+Five tables (created by migrations ``0003`` and ``0006``; ``tests/store`` checks they match this
+metadata):
 
 - ``tournaments``: one row per tournament: its owner, status, configuration and host options,
   and its seed (drawn by the server; published only once the tournament is over);
@@ -8,7 +9,8 @@ Four tables (created by migration ``0002``; ``tests/store`` checks they match th
   *before* the table is created, so a restart finds a missing table and creates it, never a
   second one; ``result`` is set when the table has finished;
 - ``ratings``: the leaderboard: μ, σ and rated games per game, rules preset and player;
-- ``rated_tables``: the tables whose result has been rated, so that no table counts twice.
+- ``rated_tables``: the tables whose result has been rated, so that no table counts twice;
+- ``rating_history``: each player's rating after each table that moved it (a player's chart).
 """
 
 from __future__ import annotations
@@ -73,6 +75,20 @@ rated_tables = sa.Table(
 )
 """Tables already rated (a table's result moves the leaderboard once)."""
 
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("player", sa.String(96), primary_key=True),
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("preset", sa.String(255), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("rated_at", sa.Float, nullable=False, index=True),
+)
+"""A player's rating just after each table that moved it, written with the move itself."""
+
 
 class TournamentRow(msgspec.Struct):
     """A stored tournament (see :data:`tournaments`)."""
@@ -101,6 +117,18 @@ class MatchRow(msgspec.Struct):
 
 RatingRow = tuple[float, float, int]
 """``(mu, sigma, games)``."""
+
+
+class RatingPoint(msgspec.Struct):
+    """A player's rating just after one rated table (see :data:`rating_history`)."""
+
+    game: str
+    preset: str
+    table_id: str
+    mu: float
+    sigma: float
+    games: int
+    rated_at: float
 
 
 class TournamentStore:
@@ -216,6 +244,18 @@ class TournamentStore:
                     conn.execute(
                         ratings.insert().values(game=game, preset=preset, player=player, **values)
                     )
+                conn.execute(
+                    rating_history.insert().values(
+                        player=player,
+                        table_id=table_id,
+                        game=game,
+                        preset=preset,
+                        mu=mu,
+                        sigma=sigma,
+                        games=games,
+                        rated_at=now,
+                    )
+                )
             conn.execute(
                 rated_tables.insert().values(
                     table_id=table_id, game=game, preset=preset, rated_at=now
@@ -241,6 +281,42 @@ class TournamentStore:
             ).first()
         return row is not None
 
+    def rating_history(self, player: str, limit: int) -> list[RatingPoint]:
+        """A player's ratings after each rated table, oldest first: the last ``limit`` of them."""
+        h = rating_history
+        query = (
+            sa.select(h)
+            .where(h.c.player == player)
+            .order_by(h.c.rated_at.desc(), h.c.table_id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = [
+                RatingPoint(
+                    game=r.game,
+                    preset=r.preset,
+                    table_id=r.table_id,
+                    mu=r.mu,
+                    sigma=r.sigma,
+                    games=r.games,
+                    rated_at=r.rated_at,
+                )
+                for r in conn.execute(query)
+            ]
+        rows.reverse()
+        return rows
+
+    def ratings_of(self, game: str, preset: str, players: Sequence[str]) -> dict[str, RatingRow]:
+        """The current ratings of these players at one game and rules preset (unrated: absent)."""
+        where = (ratings.c.game == game) & (ratings.c.preset == preset)
+        with self.engine.connect() as conn:
+            return {
+                r.player: (r.mu, r.sigma, r.games)
+                for r in conn.execute(
+                    sa.select(ratings).where(where & ratings.c.player.in_(list(players)))
+                )
+            }
+
     def leaderboard(
         self, game: str, preset: str | None = None, limit: int = 1000
     ) -> dict[str, list[tuple[str, float, float, int]]]:
@@ -257,10 +333,12 @@ class TournamentStore:
 
 __all__ = [
     "MatchRow",
+    "RatingPoint",
     "RatingRow",
     "TournamentRow",
     "TournamentStore",
     "rated_tables",
+    "rating_history",
     "ratings",
     "tournament_matches",
     "tournaments",

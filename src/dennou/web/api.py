@@ -8,14 +8,17 @@ host's bounded reader (:func:`~dennou.server.http_api.read_json`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
+from dennou.arena.leaderboard import rules_preset
+from dennou.core.errors import StoreError
 from dennou.core.jsondata import to_json
-from dennou.core.record import Record
+from dennou.core.record import Record, apply_step, start
 from dennou.server.connection import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.http_api import (
@@ -27,7 +30,10 @@ from dennou.server.http_api import (
     read_json,
 )
 from dennou.server.hub import Hub
-from dennou.server.records import audience_label, readable
+from dennou.server.records import audience_label, audience_of, readable
+from dennou.server.tournaments import board_names
+from dennou.store.reports import ReportRow, ReportStore
+from dennou.store.tournaments import RatingPoint, TournamentStore
 from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache, TooLong
 from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
 
@@ -180,6 +186,66 @@ class Results(msgspec.Struct, kw_only=True):
 
     game: str
     rows: list[ResultRow]
+
+
+class RatingHistory(msgspec.Struct, kw_only=True):
+    """A player's rating after each rated table, oldest first (the last ``rating_points``)."""
+
+    name: str
+    points: list[RatingPoint]
+
+
+class SeatRating(msgspec.Struct, kw_only=True):
+    """A seat's rating at its table's game and rules preset (``games`` 0: not rated yet)."""
+
+    seat: int
+    name: str
+    mu: float | None = None
+    sigma: float | None = None
+    ordinal: float | None = None
+    games: int = 0
+
+
+class TableRatings(msgspec.Struct, kw_only=True):
+    """Per table asked for: its seats' ratings (open seats are left out)."""
+
+    tables: dict[str, list[SeatRating]]
+
+
+class NewReport(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Report a talk line to the host's operators: the table version the line came at."""
+
+    version: Annotated[int, Meta(ge=1)]
+    reason: Annotated[str, Meta(max_length=500)] = ""
+
+
+class Report(msgspec.Struct, kw_only=True):
+    """A report as the operators see it (the reporter sees their own)."""
+
+    id: int
+    table_id: str
+    version: int
+    reporter: str
+    talker: str
+    channel: str
+    text: str
+    reason: str
+    created_at: float
+    resolved_by: str | None = None
+    resolved_at: float | None = None
+    resolution: str | None = None
+
+
+class ReportList(msgspec.Struct, kw_only=True):
+    """Reports, open ones oldest first (resolved ones newest first)."""
+
+    reports: list[Report]
+
+
+class Resolution(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """How an operator resolved a report (``muted``: they also muted the talker there)."""
+
+    resolution: Literal["dismissed", "muted", "warned"]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -476,6 +542,141 @@ async def api_results(request: Request) -> Any:
     return Results(game=game, rows=[msgspec.convert(r, ResultRow) for r in rows])
 
 
+async def api_rating_history(request: Request) -> Any:
+    """A player's rating over time: one point per rated table, oldest first."""
+    hub = _hub(request)
+    name = request.path_params["name"]
+    db = TournamentStore(hub.store.store)
+    points = await hub.store.call(db.rating_history, name, hub.limits.rating_points)
+    return RatingHistory(name=name, points=points)
+
+
+async def api_table_ratings(request: Request) -> Any:
+    """The ratings of the people and bots seated at some tables, for their game and rules."""
+    hub = _hub(request)
+    raw = request.query_params.get("tables", "")
+    ids = list(dict.fromkeys(x for x in raw.split(",") if x))
+    if not ids or len(ids) > hub.limits.page_max:
+        raise Refused("bad_message", f"tables names 1..{hub.limits.page_max} table ids")
+    db = TournamentStore(hub.store.store)
+
+    def build() -> dict[str, list[SeatRating]]:
+        out: dict[str, list[SeatRating]] = {}
+        for table_id in ids:
+            row = hub.store.store.get_table(table_id)
+            if row is None or row.game not in hub.games:
+                continue
+            names = board_names(row.seats)
+            seated = [
+                (s, n)
+                for s, (n, spec) in enumerate(zip(names, row.seats, strict=True))
+                if spec["kind"] != "open"
+            ]
+            preset = rules_preset(hub.games[row.game], row.rules)
+            known = db.ratings_of(row.game, preset, [n for _, n in seated])
+            seats = []
+            for s, n in seated:
+                shown = n.removeprefix("bot:")
+                if n in known:
+                    mu, sigma, games = known[n]
+                    seats.append(
+                        SeatRating(
+                            seat=s,
+                            name=shown,
+                            mu=mu,
+                            sigma=sigma,
+                            ordinal=mu - 3 * sigma,
+                            games=games,
+                        )
+                    )
+                else:
+                    seats.append(SeatRating(seat=s, name=shown))
+            out[table_id] = seats
+        return out
+
+    return TableRatings(tables=await hub.store.call(build))
+
+
+def _operator(hub: Hub, account: str) -> None:
+    if not hub.accounts.is_operator(account):
+        raise Refused("forbidden", "only the host's operators read and resolve reports")
+
+
+async def api_report(request: Request) -> Any:
+    """Report a talk line the caller could read to the host's operators."""
+    account = await caller(request, write=True)
+    hub = _hub(request)
+    table = request.path_params["table"]
+    body: NewReport = await read_json(request, NewReport)
+    row = await hub.store.call(hub.store.store.get_table, table)
+    if row is None or row.game not in hub.games or row.players is None:
+        raise Refused("not_found", f"no started table {table!r}")
+    reports = ReportStore(hub.store.store)
+    if await hub.store.call(reports.open_count, account) >= hub.limits.reports_per_account:
+        raise Refused(
+            "limit_reached",
+            f"at most {hub.limits.reports_per_account} of your reports may wait for the operators",
+        )
+    game = hub.games[row.game]
+    seat = audience_of(row.seats, account, operator=False)
+    audience = seat if seat != "all" else None
+
+    def heard() -> tuple[str, str, str] | None:
+        record = hub.store.store.record(table)
+        if record is None or body.version > len(record.steps):
+            return None
+        state = start(record, game)
+        for step in record.steps[: body.version - 1]:
+            state, _ = apply_step(game, state, step)
+        step = record.steps[body.version - 1]
+        _, events = apply_step(game, state, step)
+        talk = step.talk
+        if talk is None or not any(e.visible_to(audience) for e in events):
+            return None  # not a line, or one the caller never read: nothing to report
+        return talk.name, talk.channel, talk.text
+
+    line = await hub.store.call(heard)
+    if line is None:
+        raise Refused("not_found", f"no talk line you could read at version {body.version}")
+    talker, channel, text = line
+    if talker == account:
+        raise Refused("bad_message", "that line is your own")
+    made = await hub.store.call(
+        reports.add, table, body.version, account, talker, channel, text, body.reason
+    )
+    if made is None:
+        raise Refused("conflict", "you have reported that line already")
+    return msgspec.convert(made, Report, from_attributes=True)
+
+
+async def api_reports(request: Request) -> Any:
+    """The reports for the operators: open ones (``?resolved=1``: resolved ones)."""
+    account = await caller(request)
+    hub = _hub(request)
+    _operator(hub, account)
+    resolved = _flag(request.query_params.get("resolved"), "resolved")
+    rows = await hub.store.call(ReportStore(hub.store.store).listing, resolved, hub.limits.page_max)
+    return ReportList(reports=[msgspec.convert(r, Report, from_attributes=True) for r in rows])
+
+
+async def api_resolve_report(request: Request) -> Any:
+    """An operator resolves a report (muting the talker at the table is a separate ``mute``)."""
+    account = await caller(request, write=True)
+    hub = _hub(request)
+    _operator(hub, account)
+    body: Resolution = await read_json(request, Resolution)
+    raw = request.path_params["report"]
+    if not raw.isdigit():
+        raise Refused("not_found", f"no report {raw!r}")
+    try:
+        row: ReportRow = await hub.store.call(
+            ReportStore(hub.store.store).resolve, int(raw), account, body.resolution
+        )
+    except StoreError:
+        raise Refused("not_found", f"no report {raw!r}") from None
+    return msgspec.convert(row, Report, from_attributes=True)
+
+
 REPLAY_QUERY = (
     Query(
         "seat", "string", "the seat whose frames to show (a number); none or spectator: a spectator"
@@ -607,6 +808,63 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Every account's results at a game (games, wins, draws, mean score and rank)",
         Results,
         errors=("not_found",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/players/{name}/ratings",
+        api_rating_history,
+        "A player's rating after each rated table, oldest first (the chart on the player page)",
+        RatingHistory,
+    ),
+    Endpoint(
+        "POST",
+        "/api/tables/{table}/reports",
+        api_report,
+        "Report a talk line you could read (by the version it came at) to the host's operators",
+        Report,
+        status=201,
+        body=NewReport,
+        auth="optional",
+        cookie=True,
+        errors=(
+            *BODY_ERRORS,
+            "unauthorized",
+            "forbidden",
+            "not_found",
+            "conflict",
+            "limit_reached",
+        ),
+    ),
+    Endpoint(
+        "GET",
+        "/api/reports",
+        api_reports,
+        "Reported talk lines, for the host's operators: open ones oldest first",
+        ReportList,
+        auth="optional",
+        cookie=True,
+        errors=("bad_message", "unauthorized", "forbidden"),
+        query=(Query("resolved", "integer", "1: resolved reports, newest first"),),
+    ),
+    Endpoint(
+        "POST",
+        "/api/reports/{report}",
+        api_resolve_report,
+        "An operator resolves a report (dismissed, muted or warned)",
+        Report,
+        body=Resolution,
+        auth="optional",
+        cookie=True,
+        errors=(*BODY_ERRORS, "unauthorized", "forbidden", "not_found"),
+    ),
+    Endpoint(
+        "GET",
+        "/api/ratings",
+        api_table_ratings,
+        "The ratings of the seats of some tables, at each table's game and rules preset",
+        TableRatings,
+        errors=("bad_message",),
+        query=(Query("tables", "string", "table ids, comma-separated (at most page_max)"),),
     ),
 )
 """The web app's HTTP API routes."""

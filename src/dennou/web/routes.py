@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 STATIC = Path(__file__).with_name("static")
 """The browser's files (shipped as package data)."""
 
-PAGES = ("lobby", "table", "replay", "player", "leaderboard", "account")
+PAGES = ("lobby", "table", "replay", "player", "leaderboard", "account", "reports")
 """One ES module per page: ``static/pages/<page>.js``."""
 
 _SHELL = (STATIC / "shell.html").read_text(encoding="utf-8")
@@ -47,6 +47,7 @@ def routes() -> list[BaseRoute]:
         Route("/leaderboard", _page("leaderboard")),
         Route("/leaderboard/{game}", _page("leaderboard")),
         Route("/account", _page("account")),
+        Route("/reports", _page("reports")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

@@ -124,6 +124,68 @@ export function seatLabel(seat) {
 }
 
 /**
+ * @typedef {{seat: number, name: string, mu?: number | null, sigma?: number | null,
+ *   ordinal?: number | null, games: number}} SeatRating
+ */
+
+/**
+ * The ratings of the seats of tables, at each table's game and rules preset
+ * (`GET /api/ratings`): asked again only for tables whose seats changed.
+ */
+export class SeatRatings {
+  constructor() {
+    /** @type {Map<string, {key: string, seats: Map<number, SeatRating>}>} */
+    this.known = new Map();
+    /** Tables (id and seats) being asked for now: asked once. @type {Set<string>} */
+    this.asking = new Set();
+  }
+
+  /**
+   * Load what is missing; resolves to whether anything new arrived.
+   * @param {TableInfo[]} tables
+   * @returns {Promise<boolean>}
+   */
+  async load(tables) {
+    const want = tables.filter((tb) => this.known.get(tb.id)?.key !== seatsKey(tb) && !this.asking.has(`${tb.id} ${seatsKey(tb)}`)).slice(0, 200);
+    if (!want.length) return false;
+    const asked = want.map((tb) => `${tb.id} ${seatsKey(tb)}`);
+    for (const a of asked) this.asking.add(a);
+    try {
+      /** @type {{tables: Record<string, SeatRating[]>}} */
+      const reply = await api(`/api/ratings?tables=${want.map((tb) => encodeURIComponent(tb.id)).join(',')}`);
+      for (const tb of want) {
+        const rows = reply.tables[tb.id] || [];
+        this.known.set(tb.id, { key: seatsKey(tb), seats: new Map(rows.map((r) => [r.seat, r])) });
+      }
+    } finally {
+      for (const a of asked) this.asking.delete(a);
+    }
+    return true;
+  }
+
+  /**
+   * A seat's rating as a small badge (nothing for an open seat or before it is known).
+   * @param {string} table
+   * @param {number} seat
+   * @returns {HTMLElement | null}
+   */
+  badge(table, seat) {
+    const r = this.known.get(table)?.seats.get(seat);
+    if (!r) return null;
+    if (!r.games || r.ordinal === null || r.ordinal === undefined) return h('span', { class: 'rating unrated', 'data-testid': `rating-${seat}` }, t('rating.unrated'));
+    return h('span', { class: 'rating', title: t('rating.title', { games: r.games }), 'data-testid': `rating-${seat}` }, t('rating.short', { ordinal: r.ordinal.toFixed(1) }));
+  }
+}
+
+/**
+ * @param {TableInfo} table
+ * @returns {string} who sits where (a change asks for the ratings again)
+ */
+function seatsKey(table) {
+  return table.seats.map((s) => `${s.kind}:${s.name || ''}`).join('|');
+}
+
+/**
  * Format a time: Unix seconds or ISO 8601.
  * @param {number | string | null | undefined} seconds
  * @returns {string}

@@ -107,6 +107,8 @@ export class TalkPanel {
     this.muted = [];
     /** @type {(account: string, muted: boolean) => void} */
     this.onMute = () => {};
+    /** How to report a line (its table version) to the operators; null: no reporting here. @type {((version: number, reason: string) => Promise<void>) | null} */
+    this.onReport = null;
     this.form = h(
       'form',
       {
@@ -153,13 +155,17 @@ export class TalkPanel {
     this.input.placeholder = closed ? t('talk.closed') : '';
   }
 
-  /** @param {{speaker: number | null, name: string, channel: string, text: string}} line */
-  add(line) {
+  /**
+   * @param {{speaker: number | null, name: string, channel: string, text: string}} line
+   * @param {number} [version] the table version the line came at (needed to report it)
+   */
+  add(line, version) {
     const mod = h('span', { class: 'mod', 'data-account': line.name });
+    const rep = h('span', { class: 'rep', 'data-account': line.name, 'data-version': version ?? '' });
     this.lines.append(
       h(
         'li',
-        { 'data-channel': line.channel },
+        { 'data-channel': line.channel, 'data-version': version ?? '' },
         h('span', { class: 'chan' }, `[${channelName(line.channel, this.players)}]`),
         ' ',
         h('strong', { class: line.speaker === null ? 'spectator' : '' }, line.name),
@@ -167,9 +173,11 @@ export class TalkPanel {
         ': ',
         h('span', { class: 'text' }, line.text),
         mod,
+        rep,
       ),
     );
     this.modButton(mod);
+    this.reportButton(rep);
     const box = this.lines.parentElement;
     if (box) box.scrollTop = box.scrollHeight;
   }
@@ -187,6 +195,71 @@ export class TalkPanel {
     this.muted = muted;
     this.onMute = onMute;
     for (const mod of /** @type {NodeListOf<HTMLElement>} */ (this.lines.querySelectorAll('.mod'))) this.modButton(mod);
+    for (const rep of /** @type {NodeListOf<HTMLElement>} */ (this.lines.querySelectorAll('.rep'))) this.reportButton(rep);
+  }
+
+  /**
+   * A line's *report* control: for a signed-in person, on other people's lines. It opens a
+   * short reason field; once sent, the line says it was reported.
+   * @param {HTMLElement} rep
+   */
+  reportButton(rep) {
+    const who = rep.dataset.account || '';
+    const version = Number(rep.dataset.version);
+    const report = this.onReport;
+    if (!report || !this.me || !who || who === this.me || !version || rep.dataset.done) {
+      if (!rep.dataset.done) replace(rep);
+      return;
+    }
+    const reason = h('input', { class: 'small', maxlength: 500, 'aria-label': t('talk.report_reason'), placeholder: t('talk.report_reason'), 'data-testid': 'report-reason' });
+    const form = h(
+      'form',
+      {
+        class: 'report-form',
+        onsubmit: async (/** @type {Event} */ ev) => {
+          ev.preventDefault();
+          try {
+            await report(version, reason.value.trim());
+            rep.dataset.done = '1';
+            replace(rep, ' ', h('span', { class: 'small', 'data-testid': 'reported' }, t('talk.reported')));
+          } catch (err) {
+            this.error.textContent = err instanceof Error ? err.message : String(err);
+          }
+        },
+      },
+      reason,
+      ' ',
+      h('button', { type: 'submit', class: 'small', 'data-testid': 'report-send' }, t('talk.report_send')),
+      ' ',
+      h('button', { type: 'button', class: 'link small', onclick: () => this.reportButton(rep) }, t('talk.report_cancel')),
+    );
+    replace(
+      rep,
+      ' ',
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link small',
+          'data-testid': 'report',
+          'aria-label': t('talk.report_who', { name: who }),
+          onclick: () => {
+            replace(rep, ' ', form);
+            reason.focus();
+          },
+        },
+        t('talk.report'),
+      ),
+    );
+  }
+
+  /**
+   * Let this person report lines (signed in only; never their own).
+   * @param {(version: number, reason: string) => Promise<void>} onReport
+   */
+  reporting(onReport) {
+    this.onReport = onReport;
+    for (const rep of /** @type {NodeListOf<HTMLElement>} */ (this.lines.querySelectorAll('.rep'))) this.reportButton(rep);
   }
 
   /**

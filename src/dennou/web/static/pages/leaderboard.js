@@ -30,7 +30,7 @@ try {
           'tbody',
           {},
           board.ratings.map((r, i) =>
-            h('tr', {}, h('td', {}, String(i + 1)), h('th', { scope: 'row' }, r.name), h('td', {}, r.ordinal.toFixed(2)), h('td', {}, r.mu.toFixed(2)), h('td', {}, r.sigma.toFixed(2)), h('td', {}, String(r.games))),
+            h('tr', {}, h('td', {}, String(i + 1)), h('th', { scope: 'row' }, h('a', { href: href(`/players/${encodeURIComponent(r.name)}`) }, r.name.startsWith('bot:') ? t('seat.bot', { name: r.name.slice(4) }) : r.name)), h('td', {}, r.ordinal.toFixed(2)), h('td', {}, r.mu.toFixed(2)), h('td', {}, r.sigma.toFixed(2)), h('td', {}, String(r.games))),
           ),
         ),
       ),

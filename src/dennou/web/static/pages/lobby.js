@@ -5,7 +5,7 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, t, tOr } from '../lib/i18n.js';
-import { gameTitle, games, seatLabel, showConnection, startPage, when } from '../lib/page.js';
+import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage, when } from '../lib/page.js';
 
 /** @typedef {import('../lib/page.js').GameInfo} GameInfo */
 /** @typedef {import('../lib/page.js').TableInfo} TableInfo */
@@ -59,6 +59,7 @@ const PAGE = 20;
 let liveLimit = PAGE;
 let doneLimit = PAGE;
 const liveBody = h('tbody');
+const ratings = new SeatRatings();
 const doneBody = h('tbody');
 const liveMore = h('button', { type: 'button', id: 'live-more', hidden: true, onclick: () => more('live') });
 const doneMore = h('button', { type: 'button', id: 'done-more', hidden: true, onclick: () => more('done') });
@@ -111,6 +112,12 @@ async function refresh() {
   /** @type {TableInfo[]} */
   const live = [...waiting.tables, ...playing.tables];
   replace(liveBody, live.length ? live.map(liveRow) : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))));
+  ratings
+    .load(live)
+    .then((fresh) => {
+      if (fresh && live.length) replace(liveBody, live.map(liveRow));
+    })
+    .catch(() => {}); // ratings are a garnish: the tables show without them
   const liveTotal = waiting.total + playing.total;
   liveMore.hidden = live.length >= liveTotal || liveLimit >= 200;
   liveMore.textContent = t('lobby.more', { shown: live.length, total: liveTotal });
@@ -170,7 +177,7 @@ function liveRow(table) {
     h(
       'td',
       {},
-      h('ul', { class: 'seats' }, table.seats.map((s) => h('li', {}, `${s.seat}: `, seatLabel(s), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : ''))),
+      h('ul', { class: 'seats' }, table.seats.map((s) => h('li', {}, `${s.seat}: `, seatLabel(s), ' ', ratings.badge(table.id, s.seat), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : ''))),
     ),
     h('td', {}, String(table.spectators)),
     h('td', { class: 'actions' }, actions),

@@ -6,8 +6,9 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
-import { gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
+import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
 import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
+import { TurnSignal } from '../lib/attention.js';
 import { loadBoard } from '../boards/index.js';
 import { ACT_EVENT } from '../boards/base.js';
 
@@ -58,6 +59,10 @@ const talkSeen = new Set();
 let confirmResign = false;
 let claimTimer = 0;
 let rematchWatch = false;
+/** The version of the last decision the person was called to. */
+let signalled = -1;
+/** The seats' ratings beside their names (asked again when someone sits down or leaves). */
+const ratings = new SeatRatings();
 
 // --- layout ----------------------------------------------------------------------------------
 const heading = h('h1', {}, gameTitle(table.game, gameInfo?.title));
@@ -76,6 +81,12 @@ const actionsBox = h('div', { class: 'table-actions buttons', 'data-testid': 'ta
 const rematchBox = h('p', { class: 'notice', role: 'status', 'data-testid': 'rematch' });
 const help = h('dialog', { id: 'help', class: 'help', 'aria-labelledby': 'h-help', 'data-testid': 'help' });
 const helpButton = h('button', { type: 'button', class: 'link', id: 'help-open', 'data-testid': 'help-open', 'aria-keyshortcuts': '?', onclick: () => openHelp() }, t('keys.open'));
+const signal = new TurnSignal(t('turn.at', { game: gameTitle(table.game, gameInfo?.title), id: tableId }));
+if (account) {
+  talk.reporting(async (at, reason) => {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/reports`, { method: 'POST', body: { version: at, reason } });
+  });
+}
 const side = h('div', { class: 'side-panels' }, gameInfo?.talk ? talk.el : null, log.el);
 main.append(
   heading,
@@ -84,7 +95,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, helpButton), board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
@@ -221,6 +232,10 @@ function onMessage(msg) {
       render();
       break;
     case 'turn':
+      if (msg.version > signalled) {
+        signalled = msg.version; // one call per decision, not per repeat of it (a reconnect)
+        signal.start();
+      }
       turn = msg;
       if (msg.version >= viewVersion || !view) {
         view = msg.view;
@@ -318,7 +333,7 @@ function eventText(e) {
 function addTalk(line, at) {
   if (talkSeen.has(at)) return;
   talkSeen.add(at);
-  talk.add(line);
+  talk.add(line, at);
 }
 
 /** @returns {string[]} */
@@ -331,7 +346,10 @@ function players() {
 function render() {
   const status = info?.status || 'waiting';
   talk.players = players();
-  if (!turn) clock.set(null);
+  if (!turn) {
+    clock.set(null);
+    signal.quiet();
+  }
   if (view) {
     board.hidden = false;
     drawBoard({
@@ -371,6 +389,10 @@ function drawBoard(state) {
 
 function renderMeta() {
   const current = info || table;
+  ratings
+    .load([current])
+    .then((fresh) => fresh && renderMeta())
+    .catch(() => {}); // ratings are a garnish: the table shows without them
   const mine = current.seats.find((s) => s.kind === 'player' && s.name === account);
   const actions = [];
   if (account && !mine && current.status === 'waiting') {
@@ -420,7 +442,7 @@ function renderMeta() {
     h(
       'ul',
       { class: 'seats inline-list', 'aria-label': t('table.seats') },
-      current.seats.map((s) => h('li', { class: s.kind === 'player' && !s.connected ? 'away' : '' }, `${s.seat}: `, seatLabel(s), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : '')),
+      current.seats.map((s) => h('li', { class: s.kind === 'player' && !s.connected ? 'away' : '' }, `${s.seat}: `, seatLabel(s), ' ', ratings.badge(tableId, s.seat), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : '')),
     ),
     actions.length ? h('div', { class: 'buttons' }, actions) : null,
     current.muted && current.muted.length ? h('p', { class: 'small', 'data-testid': 'muted' }, t('talk.muted_list', { names: current.muted.join(', ') })) : null,
