@@ -296,7 +296,14 @@ def test_a_killed_bot_seat_is_released_before_the_start(host: ServerProcess) -> 
 def test_nobody_history_gets_a_game_nobody_played(host: ServerProcess) -> None:
     """A seat taken over HTTP and never played: the table does not play itself to a result."""
     token = host.register("ann")
-    table = make_table(host, token, "numeron", ["open", "bot:random"])
+    reply = httpx.post(
+        f"{host.http}/api/tables",
+        headers={"authorization": f"Bearer {token}"},
+        json={"game": "numeron", "seats": ["open", "bot:random"], "options": {"absent_grace": 1}},
+        timeout=10,
+    )
+    assert reply.status_code in (200, 201), reply.text
+    table = str(reply.json()["id"])
     joined = httpx.post(
         f"{host.http}/api/tables/{table}/join",
         headers={"authorization": f"Bearer {token}"},
@@ -304,6 +311,6 @@ def test_nobody_history_gets_a_game_nobody_played(host: ServerProcess) -> None:
         timeout=10,
     )
     assert joined.status_code == 200, joined.text
-    time.sleep(12)  # past the absent grace (5 s): a game with ann away would be over by now
+    time.sleep(4)  # past the absent grace (1 s): a game with ann away would be over by now
     assert history(host, "ann") == []
     assert table_info(host, table)["status"] != "finished"
