@@ -151,3 +151,11 @@ def test_the_top_layer_has_no_parts_that_may_import_each_other() -> None:
     assert not any(":" in str(layer) for layer in layers), (
         "a layer whose parts may import each other hides circles between them"
     )
+
+
+def test_only_the_hosts_assembly_imports_upward() -> None:
+    contracts = [c for c in _contracts() if c.get("containers") == ["dennou"]]
+    ignored = contracts[0].get("ignore_imports", [])
+    assert isinstance(ignored, list)
+    importers = {str(rule).split(" -> ")[0] for rule in ignored}
+    assert importers <= {"dennou.server.app", "dennou.server.cli"}, importers

@@ -17,12 +17,17 @@ from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.options import bot_options
 
+POLICY_BOT = "dennou.rl.policy:PolicyBot"
+"""The policy bot, named as the registry names games: :mod:`dennou.rl` builds on this module
+(its environments' opponents are bots made here), so the bot table does not import it."""
+
 
 def _policy(path: str = "", sample: bool = False) -> Bot:
     """A trained policy from ``dennou.rl`` (``policy:path=model.npz``; NumPy only)."""
-    from dennou.rl.policy import PolicyBot
-
-    return PolicyBot(path=path, sample=sample)
+    module, _, attribute = POLICY_BOT.partition(":")
+    bot = getattr(importlib.import_module(module), attribute)(path=path, sample=sample)
+    assert isinstance(bot, Bot)
+    return bot
 
 
 GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy}

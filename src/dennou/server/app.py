@@ -21,11 +21,11 @@ from dennou.core.registry import Registry
 from dennou.server import http_api, pages, tournaments
 from dennou.server.hub import Hub
 from dennou.server.limits import Limits
+from dennou.server.security import SecurityHeaders
 from dennou.server.websocket import websocket
 from dennou.store import AsyncStore, Store, database_url
 from dennou.web import api as web_api
 from dennou.web import routes as web_routes
-from dennou.web.security import SecurityHeaders
 
 if TYPE_CHECKING:
     from dennou.uecda.listener import UecdaOptions

@@ -18,7 +18,7 @@ from dennou.server import protocol as p
 from dennou.server.errors import CODES, http_status
 from dennou.server.http_api import ENDPOINTS, Endpoint, ErrorBody, Record, described
 from dennou.server.limits import Limits
-from dennou.web.security import COOKIE as SESSION_COOKIE
+from dennou.server.security import COOKIE as SESSION_COOKIE
 
 _ALWAYS = ("store", "internal")
 """Codes any route may answer (the server failed)."""

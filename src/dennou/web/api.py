@@ -28,8 +28,8 @@ from dennou.server.http_api import (
 )
 from dennou.server.hub import Hub
 from dennou.server.records import audience_label, readable
+from dennou.server.security import COOKIE, clear_session, same_origin, session_token, set_session
 from dennou.web.replay import ReplayCache, TooLong
-from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
 
 
 # --- bodies and replies ---------------------------------------------------------------------
