@@ -20,7 +20,7 @@ from dennou.arena import play
 from dennou.arena.match import proportion_ci
 from dennou.core.bot import Bot
 from dennou.games.hilo import GAME
-from dennou.games.hilo.bots import BayesBot, HiloRandomBot
+from dennou.games.hilo.bayes import BayesBot, HiloRandomBot
 
 Z = 1.96
 

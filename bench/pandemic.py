@@ -22,7 +22,7 @@ from dennou.arena.bots import make_bot
 from dennou.arena.match import proportion_ci
 from dennou.arena.play import play
 from dennou.games import get
-from dennou.games.pandemic.bots import BeliefBot
+from dennou.games.pandemic.belief import BeliefBot
 
 DECISIONS = [0, 0.0]  # belief decisions made, seconds spent in them
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from dennou.arena.bots import load_bot
 from dennou.client import Client, ServerError, run_bot
 from dennou.client.testing import HarnessBot
 from dennou.core import record as rec
 from dennou.core.errors import ConfigError
 from dennou.games import REGISTRY
-from dennou.server.cli import load_bot
 from dennou.server.testing import SRC, LiveServer, ServerProcess
 
 

@@ -65,8 +65,8 @@ def test_every_error_code_is_in_the_schema_and_in_section_4_and_nothing_else() -
 
 
 def test_every_http_route_is_documented_with_its_statuses() -> None:
-    """Every route's status codes and reply bodies in §6 and in the OpenAPI document."""
-    rows = section(6)
+    """Every route's status codes and reply bodies in §6 (§11: tournaments) and in OpenAPI."""
+    rows = section(6) + section(11)
     spec = document(ENDPOINTS)
     for e in ENDPOINTS:
         path = re.sub(r"\?.*", "", e.path)
@@ -157,3 +157,38 @@ def test_the_afternoon_clients_play_numeron_and_a_daifugo_set(
     daifugo = afternoon(server, command, "daifugo", '{"games": 2}', "bot:random", "bot:random")
     record = httpx.get(f"{server.http}/api/tables/{daifugo['table']}/record").text
     assert '"give"' in record  # the exchange was played by the client or the bots
+
+
+def test_the_documents_name_the_limits_the_host_runs_with() -> None:
+    """Page sizes and caps in the OpenAPI document and the index are the host's ``Limits``."""
+    from dennou.server.limits import Limits
+
+    limits = Limits(page_size=7, page_max=9, games_page_size=3, seats_known=11, replay_frames=5)
+    spec = document(ENDPOINTS, limits)
+
+    def query(path: str, name: str) -> str:
+        params = spec["paths"][path]["get"]["parameters"]
+        described: str = next(q for q in params if q["name"] == name)["description"]
+        return described
+
+    assert query("/api/tables", "limit") == "tables in the page (default 7, at most 9)"
+    assert query("/api/games-over", "limit") == "games in the page (default 3, at most 9)"
+    assert "(at most 11)" in query("/api/tournaments/{tournament}/seats", "known")
+    assert query("/api/tables/{table}/replay", "count") == "frames to answer (at most 5)"
+    text = json.dumps(spec)
+    for name in msgspec.structs.asdict(limits):
+        assert "{" + name not in text, f"{{{name}}} left unfilled"
+    assert "default 50, at most 200" in json.dumps(document(ENDPOINTS))
+
+
+def test_tournament_routes_are_declared_once_like_the_lobbys() -> None:
+    """Tournaments and leaderboards are endpoints of the one list (index, OpenAPI, routes)."""
+    from dennou.server import tournaments
+
+    assert not hasattr(tournaments, "openapi_paths") and not hasattr(tournaments, "routes")
+    declared = {(e.method, e.path) for e in ENDPOINTS}
+    assert {(e.method, e.path) for e in tournaments.ENDPOINTS} <= declared
+    assert ("POST", "/api/tournaments") in declared
+    assert ("GET", "/api/leaderboard/{game}") in declared
+    operation = document(ENDPOINTS)["paths"]["/api/tournaments"]["post"]
+    assert {"201", "401", "429"} <= set(operation["responses"])

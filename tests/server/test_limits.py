@@ -155,3 +155,40 @@ def test_limits_are_documented_and_set_on_the_command_line() -> None:
     limits = parse_limits(["tables_per_account=3", "rate=5"])
     assert limits.tables_per_account == 3 and limits.rate == 5.0
     assert Limits().tables_per_account == 10
+
+
+def test_tournament_listings_polls_and_pages_follow_the_hosts_limits(tmp_path: Path) -> None:
+    """Listings, seats polls, pages of games and replay windows are bounded by ``Limits``."""
+    server = LiveServer(
+        tmp_path / "data",
+        limits={
+            "tournaments_listed": 1,
+            "seats_known": 2,
+            "seats_wait": 0.2,
+            "page_max": 3,
+            "replay_frames": 2,
+        },
+    )
+    try:
+        token = server.register("ann")
+        body = {"game": "numeron", "entrants": ["random", "random"], "games": 2}
+        made = [
+            httpx.post(f"{server.http}/api/tournaments", json=body, headers=auth(token))
+            for _ in range(2)
+        ]
+        assert [r.status_code for r in made] == [201, 201], made[0].text
+        listed = httpx.get(f"{server.http}/api/tournaments").json()
+        assert [t["id"] for t in listed] == [made[1].json()["id"]]
+        seats = f"{server.http}/api/tournaments/{made[0].json()['id']}/seats"
+        reply = httpx.get(seats, params={"known": "a,b,c"}, headers=auth(token))
+        assert reply.status_code == 400 and "at most 2" in reply.json()["message"]
+        started = time.monotonic()
+        reply = httpx.get(seats, params={"wait": "20"}, headers=auth(token), timeout=30)
+        assert reply.status_code == 200 and time.monotonic() - started < 10
+        reply = httpx.get(f"{server.http}/api/games-over", params={"limit": "4"})
+        assert reply.status_code == 400 and "1..3" in reply.json()["message"]
+        spec = httpx.get(f"{server.http}/openapi.json").json()
+        known = spec["paths"]["/api/tournaments/{tournament}/seats"]["get"]["parameters"]
+        assert any("at most 2" in q.get("description", "") for q in known)
+    finally:
+        server.stop()

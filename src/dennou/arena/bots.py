@@ -7,6 +7,8 @@ builds the host's bot seats, refuses it.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -15,12 +17,17 @@ from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.options import bot_options
 
+POLICY_BOT = "dennou.rl.policy:PolicyBot"
+"""The policy bot, named as the registry names games: :mod:`dennou.rl` builds on this module
+(its environments' opponents are bots made here), so the bot table does not import it."""
+
 
 def _policy(path: str = "", sample: bool = False) -> Bot:
     """A trained policy from ``dennou.rl`` (``policy:path=model.npz``; NumPy only)."""
-    from dennou.rl.policy import PolicyBot
-
-    return PolicyBot(path=path, sample=sample)
+    module, _, attribute = POLICY_BOT.partition(":")
+    bot = getattr(importlib.import_module(module), attribute)(path=path, sample=sample)
+    assert isinstance(bot, Bot)
+    return bot
 
 
 GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy}
@@ -91,3 +98,35 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     if not isinstance(bot, Bot):
         raise ConfigError(f"{spec!r} did not make a Bot")
     return bot
+
+
+def load_bot(target: str) -> Bot | Any:
+    """A bot from ``package.module:Class``, or a factory of a bot spec (``cmd:`` included).
+
+    ``package.module:Class`` is built with no arguments (or with the game, if its constructor
+    takes ``game``); a built-in spec (``random``,
+    ``montecarlo:ms=500``) is built for the game once the table's game is known.
+
+    Raises:
+        ConfigError: The target names nothing usable.
+    """
+    module_name, sep, attribute = target.partition(":")
+    if sep and "." in module_name and "=" not in attribute:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ConfigError(f"cannot import {module_name}: {exc}") from None
+        obj = getattr(module, attribute, None)
+        if obj is None:
+            raise ConfigError(f"{module_name} has no {attribute!r}")
+        if isinstance(obj, type) and "game" in inspect.signature(obj).parameters:
+            return obj  # built per game: Class(game)
+        bot = obj() if isinstance(obj, type) else obj
+        if not isinstance(bot, Bot):
+            raise ConfigError(f"{target} is not a dennou.core.bot.Bot")
+        return bot
+
+    def factory(game: Game[Any, Any]) -> Bot:
+        return make_bot(game, target)
+
+    return factory

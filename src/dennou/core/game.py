@@ -20,12 +20,10 @@ import msgspec
 
 from dennou.core.actions import Action, ActionCodec, Concat, LazyActions, tag_of
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
+from dennou.core.events import JSON, Event, Seat
 from dennou.core.jsondata import to_json
 from dennou.core.options import check_ranges, parse_rules, rules_options
 from dennou.core.views import Views
-
-Seat = int
-"""A seat is an index into the players of a game: 0 .. n-1."""
 
 CHANCE: Final[Seat] = -1
 """The pseudo-seat of the host's random draws (deals, coin flips, drawn numbers)."""
@@ -33,7 +31,6 @@ CHANCE: Final[Seat] = -1
 SPECTATOR: Final = None
 """Views for ``None`` are spectator views."""
 
-JSON = dict[str, Any]
 
 __all__ = [
     "CHANCE",
@@ -76,29 +73,6 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 
 R = TypeVar("R", bound=Rules)
 S = TypeVar("S")
-
-
-class Event(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
-    """Something that happened, said to an audience.
-
-    Attributes:
-        kind: A short machine name (``call``, ``judge``, ``item``, ``deal``...).
-        text: One English sentence for people (terminal, logs).
-        data: JSON-able details.
-        audience: The seats that may see it; ``None`` means everyone, spectators included.
-
-    Events are not tracked by the cyclic garbage collector (``gc=False``): they never form
-    reference cycles, and engines create millions of them in simulations.
-    """
-
-    kind: str
-    text: str
-    data: dict[str, Any] = {}
-    audience: frozenset[int] | None = None
-
-    def visible_to(self, seat: Seat | None) -> bool:
-        """Whether ``seat`` (``None``: a spectator) may see this event."""
-        return self.audience is None or (seat is not None and seat in self.audience)
 
 
 class TalkLine(msgspec.Struct, frozen=True):

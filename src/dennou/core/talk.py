@@ -19,7 +19,8 @@ from dennou.core.game import Event, Seat, TalkLine
 from dennou.core.jsondata import to_json
 
 MAX_TALK = 500
-"""The longest line of talk, in characters."""
+"""The longest line of talk, in characters: what a game accepts, and what the host lets through
+(after cleaning, :func:`dennou.server.text.clean_talk`)."""
 
 RECENT_TALK = 50
 """How many of the lines a seat may read its view carries (the most recent ones)."""

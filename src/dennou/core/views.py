@@ -13,15 +13,40 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from dennou.core.actions import Action
+from dennou.core.events import JSON, Event, Seat
 from dennou.core.jsondata import encode, to_json
 
-if TYPE_CHECKING:
-    from dennou.core.game import JSON, Event, Game, Seat
-
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Named(Protocol):
+    """A game's description, as far as views read it: its name."""
+
+    @property
+    def name(self) -> str:
+        """The game's registry name."""
+        ...
+
+
+class Engine(Protocol[S_contra]):
+    """What views ask of the engine they present (a :class:`~dennou.core.game.Game`).
+
+    Views depend on this much of the engine only, so the engine may build its views while the
+    views module stays below the game contract.
+    """
+
+    @property
+    def spec(self) -> Named:
+        """The game's description."""
+        ...
+
+    def to_act(self, state: S_contra) -> frozenset[Seat]:
+        """The seats that must act now."""
+        ...
 
 
 class CommonState(Protocol):
@@ -47,7 +72,7 @@ class Views(Generic[S]):
         game: The engine these views present (views ask it who acts; it never imports them).
     """
 
-    def __init__(self, game: Game[S, Any]) -> None:
+    def __init__(self, game: Engine[S]) -> None:
         self.game = game
         self.events = EventLog()
         """The JSON of event logs, built incrementally (for views that carry their log)."""

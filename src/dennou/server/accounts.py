@@ -13,7 +13,7 @@ from collections import deque
 from typing import Any
 
 from dennou.core.errors import StoreError
-from dennou.server.connection import TokenBucket
+from dennou.server.bucket import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.limits import Limits
 from dennou.server.passwords import MAX_PASSWORD, Passwords, check_password

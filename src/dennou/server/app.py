@@ -18,14 +18,14 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, WebSocketRoute
 
 from dennou.core.registry import Registry
-from dennou.server import http_api, pages
+from dennou.server import http_api, pages, tournaments
 from dennou.server.hub import Hub
 from dennou.server.limits import Limits
+from dennou.server.security import SecurityHeaders
 from dennou.server.websocket import websocket
 from dennou.store import AsyncStore, Store, database_url
 from dennou.web import api as web_api
 from dennou.web import routes as web_routes
-from dennou.web.security import SecurityHeaders
 
 if TYPE_CHECKING:
     from dennou.uecda.listener import UecdaOptions
@@ -33,8 +33,12 @@ if TYPE_CHECKING:
 UecdaListenerConfig = tuple[str, int, "UecdaOptions"]
 """Where the UECda listener listens (interface, port) and how it seats clients."""
 
-ENDPOINTS: tuple[http_api.Endpoint, ...] = (*http_api.ENDPOINTS, *web_api.ENDPOINTS)
-"""Every HTTP API route of the host: the lobby's and the web app's."""
+ENDPOINTS: tuple[http_api.Endpoint, ...] = (
+    *http_api.ENDPOINTS,
+    *tournaments.ENDPOINTS,
+    *web_api.ENDPOINTS,
+)
+"""Every HTTP API route of the host: the lobby's, the tournaments' and the web app's."""
 
 
 def create_app(
@@ -79,8 +83,6 @@ def create_app(
     limits = limits or Limits()
     if rate is not None or burst is not None:
         limits = limits.with_options({"rate": rate or limits.rate, "burst": burst or limits.burst})
-    from dennou.server.tournaments import TournamentHost
-    from dennou.server.tournaments import routes as tournament_routes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -92,8 +94,8 @@ def create_app(
             hub.check = MessageChecker(check_messages)
         app.state.hub = hub
         await hub.start()
-        app.state.tournaments = tournaments = TournamentHost(hub)
-        await tournaments.start()
+        app.state.tournaments = host = tournaments.TournamentHost(hub)
+        await host.start()
         listener = None
         if uecda is not None:
             from dennou.uecda.listener import UecdaListener
@@ -109,7 +111,7 @@ def create_app(
         finally:
             if listener is not None:
                 await listener.stop()
-            await tournaments.stop()
+            await host.stop()
             await hub.stop()
             hub.log(
                 f"store: {store.commits} commits, {store.steps_written} steps, "
@@ -123,7 +125,6 @@ def create_app(
         *web_routes.routes(),
         *pages.routes(),
         *http_api.routes(endpoints),
-        *tournament_routes(),
         WebSocketRoute("/ws", websocket),
     ]
     app = Starlette(

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import importlib
-import inspect
 import json
 import os
 import socket
@@ -105,8 +103,7 @@ def serve(
     operators = [o for item in operator or [] for o in item.split(",") if o.strip()]
     uecda = None
     if uecda_port is not None:
-        from dennou.uecda.cli import parse_bots
-        from dennou.uecda.listener import UecdaOptions
+        from dennou.uecda.listener import UecdaOptions, parse_bots
 
         try:
             bots = parse_bots(uecda_bots)
@@ -247,40 +244,6 @@ def _log_bridge_to_stderr() -> None:
     bridge_log.propagate = False
 
 
-def load_bot(target: str) -> Bot | Any:
-    """A bot from ``package.module:Class``, or a factory of a bot spec (``cmd:`` included).
-
-    ``package.module:Class`` is built with no arguments (or with the game, if its constructor
-    takes ``game``); a built-in spec (``random``,
-    ``montecarlo:ms=500``) is built for the game once the table's game is known.
-
-    Raises:
-        ConfigError: The target names nothing usable.
-    """
-    module_name, sep, attribute = target.partition(":")
-    if sep and "." in module_name and "=" not in attribute:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise ConfigError(f"cannot import {module_name}: {exc}") from None
-        obj = getattr(module, attribute, None)
-        if obj is None:
-            raise ConfigError(f"{module_name} has no {attribute!r}")
-        if isinstance(obj, type) and "game" in inspect.signature(obj).parameters:
-            return obj  # built per game: Class(game)
-        bot = obj() if isinstance(obj, type) else obj
-        if not isinstance(bot, Bot):
-            raise ConfigError(f"{target} is not a dennou.core.bot.Bot")
-        return bot
-
-    def factory(game: Game[Any, Any]) -> Bot:
-        from dennou.arena.bots import make_bot
-
-        return make_bot(game, target)
-
-    return factory
-
-
 def bot_run(
     target: Annotated[
         str | None,
@@ -316,6 +279,7 @@ def bot_run(
     """
     from rich.console import Console
 
+    from dennou.arena.bots import load_bot
     from dennou.core import native
 
     if (target is None) == (cmd is None):

@@ -13,40 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dennou.server import protocol as p
-
-if TYPE_CHECKING:
-    from dennou.server.table import TableActor
-
-
-class TokenBucket:
-    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
-
-    Args:
-        rate: Tokens added per second.
-        burst: The most tokens kept (and the first burst allowed).
-    """
-
-    __slots__ = ("_last", "_tokens", "burst", "rate")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens, self._last = burst, time.monotonic()
-
-    def take(self) -> bool:
-        """Take one token if there is one."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
+from dennou.server.bucket import TokenBucket
 
 
 class Connection:
@@ -68,7 +40,9 @@ class Connection:
         """A browser's session token (its cookie, same-origin handshakes only): a ``hello``
         without a token signs in with it (``docs/protocol.md``, "Browser sessions")."""
         self.hello = False
-        self.tables: dict[str, TableActor] = {}
+        self.tables: dict[str, Any] = {}
+        """The tables it is at, by id (each a :class:`~dennou.server.table.TableActor`, which
+        imports this module, so the type is not named here)."""
         self.closed = False
         self.strikes = 0
 
@@ -237,4 +211,4 @@ class QueuedConnection(Connection):
         self._free()
 
 
-__all__ = ["Connection", "QueuedConnection", "TokenBucket"]
+__all__ = ["Connection", "QueuedConnection"]

@@ -28,6 +28,7 @@ from dennou.server import protocol as p
 from dennou.server.connection import Connection
 from dennou.server.errors import Refused, error_body, http_status
 from dennou.server.hub import Hub
+from dennou.server.limits import Limits
 from dennou.server.records import Audience, audience_of, readable
 from dennou.store.store import TableRow
 
@@ -156,11 +157,20 @@ class Record(msgspec.Struct):
 
 @dataclass(frozen=True)
 class Query:
-    """A query parameter."""
+    """A query parameter.
+
+    ``description`` may name the host's limits as ``{page_max}`` (any :class:`Limits` field,
+    with a format spec): the documents show the values the host runs with (:func:`described`).
+    """
 
     name: str
     type: str
     description: str
+
+
+def described(text: str, limits: Limits) -> str:
+    """``text`` with each ``{limit}`` replaced by that limit's value on this host."""
+    return text.format_map(msgspec.structs.asdict(limits))
 
 
 @dataclass(frozen=True)
@@ -171,6 +181,7 @@ class Endpoint:
     path: str
     handler: Callable[[Request], Awaitable[Any]]
     summary: str
+    """One line; it may name limits as :class:`Query` descriptions do."""
     reply: Any
     status: int = 200
     body: type | None = None
@@ -483,7 +494,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         query=(
             Query("game", "string", "only tables of this game"),
             Query("status", "string", "waiting, playing, finished or aborted"),
-            Query("limit", "integer", "tables in the page (default 50, at most 200)"),
+            Query(
+                "limit", "integer", "tables in the page (default {page_size}, at most {page_max})"
+            ),
             Query("offset", "integer", "tables to skip: the previous page's next"),
         ),
     ),
@@ -561,6 +574,7 @@ __all__ = [
     "ErrorBody",
     "Query",
     "account_of",
+    "described",
     "error_response",
     "published",
     "read_body",

@@ -545,7 +545,7 @@ class Hub:
                     await conn.close(1008, f"{conn.strikes} bad messages in a row")
 
     def _attached(self, conn: Connection, table: str) -> TableActor:
-        actor = conn.tables.get(table)
+        actor: TableActor | None = conn.tables.get(table)
         if actor is None:
             if table in self.tables:
                 raise Refused("forbidden", f"you are not at table {table}; join or spectate")

@@ -89,7 +89,21 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         ),
     ] = 2
     page_size: Annotated[int, Meta(ge=1, description="tables in a page when none is asked")] = 50
-    page_max: Annotated[int, Meta(ge=1, description="most tables in one page")] = 200
+    page_max: Annotated[
+        int, Meta(ge=1, description="most tables (or games that are over) in one page")
+    ] = 200
+    games_page_size: Annotated[
+        int, Meta(ge=1, description="games that are over in a page when none is asked")
+    ] = 30
+    tournaments_listed: Annotated[
+        int, Meta(ge=1, description="most tournaments one listing answers (the newest)")
+    ] = 200
+    seats_wait: Annotated[
+        float, Meta(ge=0, description="longest wait of a tournament seats poll, seconds")
+    ] = 30.0
+    seats_known: Annotated[
+        int, Meta(ge=0, description="most tables a tournament seats poll names as known")
+    ] = 1000
     reports_per_account: Annotated[
         int,
         Meta(ge=1, description="reports of talk by one account waiting for the operators"),
@@ -167,6 +181,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     replay_steps: Annotated[
         int, Meta(ge=1, description="most steps in a record file replayed for the browser")
     ] = 50_000
+    replay_frames: Annotated[int, Meta(ge=1, description="most replay frames in one answer")] = 100
+    record_file_bytes: Annotated[
+        int, Meta(ge=1024, description="largest record file sent to be replayed, in bytes")
+    ] = 8 * 1024 * 1024
     replay_rate_address: Annotated[
         float, Meta(gt=0, description="record-file replay requests per second per IP address")
     ] = 2.0

@@ -16,19 +16,23 @@ import msgspec
 
 from dennou.server import protocol as p
 from dennou.server.errors import CODES, http_status
-from dennou.server.http_api import ENDPOINTS, Endpoint, ErrorBody, Record
-from dennou.server.tournaments import openapi_paths as tournament_paths
-from dennou.web.security import COOKIE as SESSION_COOKIE
+from dennou.server.http_api import ENDPOINTS, Endpoint, ErrorBody, Record, described
+from dennou.server.limits import Limits
+from dennou.server.security import COOKIE as SESSION_COOKIE
 
 _ALWAYS = ("store", "internal")
 """Codes any route may answer (the server failed)."""
 
 
-def document(endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
+def document(
+    endpoints: Sequence[Endpoint] = ENDPOINTS, limits: Limits | None = None
+) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``endpoints`` (the app's: ``app.state.endpoints``).
 
+    Limits named in the text are the values of ``limits`` (the host's; default: the defaults).
     The WebSocket protocol is in ``docs/protocol.md``.
     """
+    limits = limits or Limits()
     types: list[Any] = [ErrorBody]
     for endpoint in endpoints:
         if endpoint.reply is not Record:
@@ -62,7 +66,7 @@ def document(endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
                 "content": {"application/json": {"schema": error}},
             }
         operation: dict[str, Any] = {
-            "summary": e.summary,
+            "summary": described(e.summary, limits),
             "description": (e.handler.__doc__ or "").strip(),
             "operationId": e.handler.__name__,
             "responses": responses,
@@ -75,7 +79,7 @@ def document(endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
             {
                 "name": q.name,
                 "in": "query",
-                "description": q.description,
+                "description": described(q.description, limits),
                 "schema": {"type": q.type},
             }
             for q in e.query
@@ -116,7 +120,7 @@ def document(endpoints: Sequence[Endpoint] = ENDPOINTS) -> dict[str, Any]:
                 },
             },
         },
-        "paths": {**paths, **tournament_paths()},
+        "paths": dict(paths),
     }
 
 

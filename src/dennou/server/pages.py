@@ -23,8 +23,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from dennou.server import protocol as p
-from dennou.server.http_api import ENDPOINTS, Endpoint
+from dennou.server.http_api import ENDPOINTS, Endpoint, described
 from dennou.server.hub import Hub
+from dennou.server.limits import Limits
 from dennou.server.openapi import document
 
 
@@ -80,15 +81,21 @@ def endpoints(request: Request) -> Sequence[Endpoint]:
     return found
 
 
+def _limits(request: Request) -> Limits:
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    return hub.limits if hub is not None else Limits()
+
+
 async def openapi(request: Request) -> Response:
     """The OpenAPI 3.1 document of the HTTP API."""
-    return JSONResponse(document(endpoints(request)))
+    return JSONResponse(document(endpoints(request), _limits(request)))
 
 
 async def api_index(request: Request) -> Response:
     """An index of the endpoints: HTTP routes, the WebSocket, the documents."""
     base = str(request.base_url).rstrip("/")
     ws = base.replace("http", "ws", 1) + "/ws"
+    limits = _limits(request)
     return JSONResponse(
         {
             "server": "dennou",
@@ -98,7 +105,7 @@ async def api_index(request: Request) -> Response:
             "docs": base + "/docs",
             "protocol_docs": "docs/protocol.md",
             "endpoints": [
-                {"method": e.method, "path": e.path, "summary": e.summary}
+                {"method": e.method, "path": e.path, "summary": described(e.summary, limits)}
                 for e in endpoints(request)
             ],
         }

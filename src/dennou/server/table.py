@@ -28,7 +28,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from dennou.arena.bots import resolve_bot
 from dennou.core.errors import (
@@ -45,14 +45,15 @@ from dennou.core.rng import derive_seed, make_rng
 from dennou.core.talk import SPECTATORS, is_spectator_talk
 from dennou.server import protocol as p
 from dennou.server import work
+from dennou.server.accounts import Accounts
+from dennou.server.bots import BotPool
 from dennou.server.botworker import BotSpec
-from dennou.server.connection import Connection, TokenBucket
+from dennou.server.bucket import TokenBucket
+from dennou.server.connection import Connection
 from dennou.server.errors import Refused
+from dennou.server.limits import Limits
 from dennou.server.text import clean_talk
-from dennou.store import TableRow
-
-if TYPE_CHECKING:
-    from dennou.server.hub import Hub
+from dennou.store import AsyncStore, TableRow
 
 T = TypeVar("T")
 
@@ -148,6 +149,34 @@ def forfeit_outcome(players: int, losers: set[int], how: str, by: int) -> Outcom
     return Outcome.from_scores(scores, detail={"end": how, "by": by, "losers": sorted(losers)})
 
 
+class Host(Protocol):
+    """What a table asks of the hub that holds it (:class:`~dennou.server.hub.Hub`).
+
+    The hub imports the tables' module, so a table names only this much of it.
+    """
+
+    store: AsyncStore
+    limits: Limits
+    accounts: Accounts
+    bots: BotPool
+    work: work.Work
+
+    def log(self, text: str) -> None:
+        """Note something on the host's log."""
+
+    def finished(self, actor: TableActor) -> None:
+        """A table is over: the hub remembers it and drops its actor later."""
+
+    def talk_allowed(self, account: str) -> bool:
+        """Whether ``account`` may say one more line now."""
+
+    def withheld(self, table_id: str) -> str | None:
+        """Why nobody but a table's own players may see its deals yet (``None``: they may)."""
+
+    def game_clock(self, game: Game[Any, Any]) -> float:
+        """The game's clock when a table sets none."""
+
+
 class TableActor:
     """The actor of one table.
 
@@ -159,7 +188,7 @@ class TableActor:
     """
 
     def __init__(
-        self, hub: Hub, row: TableRow, game: Game[Any, Any], steps: Sequence[Step] = ()
+        self, hub: Host, row: TableRow, game: Game[Any, Any], steps: Sequence[Step] = ()
     ) -> None:
         self.hub = hub
         self.id = row.id
@@ -401,6 +430,18 @@ class TableActor:
 
     def _remote_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "player"]
+
+    def open_seats(self) -> list[int]:
+        """The seats nobody has taken yet."""
+        return self._open_seats()
+
+    async def begin(self) -> None:
+        """Start the game if the table is still waiting (run it through :meth:`call`).
+
+        For tables whose seats are all given when they are made (a tournament's match): nobody
+        joins to start them.
+        """
+        await self._start()
 
     def _open_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.row.seats) if spec["kind"] == "open"]

@@ -6,7 +6,9 @@ import functools
 import re
 import unicodedata
 
+from dennou.core.talk import MAX_TALK
 from dennou.server.errors import Refused
+from dennou.store.names import name_key, name_skeletons
 
 MAX_NAME = 32
 """Longest account name, in characters (after normalisation)."""
@@ -38,9 +40,6 @@ _NEUTRAL = frozenset({"COMMON", "INHERITED"})
 
 _MAX_MARKS = 3
 """Combining marks in a row after one letter (enough for any script; stops stacked marks)."""
-
-MAX_TALK = 500
-"""Longest talk line, in characters (after cleaning)."""
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Bidirectional formatting characters: they can make a line read as something else."""
@@ -101,67 +100,6 @@ def account_name(raw: str) -> str:
     if not _reserved_skeletons().isdisjoint(skeletons):
         raise Refused("bad_message", f"the name {name!r} is reserved")
     return name
-
-
-def name_key(name: str) -> str:
-    """The case-folded name: no two accounts share one (``ALICE`` and ``alice`` are one)."""
-    return name.casefold()
-
-
-def name_skeletons(name: str) -> tuple[str, str]:
-    """The confusable skeletons of a name: names that look alike share one of them.
-
-    Unicode TR39's skeleton (NFD, each character replaced by the prototype of its confusable
-    class, NFD again) of the case-folded name (TR39's form for names compared without regard
-    to case: ``ALICE`` and ``аlice`` meet) and of the name as written (names are shown as
-    written: ``Il`` and ``ll`` meet). The classes come from the Unicode confusables data that
-    ``confusable-homoglyphs`` ships.
-    """
-    name = unicodedata.normalize("NFKC", name)
-    return _skeleton(name.casefold()), _skeleton(name)
-
-
-def _skeleton(text: str) -> str:
-    table = _prototypes()
-    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
-    return unicodedata.normalize("NFD", mapped)
-
-
-@functools.cache
-def _prototypes() -> dict[str, str]:
-    """Each confusable character's prototype: one fixed member of its confusable class.
-
-    The data lists, per character, the characters it is confusable with. Characters linked by
-    one-character entries form a class whose prototype is its lowest code point; a character
-    whose only entries are sequences (``m`` and ``rn``) maps to the first sequence.
-    """
-    from confusable_homoglyphs.confusables import confusables_data
-
-    parent: dict[str, str] = {}
-
-    def find(ch: str) -> str:
-        root = ch
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while parent.get(ch, ch) != root:  # path compression
-            parent[ch], ch = root, parent[ch]
-        return root
-
-    sequences: dict[str, str] = {}
-    for ch, likes in confusables_data.items():
-        if len(ch) != 1:
-            continue
-        singles = [like["c"] for like in likes if len(like["c"]) == 1]
-        for other in singles:
-            a, b = find(ch), find(other)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-        if not singles and likes:
-            sequences[ch] = likes[0]["c"]
-    table = {ch: find(ch) for ch in parent}
-    for ch, seq in sequences.items():
-        table[ch] = "".join(table.get(c, c) for c in seq)
-    return {ch: proto for ch, proto in table.items() if proto != ch}
 
 
 @functools.cache

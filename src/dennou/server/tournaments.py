@@ -31,14 +31,12 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 from dennou.arena.entrants import Entrant, is_class_target, parse_entrants
 from dennou.arena.leaderboard import rules_preset
@@ -54,11 +52,11 @@ from dennou.arena.schedule import (
 )
 from dennou.arena.standings import summary_json
 from dennou.arena.tournament import make_config, player_name
-from dennou.core.errors import ConfigError, DennouError
+from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.jsondata import to_json
 from dennou.server.errors import Refused
-from dennou.server.http_api import account_of, error_response, read_json
+from dennou.server.http_api import BODY_ERRORS, Endpoint, Query, account_of, read_json
 from dennou.server.protocol import SeatMsg
 from dennou.server.table import TableActor
 from dennou.store import TableRow
@@ -662,7 +660,7 @@ class TournamentHost:
                 return "finished"
             actor = await self.hub.actor(table_id)
         if actor.status == "waiting":  # created, not started when the server died
-            await actor.call(actor._start)
+            await actor.call(actor.begin)
         return actor.status
 
     async def _open_table(self, run: _Run, match: Match, table_id: str) -> None:
@@ -700,7 +698,7 @@ class TournamentHost:
         actor = TableActor(self.hub, row, run.game)
         self.hub.tables[table_id] = actor
         actor.start()
-        await actor.call(actor._start)
+        await actor.call(actor.begin)
         for s, e in enumerate(match.seats):
             account = config.entrants[e].account
             if account is not None:
@@ -904,10 +902,6 @@ class TournamentHost:
         return {"game": game, "boards": boards}
 
 
-KNOWN_MAX = 1000
-"""Most tables a seats poll may name as already known (``?known=``)."""
-
-
 def _pending(run: _Run) -> dict[str, str]:
     """Invited accounts that have not accepted (``invited`` or ``declined``)."""
     return {a: s for a, s in run.invitations().items() if s != "accepted"}
@@ -944,51 +938,35 @@ def _host(request: Request) -> TournamentHost:
     return host
 
 
-def _handler(
-    fn: Callable[[Request], Awaitable[Response]],
-) -> Callable[[Request], Awaitable[Response]]:
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except DennouError as exc:
-            return error_response(exc)
-
-    wrapped.__name__ = fn.__name__
-    wrapped.__doc__ = fn.__doc__
-    return wrapped
-
-
-def _json(value: Any, status: int = 200) -> Response:
-    return Response(
-        msgspec.json.encode(to_json(value)), status_code=status, media_type="application/json"
-    )
-
-
-async def api_tournaments(request: Request) -> Response:
-    """GET: tournaments, newest first (``?status=``). POST: create one (owner: the caller)."""
+async def api_tournaments(request: Request) -> Any:
+    """Tournaments, newest first (``?status=`` for one status)."""
     host = _host(request)
-    if request.method == "GET":
-        status = request.query_params.get("status")
-        rows = await host._call(host.db.all, [status] if status else None, 200)
-        out = []
-        for row in rows:
-            run = host.runs.get(row.id) or await host._load(row)
-            out.append(host.info(run))
-        return _json(out)
+    status = request.query_params.get("status")
+    most = host.hub.limits.tournaments_listed
+    rows = await host._call(host.db.all, [status] if status else None, most)
+    out = []
+    for row in rows:
+        run = host.runs.get(row.id) or await host._load(row)
+        out.append(host.info(run))
+    return to_json(out)
+
+
+async def api_create_tournament(request: Request) -> Any:
+    """Create a tournament owned by the caller; entrants are bot specs and ``@accounts``."""
     account = await account_of(request)
     msg = await read_json(request, CreateTournament)
     assert account is not None
-    run = await host.create(account, msg)
-    return _json(host.info(run), 201)
-
-
-async def api_tournament(request: Request) -> Response:
-    """One tournament."""
     host = _host(request)
-    return _json(host.info(await host.run_of(request.path_params["tournament"])))
+    return to_json(host.info(await host.create(account, msg)))
 
 
-async def api_control(request: Request) -> Response:
+async def api_tournament(request: Request) -> Any:
+    """One tournament: status, configuration, invitations, progress (its seed once over)."""
+    host = _host(request)
+    return to_json(host.info(await host.run_of(request.path_params["tournament"])))
+
+
+async def api_control(request: Request) -> Any:
     """Change a tournament: the owner starts, pauses, resumes or cancels; an entrant accepts."""
     host = _host(request)
     account = await account_of(request)
@@ -998,16 +976,16 @@ async def api_control(request: Request) -> Response:
         run = await host.answer(account, tournament, action)
     else:
         run = await host.control(account, tournament, action)
-    return _json(host.info(run))
+    return to_json(host.info(run))
 
 
-async def api_standings(request: Request) -> Response:
+async def api_standings(request: Request) -> Any:
     """Standings, ratings and the pairwise table (public)."""
     host = _host(request)
-    return _json(host.standings(await host.run_of(request.path_params["tournament"])))
+    return to_json(host.standings(await host.run_of(request.path_params["tournament"])))
 
 
-async def api_tables(request: Request) -> Response:
+async def api_tables(request: Request) -> Any:
     """Every match that has a table: match, table id, entrants, result once finished."""
     host = _host(request)
     run = await host.run_of(request.path_params["tournament"])
@@ -1028,148 +1006,124 @@ async def api_tables(request: Request) -> Response:
         if match is not None and run.config.duplicate:
             entry["met_deal_before"] = host._met_before(run, match)
         out.append(entry)
-    return _json(out)
+    return to_json(out)
 
 
-async def api_seats(request: Request) -> Response:
-    """The caller's seats at unfinished tables of the tournament (``?wait=`` up to 30 s)."""
+async def api_seats(request: Request) -> Any:
+    """The caller's seats at unfinished tables of the tournament: a long poll (``?wait=``)."""
     host = _host(request)
     account = await account_of(request)
     assert account is not None
+    limits = host.hub.limits
     try:
-        wait = min(30.0, max(0.0, float(request.query_params.get("wait", "0"))))
+        wait = min(limits.seats_wait, max(0.0, float(request.query_params.get("wait", "0"))))
     except ValueError:
         raise Refused("bad_message", "wait is a number of seconds") from None
     known = frozenset(t for t in request.query_params.get("known", "").split(",") if t)
-    if len(known) > KNOWN_MAX:
-        raise Refused("bad_message", f"known lists at most {KNOWN_MAX} tables")
+    if len(known) > limits.seats_known:
+        raise Refused("bad_message", f"known lists at most {limits.seats_known} tables")
     run = await host.run_of(request.path_params["tournament"])
-    return _json(await host.seats(run, account, wait, known))
+    return to_json(await host.seats(run, account, wait, known))
 
 
-async def api_leaderboard(request: Request) -> Response:
+async def api_leaderboard(request: Request) -> Any:
     """The game's leaderboards (``?preset=`` for one)."""
     host = _host(request)
-    return _json(
+    return to_json(
         await host.leaderboard(request.path_params["game"], request.query_params.get("preset"))
     )
 
 
-def routes() -> list[Route]:
-    """The HTTP routes of tournaments and leaderboards."""
-    return [
-        Route("/api/tournaments", _handler(api_tournaments), methods=["GET", "POST"]),
-        Route("/api/tournaments/{tournament}", _handler(api_tournament)),
-        Route("/api/tournaments/{tournament}/standings", _handler(api_standings)),
-        Route("/api/tournaments/{tournament}/tables", _handler(api_tables)),
-        Route("/api/tournaments/{tournament}/seats", _handler(api_seats)),
-        Route("/api/tournaments/{tournament}/{action}", _handler(api_control), methods=["POST"]),
-        Route("/api/leaderboard/{game}", _handler(api_leaderboard)),
-    ]
+_ACTIONS = ", ".join(["start", "pause", "resume", "cancel", *INVITE_ACTIONS])
 
-
-def openapi_paths() -> dict[str, Any]:
-    """The OpenAPI paths of :func:`routes`."""
-    err = {"$ref": "#/components/schemas/Error"}
-    auth: list[dict[str, list[str]]] = [{"token": []}]
-    tid = [{"name": "tournament", "in": "path", "required": True, "schema": {"type": "string"}}]
-
-    def ok(description: str, status: str = "200") -> dict[str, Any]:
-        return {
-            status: {
-                "description": description,
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            },
-            "default": {"description": "error", "content": {"application/json": {"schema": err}}},
-        }
-
-    create = msgspec.json.schema(CreateTournament)
-    return {
-        "/api/tournaments": {
-            "get": {
-                "summary": "Tournaments, newest first",
-                "parameters": [{"name": "status", "in": "query", "schema": {"type": "string"}}],
-                "responses": ok("a list of tournaments"),
-            },
-            "post": {
-                "summary": "Create a tournament (you own it); entrants: bot specs and @accounts",
-                "security": auth,
-                "requestBody": {"content": {"application/json": {"schema": create}}},
-                "responses": ok("the tournament", "201"),
-            },
-        },
-        "/api/tournaments/{tournament}": {
-            "get": {"summary": "One tournament", "parameters": tid, "responses": ok("it")}
-        },
-        "/api/tournaments/{tournament}/standings": {
-            "get": {
-                "summary": "Standings, ratings and the pairwise table",
-                "parameters": tid,
-                "responses": ok("the standings"),
-            }
-        },
-        "/api/tournaments/{tournament}/tables": {
-            "get": {
-                "summary": "Every match with a table, and its result once finished",
-                "parameters": tid,
-                "responses": ok("the matches"),
-            }
-        },
-        "/api/tournaments/{tournament}/seats": {
-            "get": {
-                "summary": "Your seats at its unfinished tables (long poll with ?wait=)",
-                "security": auth,
-                "parameters": [
-                    *tid,
-                    {"name": "wait", "in": "query", "schema": {"type": "number"}},
-                    {
-                        "name": "known",
-                        "in": "query",
-                        "description": "tables you already have, comma-separated (at most 1000)",
-                        "schema": {"type": "string"},
-                    },
-                ],
-                "responses": ok("your seats"),
-            }
-        },
-        "/api/tournaments/{tournament}/{action}": {
-            "post": {
-                "summary": (
-                    "start, pause, resume or cancel (the owner only); accept or decline "
-                    "(an invited entrant)"
-                ),
-                "security": auth,
-                "parameters": [
-                    *tid,
-                    {
-                        "name": "action",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"enum": ["start", "pause", "resume", "cancel", *INVITE_ACTIONS]},
-                    },
-                ],
-                "responses": ok("the tournament"),
-            }
-        },
-        "/api/leaderboard/{game}": {
-            "get": {
-                "summary": "The game's leaderboards, one per rules preset",
-                "parameters": [
-                    {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}},
-                    {"name": "preset", "in": "query", "schema": {"type": "string"}},
-                ],
-                "responses": ok("the leaderboards"),
-            }
-        },
-    }
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        "/api/tournaments",
+        api_tournaments,
+        "Tournaments, newest first (at most {tournaments_listed})",
+        list[dict[str, Any]],
+        query=(Query("status", "string", "only tournaments in this status"),),
+    ),
+    Endpoint(
+        "POST",
+        "/api/tournaments",
+        api_create_tournament,
+        "Create a tournament (you own it); entrants: bot specs and @accounts",
+        dict[str, Any],
+        status=201,
+        body=CreateTournament,
+        auth="required",
+        errors=(*BODY_ERRORS, "unauthorized", "config", "not_found", "limit_reached"),
+    ),
+    Endpoint(
+        "GET",
+        "/api/tournaments/{tournament}",
+        api_tournament,
+        "One tournament",
+        dict[str, Any],
+        errors=("not_found",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/tournaments/{tournament}/standings",
+        api_standings,
+        "Standings, ratings and the pairwise table",
+        dict[str, Any],
+        errors=("not_found",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/tournaments/{tournament}/tables",
+        api_tables,
+        "Every match with a table, and its result once finished",
+        list[dict[str, Any]],
+        errors=("not_found",),
+    ),
+    Endpoint(
+        "GET",
+        "/api/tournaments/{tournament}/seats",
+        api_seats,
+        "Your seats at its unfinished tables (a long poll with ?wait=)",
+        dict[str, Any],
+        auth="required",
+        errors=("unauthorized", "bad_message", "not_found"),
+        query=(
+            Query("wait", "number", "seconds to wait for a new seat (at most {seats_wait:g})"),
+            Query(
+                "known",
+                "string",
+                "tables you already have, comma-separated (at most {seats_known})",
+            ),
+        ),
+    ),
+    Endpoint(
+        "POST",
+        "/api/tournaments/{tournament}/{action}",
+        api_control,
+        f"{_ACTIONS}: the owner starts, pauses, resumes or cancels; an invited entrant answers",
+        dict[str, Any],
+        auth="required",
+        errors=("unauthorized", "forbidden", "not_found", "conflict"),
+    ),
+    Endpoint(
+        "GET",
+        "/api/leaderboard/{game}",
+        api_leaderboard,
+        "The game's leaderboards, one per rules preset",
+        dict[str, Any],
+        errors=("not_found",),
+        query=(Query("preset", "string", "only this rules preset's board"),),
+    ),
+)
+"""The HTTP routes of tournaments and leaderboards (mounted and documented as the lobby's)."""
 
 
 __all__ = [
+    "ENDPOINTS",
     "SEED_ENV",
     "CreateTournament",
     "HostOptions",
     "TournamentHost",
     "board_names",
-    "openapi_paths",
-    "routes",
 ]

@@ -18,8 +18,8 @@ from dennou.server import protocol as p
 from dennou.server.connection import QueuedConnection
 from dennou.server.errors import error_body
 from dennou.server.hub import Hub
+from dennou.server.security import session_token
 from dennou.server.wsprotocol import SEND_TEXT
-from dennou.web.security import session_token
 
 
 async def websocket(ws: WebSocket) -> None:

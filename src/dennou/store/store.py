@@ -136,7 +136,7 @@ class Store:
         Raises:
             StoreError: The name is taken (in any case, or by a name that looks the same).
         """
-        from dennou.server.text import name_key, name_skeletons
+        from dennou.store.names import name_key, name_skeletons
 
         folded, cased = name_skeletons(name)
         a = schema.accounts

@@ -33,22 +33,6 @@ TimeLimit = Annotated[
 ]
 
 
-def parse_bots(text: str) -> list[str]:
-    """Bot specs from ``greedy,montecarlo:playouts=200`` (checked against Daifugo's bots).
-
-    Raises:
-        ConfigError: An unknown bot or a bad option.
-    """
-    from dennou.arena.bots import resolve_bot
-    from dennou.games import get
-
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    game = get("daifugo")
-    for spec in specs:
-        resolve_bot(game, spec)
-    return specs
-
-
 def uecda_serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any)")] = (DEFAULT_PORT),
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
@@ -63,7 +47,7 @@ def uecda_serve(
     data_dir: Annotated[str, typer.Option(help="directory of the SQLite file")] = "./data",
 ) -> None:
     """A UECda (protocol 20070) server on dennou's tables: plays sets and prints the points."""
-    from dennou.uecda.listener import UecdaOptions
+    from dennou.uecda.listener import UecdaOptions, parse_bots
 
     try:
         options = UecdaOptions(
@@ -140,7 +124,7 @@ def uecda_client(
     ] = 600.0,
 ) -> None:
     """Play a dennou bot on a UECda server (protocol 20070) until the server says all is over."""
-    from dennou.server.cli import load_bot
+    from dennou.arena.bots import load_bot
     from dennou.uecda.client import play
 
     try:
@@ -171,4 +155,4 @@ def uecda_client(
     )
 
 
-__all__ = ["parse_bots", "uecda_client", "uecda_serve"]
+__all__ = ["uecda_client", "uecda_serve"]

@@ -202,7 +202,7 @@ class UecdaListener:
         async with self._lock:
             for attempt in range(2):
                 actor = self.forming
-                if actor is None or actor.status != "waiting" or not actor._open_seats():
+                if actor is None or actor.status != "waiting" or not actor.open_seats():
                     self._check_forming(seat.address, None)
                     actor = await self._new_table()
                 else:
@@ -319,4 +319,20 @@ class UecdaListener:
         return task
 
 
-__all__ = ["ACCOUNT_PREFIX", "CREATOR", "UecdaListener", "UecdaOptions"]
+__all__ = ["ACCOUNT_PREFIX", "CREATOR", "UecdaListener", "UecdaOptions", "parse_bots"]
+
+
+def parse_bots(text: str) -> list[str]:
+    """Bot specs from ``greedy,montecarlo:playouts=200`` (checked against Daifugo's bots).
+
+    Raises:
+        ConfigError: An unknown bot or a bad option.
+    """
+    from dennou.arena.bots import resolve_bot
+    from dennou.games import get
+
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    game = get("daifugo")
+    for spec in specs:
+        resolve_bot(game, spec)
+    return specs

@@ -19,7 +19,7 @@ from dennou.arena.leaderboard import rules_preset
 from dennou.core.errors import StoreError
 from dennou.core.jsondata import to_json
 from dennou.core.record import Record, apply_step, start
-from dennou.server.connection import TokenBucket
+from dennou.server.bucket import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.http_api import (
     BODY_ERRORS,
@@ -31,11 +31,11 @@ from dennou.server.http_api import (
 )
 from dennou.server.hub import Hub
 from dennou.server.records import audience_label, audience_of, readable
+from dennou.server.security import COOKIE, clear_session, same_origin, session_token, set_session
 from dennou.server.tournaments import board_names
 from dennou.store.reports import ReportRow, ReportStore
 from dennou.store.tournaments import RatingPoint, TournamentStore
-from dennou.web.replay import MAX_FRAMES, MAX_RECORD_BYTES, ReplayCache, TooLong
-from dennou.web.security import COOKIE, clear_session, same_origin, session_token, set_session
+from dennou.web.replay import ReplayCache, TooLong
 
 
 # --- bodies and replies ---------------------------------------------------------------------
@@ -147,7 +147,8 @@ class FileReplay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     record: str
     seat: int | None = None
     start: int = msgspec.field(name="from", default=0)
-    count: int = MAX_FRAMES
+    count: int | None = None
+    """Frames to answer (default and most: the host's ``replay_frames``)."""
     reveal: bool = False
 
 
@@ -316,12 +317,14 @@ def _int(raw: Any, name: str, default: int | None) -> int | None:
     raise Refused("bad_message", f"{name} is an integer")
 
 
-def _window(raw_seat: Any, raw_start: Any, raw_count: Any) -> tuple[int | None, int, int]:
+def _window(
+    raw_seat: Any, raw_start: Any, raw_count: Any, most: int
+) -> tuple[int | None, int, int]:
     seat = None if raw_seat == "spectator" else _int(raw_seat, "seat", None)
     start = _int(raw_start, "from", 0)
-    count = _int(raw_count, "count", MAX_FRAMES)
+    count = _int(raw_count, "count", most)
     assert start is not None and count is not None
-    return seat, start, count
+    return seat, start, min(count, most)
 
 
 def _flag(raw: str | None, name: str) -> bool:
@@ -472,7 +475,8 @@ async def api_table_replay(request: Request) -> Any:
     hub = _hub(request)
     table = request.path_params["table"]
     q = request.query_params
-    seat, start, count = _window(q.get("seat"), q.get("from"), q.get("count"))
+    most = _hub(request).limits.replay_frames
+    seat, start, count = _window(q.get("seat"), q.get("from"), q.get("count"), most)
     reveal = _flag(q.get("reveal"), "reveal")
     row, audience = await published(hub, table, await reader(request))
     game = hub.games[row.game]
@@ -502,11 +506,14 @@ async def api_file_replay(request: Request) -> Any:
             "rate_limited",
             f"at most {limits.replay_rate_address:g} record-file replays per second per address",
         )
-    body: FileReplay = await read_json(request, FileReplay, limit=MAX_RECORD_BYTES)
+    limits = _hub(request).limits
+    body: FileReplay = await read_json(request, FileReplay, limit=limits.record_file_bytes)
+    most = limits.replay_frames
+    count = most if body.count is None else min(body.count, most)
 
     def build() -> dict[str, Any]:
         replay = _replays(request).from_text(body.record)
-        return replay.window(body.seat, body.start, body.count, body.reveal)
+        return replay.window(body.seat, body.start, count, body.reveal)
 
     try:
         return ReplayWindow(audience="file", **await asyncio.to_thread(build))
@@ -517,12 +524,13 @@ async def api_file_replay(request: Request) -> Any:
 async def api_games_over(request: Request) -> Any:
     """Games that are over, newest first: their players and outcome."""
     q = request.query_params
-    limit = _int(q.get("limit"), "limit", 30)
+    hub = _hub(request)
+    most = hub.limits.page_max
+    limit = _int(q.get("limit"), "limit", min(hub.limits.games_page_size, most))
     offset = _int(q.get("offset"), "offset", 0)
     assert limit is not None and offset is not None
-    if not 1 <= limit <= 200 or offset < 0:
-        raise Refused("bad_message", "limit is 1..200 and offset at least 0")
-    hub = _hub(request)
+    if not 1 <= limit <= most or offset < 0:
+        raise Refused("bad_message", f"limit is 1..{most} and offset at least 0")
     rows = await hub.store.call(
         hub.store.store.games_over, q.get("game") or None, limit + 1, offset
     )
@@ -682,7 +690,7 @@ REPLAY_QUERY = (
         "seat", "string", "the seat whose frames to show (a number); none or spectator: a spectator"
     ),
     Query("from", "integer", "the first frame (0: before the first step)"),
-    Query("count", "integer", f"frames to answer (at most {MAX_FRAMES})"),
+    Query("count", "integer", "frames to answer (at most {replay_frames})"),
     Query("reveal", "integer", "1: every frame also lists what each seat saw (hands revealed)"),
 )
 
@@ -797,7 +805,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         errors=("bad_message",),
         query=(
             Query("game", "string", "only games of this game"),
-            Query("limit", "integer", "games in the page (default 30, at most 200)"),
+            Query(
+                "limit",
+                "integer",
+                "games in the page (default {games_page_size}, at most {page_max})",
+            ),
             Query("offset", "integer", "games to skip: the previous page's next"),
         ),
     ),

@@ -26,18 +26,10 @@ from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Game
 from dennou.core.jsondata import to_json
 from dennou.core.registry import Registry
-
-MAX_FRAMES = 100
-"""Most frames in one answer."""
-
-MAX_RECORD_BYTES = 8 * 1024 * 1024
-"""Largest record file accepted for a dropped-file replay."""
+from dennou.server.limits import Limits
 
 CHECKPOINT_EVERY = 32
 """Steps between the states a replay keeps."""
-
-DEFAULT_CACHE_BYTES = 256 << 20
-"""What the cache may hold when the host's limits do not say (``replay_cache_bytes``)."""
 
 
 class Replay:
@@ -93,7 +85,7 @@ class Replay:
         players = self.record.players
         if seat is not None and not 0 <= seat < len(players):
             raise ConfigError(f"no seat {seat}: the game has {len(players)} seats")
-        count = max(1, min(count, MAX_FRAMES))
+        count = max(1, count)
         out = []
         for frame in self.frames(start, count):
             step = frame.step
@@ -202,11 +194,11 @@ class ReplayCache:
     def __init__(
         self,
         games: Registry,
-        max_bytes: int = DEFAULT_CACHE_BYTES,
+        max_bytes: int | None = None,
         max_steps: int | None = None,
     ) -> None:
         self.games = games
-        self.max_bytes = max_bytes
+        self.max_bytes = Limits().replay_cache_bytes if max_bytes is None else max_bytes
         self.max_steps = max_steps
         self.nbytes = 0
         """Bytes the kept replays hold."""
@@ -294,8 +286,6 @@ class ReplayCache:
 
 __all__ = [
     "CHECKPOINT_EVERY",
-    "MAX_FRAMES",
-    "MAX_RECORD_BYTES",
     "Replay",
     "ReplayCache",
     "TooLong",

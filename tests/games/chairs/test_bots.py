@@ -9,7 +9,7 @@ from dennou.arena.play import play
 from dennou.games import get
 from dennou.games.chairs import GAME
 from dennou.games.chairs.actions import BlockPlayer, Gift, NoBlock, Order, Ready, Remove, Vote
-from dennou.games.chairs.bots import HeuristicBot
+from dennou.games.chairs.heuristic import HeuristicBot
 from dennou.games.chairs.state import ChairsState
 from tests.games.chairs.helpers import act, all_ready, period, start, vote
 

@@ -14,7 +14,7 @@ from dennou.games.hilo.actions import (
     RandomCheck,
     SecretGuess2,
 )
-from dennou.games.hilo.bots import BayesBot, HiloRandomBot
+from dennou.games.hilo.bayes import BayesBot, HiloRandomBot
 from dennou.games.hilo.state import HiloState
 from tests.games.hilo.helpers import act, start
 

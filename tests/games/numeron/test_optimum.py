@@ -14,8 +14,9 @@ import pytest
 
 from dennou.games.numeron import GAME, judge
 from dennou.games.numeron.actions import Call, SetNumber
+from dennou.games.numeron.calls import MAX_CALLS, book, survival
 from dennou.games.numeron.optimum import Race, Search, Tree, capacity_bound, tree
-from dennou.games.numeron.race import MAX_CALLS, OptimalBot, Planner, book, survival
+from dennou.games.numeron.race import OptimalBot, Planner
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.state import all_numbers
 from tests.games.bot_checks import check_bots

@@ -12,7 +12,7 @@ from dennou.core.game import CHANCE
 from dennou.core.talk import pair_channel
 from dennou.games.pandemic import GAME, PandemicRules
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle, Infect
-from dennou.games.pandemic.bots import BeliefBot, qualify_chance, value
+from dennou.games.pandemic.belief import BeliefBot, qualify_chance, value
 from tests.games.pandemic.helpers import start, tick
 
 

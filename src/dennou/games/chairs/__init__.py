@@ -2,7 +2,7 @@
 
 Rules: ``docs/games/chairs.md``. The game is assembled here from its parts, each importing only
 those before it: ``rules`` → ``actions`` → ``state`` → ``race``/``spaces`` → ``engine`` →
-``views`` → ``bots`` (``docs/architecture.md``, "A game package").
+``views`` → ``heuristic`` → ``adaptive`` → ``bots`` (``docs/architecture.md``, "A game package").
 """
 
 from dennou.games.chairs.bots import BOTS

@@ -41,6 +41,7 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
 from dennou.games.chairs.actions import BlockPlayer, NoBlock, Order
+from dennou.games.chairs.heuristic import HeuristicBot
 from dennou.games.chairs.race import resolve_race
 
 BUCKETS = 6
@@ -145,10 +146,7 @@ class AdaptiveBot(Bot):
         helper_weight: Annotated[float, Meta(ge=0, le=10)] = 0.5,
         budget_ms: Annotated[float, Meta(gt=0, le=60_000)] = 1500.0,
     ) -> None:
-        # Votes, removals, gaya play and gifts are the heuristic's (imported here: ``bots.py``
-        # registers this module, so a module-level import would be circular).
-        from dennou.games.chairs.bots import HeuristicBot
-
+        # Votes, removals, gaya play and gifts are the heuristic's.
         self.base = HeuristicBot(crowd_penalty=crowd_penalty, helper_weight=helper_weight)
         self.crowd_penalty = crowd_penalty
         self.helper_weight = helper_weight

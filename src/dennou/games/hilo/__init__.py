@@ -2,7 +2,7 @@
 
 Rules: ``docs/games/hilo.md``. The game is assembled here from its parts, each importing only
 those before it: ``rules`` → ``standings`` → ``actions`` → ``state`` → ``knowledge`` →
-``engine`` → ``views`` → ``bots`` (``docs/architecture.md``, "A game package").
+``engine`` → ``views`` → ``bayes`` → ``bots`` (``docs/architecture.md``, "A game package").
 """
 
 from dennou.games.hilo.bots import BOTS

@@ -2,7 +2,8 @@
 
 Rules: ``docs/games/numeron.md``. The game is assembled here from its parts, each importing
 only those before it: ``rules`` → ``actions`` → ``state`` → ``engine`` → ``knowledge`` →
-``views`` → ``solver`` → ``bots`` (``docs/architecture.md``, "A game package").
+``views`` → ``solver`` → ``optimum`` → ``calls`` → ``items`` → ``race`` →
+``bots`` (``docs/architecture.md``, "A game package").
 """
 
 from dennou.games.numeron.bots import BOTS

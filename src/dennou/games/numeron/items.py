@@ -1,7 +1,7 @@
 """When the ``race`` and ``optimal`` bots use Numeron's seven items, valued in win probability.
 
 Rules: ``docs/games/numeron.md`` (Items). Everything is judged with one model, the race
-model of :mod:`dennou.games.numeron.race`: with ``S`` the numbers the opponent may hold (this
+model of :mod:`dennou.games.numeron.calls`: with ``S`` the numbers the opponent may hold (this
 seat's knowledge) and ``S'`` the numbers the opponent may think this seat holds, the chance to win
 when this seat calls next is ``sum_j p_S(j) Q(j)``, with ``p_S`` the distribution of the calls
 this seat still needs and ``Q(j)`` the chance that the opponent still needs at least ``j`` (from
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -44,12 +44,9 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
+from dennou.games.numeron.calls import MAX_CALLS, size_model, survival
 from dennou.games.numeron.knowledge import Candidates, digit_matrix, index_of, knowledge
-from dennou.games.numeron.race import MAX_CALLS, size_model, survival
 from dennou.games.numeron.solver import _item_partition, _new_number, best_reveal
-
-if TYPE_CHECKING:
-    from dennou.games.numeron.race import Planner, RaceBot
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -112,18 +109,11 @@ def attack_values(view: JSON, legal: Sequence[Action]) -> dict[Action, float]:
     return out
 
 
-def choose_attack(
-    view: JSON,
-    legal: Sequence[Action],
-    planner: Planner,
-    bot: RaceBot,
-    rng: random.Random,
-    deadline: float,
-) -> Action:
-    """The attack item that adds the most to the chance to win, if more than ``bot.keep``."""
+def choose_attack(view: JSON, legal: Sequence[Action], keep: float) -> Action:
+    """The attack item that adds the most to the chance to win, if more than ``keep``."""
     values = attack_values(view, legal)
     base = values[NoItem()]
-    best: tuple[float, Action] = (base + bot.keep, NoItem())
+    best: tuple[float, Action] = (base + keep, NoItem())
     for action, v in values.items():
         if v > best[0] + 1e-12:
             best = (v, action)
@@ -165,14 +155,12 @@ def defence_values(
     return base, out
 
 
-def choose_defence(
-    view: JSON, legal: Sequence[Action], planner: Planner, bot: RaceBot, rng: random.Random
-) -> Action:
-    """The defence item that adds the most to the chance to win, if more than ``bot.guard``."""
+def choose_defence(view: JSON, legal: Sequence[Action], guard: float, rng: random.Random) -> Action:
+    """The defence item that adds the most to the chance to win, if more than ``guard``."""
     base, options = defence_values(view, legal)
     best: tuple[float, list[Action]] | None = None
     for value, actions in options.values():
-        if value > base + bot.guard and (best is None or value > best[0] + 1e-12):
+        if value > base + guard and (best is None or value > best[0] + 1e-12):
             best = (value, actions)
     if best is None:
         return Decline()

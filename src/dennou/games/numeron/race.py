@@ -37,7 +37,6 @@ import copy
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -50,16 +49,16 @@ from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
 from dennou.core.native import Native
 from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumber
+from dennou.games.numeron.calls import MAX_CALLS, book, size_model, survival
+from dennou.games.numeron.items import choose_attack, choose_defence
 from dennou.games.numeron.knowledge import Candidates, knowledge
 from dennou.games.numeron.optimum import (
     Race,
     Search,
-    Tree,
     _hash,
     hit_code,
     memo_clear,
     memo_size,
-    tree,
 )
 from dennou.games.numeron.solver import (
     SEARCHING,
@@ -76,82 +75,6 @@ from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-
-MAX_CALLS = 16
-"""Longest distribution of calls kept (no strategy here needs more than 10 with 4 digits)."""
-
-
-# --- distributions of calls ----------------------------------------------------------------
-@dataclass
-class Book:
-    """A shipped tree with, per node, its set's hash and the distribution of calls left.
-
-    Attributes:
-        tree: The strategy.
-        node_of: Hash of a node's set (sorted indices) -> node.
-        dist: ``dist[node, j]``: how many of the node's numbers the strategy hits with its
-            ``j``-th call from that node.
-        by_size: ``by_size[m, j]``: the average of ``dist / m`` over nodes of ``m`` numbers
-            (nearest size where no node has exactly ``m``): the model for sets off the tree.
-    """
-
-    tree: Tree
-    node_of: dict[int, int]
-    dist: IntArray
-    by_size: FloatArray
-
-
-@cache
-def book(digits: int) -> Book | None:
-    """The book for ``digits`` (``None`` without a shipped tree)."""
-    t = tree(digits)
-    if t is None:
-        return None
-    tab = judge_table(digits)
-    hit = hit_code(digits)
-    n_nodes = len(t.calls)
-    dist = np.zeros((n_nodes, MAX_CALLS + 1), dtype=np.int64)
-    sizes = np.zeros(n_nodes, dtype=np.int64)
-    node_of: dict[int, int] = {}
-
-    def walk(node: int, s: IntArray) -> IntArray:
-        node_of[int(_hash(s))] = node
-        sizes[node] = len(s)
-        out = np.zeros(MAX_CALLS + 1, dtype=np.int64)
-        call = int(t.calls[node])
-        codes = tab[call][s]
-        for r in np.unique(codes):
-            if r == hit:
-                out[1] += 1
-                continue
-            sub = walk(int(t.children[node, r]), s[codes == r])
-            out[2:] += sub[1:-1]
-        dist[node] = out
-        return out
-
-    walk(0, np.arange(len(all_numbers(digits)), dtype=np.int64))
-    n = len(all_numbers(digits))
-    by_size = np.zeros((n + 1, MAX_CALLS + 1))
-    counts = np.zeros(n + 1)
-    for node in range(n_nodes):
-        by_size[sizes[node]] += dist[node] / sizes[node]
-        counts[sizes[node]] += 1
-    have = np.flatnonzero(counts)
-    by_size[have] /= counts[have][:, None]
-    by_size[1] = 0.0
-    by_size[1, 1] = 1.0
-    by_size[2] = 0.0
-    by_size[2, 1:3] = 0.5
-    # Sizes no node has: the nearest size that has one (larger first: sets off the tree are
-    # seldom easier than the tree's own).
-    for m in range(3, n + 1):
-        if counts[m] == 0:
-            up = have[have > m]
-            down = have[have < m]
-            src = up[0] if len(up) else down[-1]
-            by_size[m] = by_size[src]
-    return Book(t, node_of, dist, by_size)
-
 
 MEMO_LIMIT = 2_000_000
 """Exact solutions kept across games before the shared memo starts afresh."""
@@ -189,39 +112,6 @@ def warm(digits: int) -> None:
         search.solve(np.arange(3, dtype=np.int64))
         search.call_for(np.arange(3, dtype=np.int64))  # compiles the memo look-up
         Race(digits, np.linspace(1.0, 0.0, MAX_CALLS + 2)).best(np.arange(5, dtype=np.int64))
-
-
-def size_model(digits: int, m: int) -> FloatArray:
-    """The distribution of calls left for a set of ``m`` numbers off the tree."""
-    b = book(digits)
-    if m <= 0:
-        out = np.zeros(MAX_CALLS + 1)
-        return out
-    if b is not None:
-        row: FloatArray = b.by_size[min(m, len(b.by_size) - 1)]
-        return row
-    # 5 digits: a spread around the fitted estimate (n (a + b ln n)); only the race's
-    # weighting uses it.
-    from dennou.games.numeron.solver import estimated_calls
-
-    mean = estimated_calls(digits, m)
-    out = np.zeros(MAX_CALLS + 1)
-    lo = int(np.floor(mean))
-    frac = mean - lo
-    out[max(1, min(lo, MAX_CALLS))] += 1 - frac
-    out[max(1, min(lo + 1, MAX_CALLS))] += frac
-    return out
-
-
-def survival(dist: FloatArray) -> FloatArray:
-    """``Q[j] = P(calls needed >= j)`` from a distribution over ``j = 0..MAX_CALLS``."""
-    total = dist.sum()
-    if total <= 0:
-        return np.zeros(MAX_CALLS + 2)
-    p = dist / total
-    q = np.zeros(MAX_CALLS + 2)
-    q[: MAX_CALLS + 1] = p[::-1].cumsum()[::-1]
-    return q
 
 
 # --- the planner: calls -------------------------------------------------------------------
@@ -545,16 +435,12 @@ class RaceBot(Bot):
         if phase == "attack_item":
             if not self.items:
                 return NoItem()
-            from dennou.games.numeron.items import choose_attack
-
-            action = choose_attack(view, legal, planner, self, rng, deadline)
+            action = choose_attack(view, legal, self.keep)
             return action if action in legal else NoItem()
         if phase == "defence":
             if not self.items:
                 return Decline()
-            from dennou.games.numeron.items import choose_defence
-
-            action = choose_defence(view, legal, planner, self, rng)
+            action = choose_defence(view, legal, self.guard, rng)
             return action if action in legal else Decline()
         return legal[rng.randrange(len(legal))]
 

@@ -2,7 +2,7 @@
 
 Rules: ``docs/games/pandemic.md``. The game is assembled here from its parts, each importing only
 those before it: ``rules`` → ``actions`` → ``state`` → ``knowledge`` → ``engine`` → ``views`` →
-``bots`` (``docs/architecture.md``, "A game package").
+``belief`` → ``adaptive`` → ``bots`` (``docs/architecture.md``, "A game package").
 """
 
 from dennou.games.pandemic.bots import BOTS

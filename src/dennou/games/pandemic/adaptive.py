@@ -43,6 +43,7 @@ from dennou.core.actions import Action
 from dennou.core.bot import Bot
 from dennou.core.game import JSON, Seat
 from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
+from dennou.games.pandemic.belief import HELLO, value
 from dennou.games.pandemic.knowledge import WorldFilter, observations
 from dennou.games.pandemic.rules import PandemicRules
 from dennou.games.pandemic.state import contact_result
@@ -183,8 +184,6 @@ class AdaptiveBot(Bot):
 
     def accept(self, view: JSON) -> list[float]:
         """Per player, the learnt chance that asking them now becomes a contact."""
-        from dennou.games.pandemic.bots import HELLO
-
         me = view["seat"]
         n = len(view["players"])
         seen = learn_acceptance(view)
@@ -224,8 +223,6 @@ class AdaptiveBot(Bot):
         self, view: JSON, channels: frozenset[str], rng: random.Random
     ) -> Sequence[tuple[str, str]]:
         """Greet once (the belief protocol); offer a contact to the player it is about to ask."""
-        from dennou.games.pandemic.bots import HELLO
-
         if not self.talk or view["phase"] != "tick" or view["seat"] is None:
             return ()
         out: list[tuple[str, str]] = []
@@ -275,8 +272,6 @@ class AdaptiveBot(Bot):
 
     def choose(self, view: JSON) -> Action:
         """Score every action over the filter's worlds with the learnt chances."""
-        from dennou.games.pandemic.bots import value
-
         f = self._sync(view)
         me: int = view["seat"]
         n = f.n

@@ -2,7 +2,8 @@
 
 Rules: ``docs/games/smuggling.md``. The game is assembled here from its parts, each importing
 only those before it: ``rules`` → ``settle`` → ``equilibrium`` → ``actions`` → ``state`` →
-``engine`` → ``views`` → ``bots`` (``docs/architecture.md``, "A game package").
+``engine`` → ``views`` → ``strategies``/``planner`` → ``bots`` (``docs/architecture.md``,
+"A game package").
 """
 
 from dennou.games.smuggling.bots import BOTS

@@ -26,7 +26,7 @@ depends_on = None
 
 def upgrade() -> None:
     """Create the token and session tables, move the tokens, add the new account columns."""
-    from dennou.server.text import name_skeletons
+    from dennou.store.names import name_skeletons
 
     op.create_table(
         "api_tokens",
