@@ -13,6 +13,7 @@ from typing import Any
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
+from dennou.core.lazy import Bots
 from dennou.core.options import bot_options
 
 
@@ -27,9 +28,13 @@ GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _p
 """Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``)."""
 
 
-def available_bots(game: Game[Any, Any]) -> dict[str, Callable[..., Any]]:
-    """Every bot name usable for ``game`` (the game's own first)."""
-    return {**GENERIC_BOTS, **game.bots()}
+def available_bots(game: Game[Any, Any]) -> Bots:
+    """Every bot usable for ``game`` by name (the generic ones first).
+
+    Listing the names imports no bot: a bot the game names by its place is imported when it is
+    looked up (:class:`~dennou.core.lazy.Bots`).
+    """
+    return Bots({**GENERIC_BOTS, **game.bots().entries()})
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
