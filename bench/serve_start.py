@@ -1,6 +1,6 @@
 """Start-up: how long `dennou serve` takes to answer, beside a bare Starlette + uvicorn app.
 
-    python bench/serve_start.py [--repeats 3] [--no-warm]
+    python bench/serve_start.py [--repeats 3] [--no-warm] [--before OTHER/src]
 
 In one run, alternately, a new process of each is started on a free loopback port and polled
 until it answers HTTP (any status): the bare app is a Starlette app of one route served by
@@ -9,7 +9,11 @@ it (SQLite in a new temporary directory, so its migrations run each time; ``denn
 in the background unless ``--no-warm``). Printed per repeat: seconds from starting the process to
 its first answer (``GET /``), for ``dennou serve`` also to its game list (``GET /api/games``, which
 loads every game), and the ratio of the first answers. The target: ``dennou serve`` answers
-within 1.5× the bare app's time.
+within 1.5× the bare app's time. ``--before`` also starts, in the same rounds, the
+``dennou serve`` of another source tree (an earlier commit's ``src``, to compare).
+
+Python must be able to write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` unset), as an
+installed package has them: otherwise every start compiles the changed modules again.
 """
 
 from __future__ import annotations
@@ -64,9 +68,12 @@ def answered(port: int, path: str) -> bool:
         conn.close()
 
 
-def time_start(command: list[str], port: int, paths: list[str]) -> list[float]:
-    """Seconds from starting ``command`` until each of ``paths`` answered, in order."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+def time_start(
+    command: list[str], port: int, paths: list[str], src: Path = ROOT / "src"
+) -> list[float]:
+    """Seconds from starting ``command`` (``src`` first on its path) until each of ``paths``
+    answered, in order."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
     t0 = time.perf_counter()
     process = subprocess.Popen(
         command,
@@ -99,31 +106,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="interleaved starts of each")
     parser.add_argument("--no-warm", action="store_true", help="dennou serve --no-warm")
+    parser.add_argument("--before", type=Path, help="another source tree's src to start too")
     args = parser.parse_args()
-    python = sys.executable
-    print("| repeat | bare app s | dennou serve s | ratio | dennou game list s |")
-    print("|---|---|---|---|---|")
+    if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: changed modules compile at every start")
+    trees = {"dennou serve": ROOT / "src"}
+    if args.before is not None:
+        trees = {"before": args.before.resolve(), **trees}
+    heads = " | ".join(f"{name} s | ratio | game list s" for name in trees)
+    print(f"| repeat | bare app s | {heads} |")
+    print("|---|---|" + "---|---|---|" * len(trees))
     bare_all: list[float] = []
-    serve_all: list[float] = []
-    ratios: list[float] = []
+    ratios: dict[str, list[float]] = {name: [] for name in trees}
+    served: dict[str, list[float]] = {name: [] for name in trees}
     for repeat in range(1, args.repeats + 1):
         port = free_port()
-        (bare,) = time_start([python, "-c", BARE, str(port)], port, ["/"])
-        with tempfile.TemporaryDirectory(prefix="dennou-serve-") as data:
-            port = free_port()
-            command = [python, "-m", "dennou", "serve", "--port", str(port), "--data-dir", data]
-            if args.no_warm:
-                command.append("--no-warm")
-            serve, games = time_start(command, port, ["/", "/api/games"])
+        (bare,) = time_start([sys.executable, "-c", BARE, str(port)], port, ["/"])
         bare_all.append(bare)
-        serve_all.append(serve)
-        ratios.append(serve / bare)
-        print(f"| {repeat} | {bare:.2f} | {serve:.2f} | {serve / bare:.2f}× | {games:.2f} |")
-    print(
-        f"\nmedian: bare app {statistics.median(bare_all):.2f} s, dennou serve "
-        f"{statistics.median(serve_all):.2f} s, ratio {statistics.median(ratios):.2f}× "
-        f"(range {min(ratios):.2f}–{max(ratios):.2f}×; target ≤ 1.5×)"
-    )
+        cells = []
+        for name, src in trees.items():
+            with tempfile.TemporaryDirectory(prefix="dennou-serve-") as data:
+                port = free_port()
+                command = [sys.executable, "-m", "dennou", "serve", "--port", str(port)]
+                command += ["--data-dir", data] + (["--no-warm"] if args.no_warm else [])
+                serve, games = time_start(command, port, ["/", "/api/games"], src)
+            served[name].append(serve)
+            ratios[name].append(serve / bare)
+            cells.append(f"{serve:.2f} | {serve / bare:.2f}× | {games:.2f}")
+        print(f"| {repeat} | {bare:.2f} | {' | '.join(cells)} |", flush=True)
+    print(f"\nmedian: bare app {statistics.median(bare_all):.2f} s", end="")
+    for name in trees:
+        print(
+            f"; {name} {statistics.median(served[name]):.2f} s, ratio "
+            f"{statistics.median(ratios[name]):.2f}× ({min(ratios[name]):.2f}–"
+            f"{max(ratios[name]):.2f}×)",
+            end="",
+        )
+    print(" (target ≤ 1.5×)")
 
 
 if __name__ == "__main__":
