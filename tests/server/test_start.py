@@ -59,6 +59,16 @@ def test_a_bot_listed_by_name_is_imported_and_built_when_asked_for() -> None:
     assert type(make_bot(get("smuggling"), "equilibrium")).__name__ == "EquilibriumBot"
 
 
+def test_building_a_built_in_bot_starts_no_program_machinery() -> None:
+    # The engine bridge (subprocess, logging, shell quoting) is for `cmd:` bots only.
+    code = (
+        "from dennou.arena.bots import make_bot\n"
+        "from dennou.games import get\n"
+        "make_bot(get('hilo'), 'bayes')"
+    )
+    assert loaded(code, ("dennou.arena.bridge",)) == []
+
+
 def test_reopening_a_store_at_the_newest_migration_imports_no_migration_tool(
     tmp_path: Path,
 ) -> None:

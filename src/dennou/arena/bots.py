@@ -16,6 +16,14 @@ from dennou.core.game import Game
 from dennou.core.lazy import Bots
 from dennou.core.options import bot_options
 
+COMMAND = "cmd:"
+"""Prefix of a command bot's spec: ``cmd:./mybot --depth 3``."""
+
+
+def is_command(spec: str) -> bool:
+    """Whether a bot spec is a command (``cmd:./mybot args``)."""
+    return spec.lstrip().startswith(COMMAND)
+
 
 def _policy(path: str = "", sample: bool = False) -> Bot:
     """A trained policy from ``dennou.rl`` (``policy:path=model.npz``; NumPy only)."""
@@ -63,8 +71,6 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
-    from dennou.arena.bridge import is_command
-
     if is_command(spec):
         raise ConfigError(
             f"{spec!r}: a command bot runs only on your machine (dennou match, dennou "
@@ -87,9 +93,9 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
-    from dennou.arena.bridge import COMMAND, CommandBot, is_command
-
     if is_command(spec):
+        from dennou.arena.bridge import CommandBot  # a program's machinery, for `cmd:` only
+
         return CommandBot(spec.strip()[len(COMMAND) :], game)
     factory, kwargs = resolve_bot(game, spec)
     bot = factory(**kwargs)
