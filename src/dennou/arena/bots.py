@@ -15,11 +15,20 @@ from typing import Any
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
+from dennou.core.lazy import Bots
 from dennou.core.options import bot_options
 
 POLICY_BOT = "dennou.rl.policy:PolicyBot"
 """The policy bot, named as the registry names games: :mod:`dennou.rl` builds on this module
 (its environments' opponents are bots made here), so the bot table does not import it."""
+
+COMMAND = "cmd:"
+"""Prefix of a command bot's spec: ``cmd:./mybot --depth 3``."""
+
+
+def is_command(spec: str) -> bool:
+    """Whether a bot spec is a command (``cmd:./mybot args``)."""
+    return spec.lstrip().startswith(COMMAND)
 
 
 def _policy(path: str = "", sample: bool = False) -> Bot:
@@ -34,9 +43,13 @@ GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _p
 """Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``)."""
 
 
-def available_bots(game: Game[Any, Any]) -> dict[str, Callable[..., Any]]:
-    """Every bot name usable for ``game`` (the game's own first)."""
-    return {**GENERIC_BOTS, **game.bots()}
+def available_bots(game: Game[Any, Any]) -> Bots:
+    """Every bot usable for ``game`` by name (the generic ones first).
+
+    Listing the names imports no bot: a bot the game names by its place is imported when it is
+    looked up (:class:`~dennou.core.lazy.Bots`).
+    """
+    return Bots({**GENERIC_BOTS, **game.bots().entries()})
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -65,8 +78,6 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
-    from dennou.arena.bridge import is_command
-
     if is_command(spec):
         raise ConfigError(
             f"{spec!r}: a command bot runs only on your machine (dennou match, dennou "
@@ -89,9 +100,9 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
-    from dennou.arena.bridge import COMMAND, CommandBot, is_command
-
     if is_command(spec):
+        from dennou.arena.bridge import CommandBot  # a program's machinery, for `cmd:` only
+
         return CommandBot(spec.strip()[len(COMMAND) :], game)
     factory, kwargs = resolve_bot(game, spec)
     bot = factory(**kwargs)

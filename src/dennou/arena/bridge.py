@@ -36,6 +36,7 @@ from typing import IO, Any
 
 import msgspec
 
+from dennou.arena.bots import COMMAND, is_command
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, NoAnswer
 from dennou.core.errors import ConfigError, GameError
@@ -44,9 +45,6 @@ from dennou.core.turns import legal_parts
 
 PROTOCOL = 1
 """Version of the line protocol, sent in ``hello``."""
-
-COMMAND = "cmd:"
-"""Prefix of a command bot's spec: ``cmd:./mybot --depth 3``."""
 
 MAX_LINE = 1 << 20
 """Longest line read from a program (bytes); a longer one stops it."""
@@ -76,11 +74,6 @@ _decode = msgspec.json.Decoder().decode
 
 class BridgeError(NoAnswer):
     """The program gave no usable answer (it crashed, hung, or wrote something else)."""
-
-
-def is_command(spec: str) -> bool:
-    """Whether a bot spec is a command (``cmd:./mybot args``)."""
-    return spec.lstrip().startswith(COMMAND)
 
 
 def command_argv(cmd: str) -> list[str]:

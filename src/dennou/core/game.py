@@ -22,6 +22,7 @@ from dennou.core.actions import Action, ActionCodec, Concat, LazyActions, tag_of
 from dennou.core.errors import ConfigError, GameOverError, IllegalActionError, NotYourTurnError
 from dennou.core.events import JSON, Event, Seat
 from dennou.core.jsondata import to_json
+from dennou.core.lazy import Bots
 from dennou.core.options import check_ranges, parse_rules, rules_options
 from dennou.core.views import Views
 
@@ -305,10 +306,10 @@ class Game(ABC, Generic[S, R]):
         self,
         *,
         views: Callable[[Game[S, R]], Views[S]] | None = None,
-        bots: Mapping[str, Callable[..., Any]] | None = None,
+        bots: Mapping[str, Callable[..., Any] | str] | None = None,
     ) -> None:
         self.views: Views[S] = (views or Views)(self)
-        self._bots: dict[str, Callable[..., Any]] = dict(bots or {})
+        self._bots = bots if isinstance(bots, Bots) else Bots(bots)
 
     # --- construction ---------------------------------------------------------------------
     @abstractmethod
@@ -535,8 +536,12 @@ class Game(ABC, Generic[S, R]):
         return self.codec.dump(action)
 
     # --- bots and tests -------------------------------------------------------------------
-    def bots(self) -> Mapping[str, Callable[..., Any]]:
-        """This game's own bots by name (each a callable taking keyword options)."""
+    def bots(self) -> Bots:
+        """This game's own bots by name (each a callable taking keyword options).
+
+        A bot given by its place (``"package.module:Class"``) is imported when it is first
+        looked up, never when the names are listed.
+        """
         return self._bots
 
     def conformance_rules(self) -> list[R]:

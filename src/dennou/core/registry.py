@@ -6,12 +6,12 @@ effects; a game's module (and its heavy dependencies) is imported the first time
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
+from dennou.core.lazy import load
 
 
 class Registry(Mapping[str, Game[Any, Any]]):
@@ -28,8 +28,7 @@ class Registry(Mapping[str, Game[Any, Any]]):
     def __getitem__(self, name: str) -> Game[Any, Any]:
         if name not in self._loaded:
             target = self._entries[name]
-            module, _, attribute = target.partition(":")
-            game = getattr(importlib.import_module(module), attribute)
+            game = load(target)
             assert isinstance(game, Game) and game.spec.name == name, target
             self._loaded[name] = game
         return self._loaded[name]

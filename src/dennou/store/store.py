@@ -16,6 +16,7 @@ import contextlib
 import functools
 import hashlib
 import queue
+import re
 import secrets
 import threading
 import time
@@ -25,8 +26,6 @@ from typing import Any, TypeVar
 
 import msgspec
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 
 from dennou.core.errors import StoreError
 from dennou.core.jsondata import encode
@@ -55,6 +54,28 @@ def database_url(db: str | None, data_dir: str | Path) -> str:
     if db.startswith("postgresql://") or db.startswith("postgres://"):
         return "postgresql+psycopg://" + db.split("://", 1)[1]
     return db
+
+
+@functools.cache
+def newest_migration() -> str | None:
+    """The revision of the newest migration, read from the migration files.
+
+    ``None`` when there is not exactly one (alembic then sorts it out). Read here rather than by
+    alembic, whose import takes longer than the host's start without it.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        revision = re.search(r"^revision\b[^=\n]*=\s*[\"']([^\"']+)[\"']", text, re.M)
+        if revision is None:
+            continue
+        revisions.add(revision.group(1))
+        down = re.search(r"^down_revision\b[^=\n]*=(.*)$", text, re.M)
+        if down is not None:
+            parents.update(re.findall(r"[\"']([^\"']+)[\"']", down.group(1)))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
 
 
 class TableRow(msgspec.Struct):
@@ -97,15 +118,32 @@ class Store:
         self.migrate()
 
     def migrate(self) -> None:
-        """Bring the schema to the newest migration (creates it in an empty database)."""
-        cfg = Config()
-        cfg.set_main_option("script_location", str(MIGRATIONS))
+        """Bring the schema to the newest migration (creates it in an empty database).
+
+        A database already at the newest migration is only read (alembic, slow to import, is
+        loaded only when there is a migration to run).
+        """
         try:
+            if self._at_newest_migration():
+                return
+            from alembic import command
+            from alembic.config import Config
+
+            cfg = Config()
+            cfg.set_main_option("script_location", str(MIGRATIONS))
             with self.engine.begin() as conn:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"cannot migrate the database at {self.url}: {exc}") from exc
+
+    def _at_newest_migration(self) -> bool:
+        newest = newest_migration()
+        with self.engine.connect() as conn:
+            if newest is None or not sa.inspect(conn).has_table("alembic_version"):
+                return False
+            rows = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
+        return [row[0] for row in rows] == [newest]
 
     def close(self) -> None:
         """Release every connection."""

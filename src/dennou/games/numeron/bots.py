@@ -1,17 +1,20 @@
-"""Numeron bots: ``random``, ``solver`` (``solver.py``), ``optimal`` and ``race`` (``race.py``)."""
+"""Numeron bots: ``random``, ``solver`` (``solver.py``), ``optimal`` and ``race`` (``race.py``).
+
+The search bots are listed by place: their compiled code (Numba) is imported with the first of
+them a process builds, not with the game.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from dennou.core.bot import RandomBot
-from dennou.games.numeron.race import OptimalBot, RaceBot
-from dennou.games.numeron.solver import SolverBot
+from dennou.core.lazy import Bots
 
-BOTS: dict[str, Callable[..., Any]] = {
-    "random": RandomBot,
-    "solver": SolverBot,
-    "optimal": OptimalBot,
-    "race": RaceBot,
-}
+BOTS = Bots(
+    {
+        "random": RandomBot,
+        "solver": "dennou.games.numeron.solver:SolverBot",
+        "optimal": "dennou.games.numeron.race:OptimalBot",
+        "race": "dennou.games.numeron.race:RaceBot",
+    }
+)
+"""The bots of this game by name."""

@@ -32,7 +32,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linprog
 
 from dennou.games.smuggling.settle import settle_grid
 
@@ -66,6 +65,9 @@ def solve(a: Matrix) -> Solution:
     m, n = a.shape
     scale = float(np.abs(a).max()) or 1.0
     b = a / scale
+    # SciPy's LP solver takes a second to import: the game and its lobby listing do without it
+    from scipy.optimize import linprog
+
     # rows: max v s.t. b^T x >= v, sum x = 1, x >= 0
     res_r = linprog(
         c=np.r_[np.zeros(m), -1.0],

@@ -53,7 +53,6 @@ from typing import Annotated, Any
 import numpy as np
 import numpy.typing as npt
 from msgspec import Meta
-from scipy.optimize import linprog
 
 from dennou.core.actions import Action
 from dennou.core.bot import Bot
@@ -102,6 +101,9 @@ def matrix_value(a: Matrix) -> float:
 def solve_matrix(a: Matrix) -> tuple[Vector, Vector, float]:
     """Both equilibrium strategies and the value of ``a`` (rows maximise), by two LPs."""
     m, n = a.shape
+    # SciPy's LP solver takes a second to import: the game and its lobby listing do without it
+    from scipy.optimize import linprog
+
     rows = linprog(
         c=np.r_[np.zeros(m), -1.0],
         A_ub=np.c_[-a.T, np.ones(n)],
@@ -134,6 +136,8 @@ def restricted_response(a: Matrix, gain: Vector, weight: float) -> Vector:
     model; in between, it exploits the model while bounding its own loss.
     """
     m, n = a.shape
+    from scipy.optimize import linprog  # as in solve_matrix
+
     res = linprog(
         c=np.r_[-weight * gain, -(1.0 - weight)],
         A_ub=np.c_[-a.T, np.ones(n)],
