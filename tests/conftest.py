@@ -10,10 +10,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from dennou.core.actions import Action
 from dennou.core.errors import DennouError, IllegalActionError
 from dennou.core.game import Event, Game, Seat
+
+# No test asserts a speed: hypothesis's per-example deadline would fail a correct test on a
+# loaded machine (the first example also pays for compiling native code).
+settings.register_profile("dennou", deadline=None)
+settings.load_profile("dennou")
 
 
 def apply_all(

@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from dennou.arena.commands import COMMAND, is_command
 from dennou.core.bot import Bot, RandomBot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
@@ -21,14 +22,6 @@ from dennou.core.options import bot_options
 POLICY_BOT = "dennou.rl.policy:PolicyBot"
 """The policy bot, named as the registry names games: :mod:`dennou.rl` builds on this module
 (its environments' opponents are bots made here), so the bot table does not import it."""
-
-COMMAND = "cmd:"
-"""Prefix of a command bot's spec: ``cmd:./mybot --depth 3``."""
-
-
-def is_command(spec: str) -> bool:
-    """Whether a bot spec is a command (``cmd:./mybot args``)."""
-    return spec.lstrip().startswith(COMMAND)
 
 
 def _policy(path: str = "", sample: bool = False) -> Bot:

@@ -36,7 +36,7 @@ from typing import IO, Any
 
 import msgspec
 
-from dennou.arena.bots import COMMAND, is_command
+from dennou.arena.commands import COMMAND, is_command
 from dennou.core.actions import Action
 from dennou.core.bot import Bot, NoAnswer
 from dennou.core.errors import ConfigError, GameError
