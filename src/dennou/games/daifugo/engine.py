@@ -24,10 +24,12 @@ from math import comb, factorial
 from typing import Any
 
 from dennou.core.actions import Action, LazyActions
-from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from dennou.core.errors import IllegalActionError
 from dennou.core.game import CHANCE, JSON, Event, Game, GameSpec, Outcome, Seat
+from dennou.core.immutable import replace_at
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import held as H
 from dennou.games.daifugo.actions import CODEC, Deal, Discard, Give, Pass, Places, Play
 from dennou.games.daifugo.cards import Combo
 from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, from_options, titles_for
@@ -50,10 +52,6 @@ _SUIT_SETS = {
 
 _DECK_STR = tuple(tuple(C.cards_str(C.deck(jokers))) for jokers in range(3))
 """The deck's wire forms in code order, by the number of jokers (what a deal shuffles)."""
-
-
-def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:i], value, *seq[i + 1 :])
 
 
 class LegalPlays(list[Action]):
@@ -86,6 +84,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     )
     rules_type = DaifugoRules
     codec = CODEC
+    unit = "set"
 
     # --- setup ------------------------------------------------------------------------------
     def make_rules(self, options: Mapping[str, Any] | None = None) -> DaifugoRules:
@@ -141,8 +140,8 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         return Deal(tuple(F.shuffled(list(_DECK_STR[state.rules.jokers]), rng)))
 
     # --- legal actions ----------------------------------------------------------------------
-    legal_actions = F.legal_actions
-    apply = F.apply
+    legal_actions = H.legal_actions
+    apply = H.apply
 
     def legal_actions_rules(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         """The actions ``seat`` may take now, by the readable rules (:meth:`legal_actions`).
@@ -255,17 +254,6 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         return LazyActions(factorial(len(seats)), item, contains, {"seats": seats})
 
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: DaifugoState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the set is over", seat=seat)
-        due = self.to_act(state)
-        if seat not in due:
-            raise NotYourTurnError(
-                f"seat {seat} may not act now ({state.phase}; to act: {sorted(due)})",
-                seat=seat,
-                phase=state.phase,
-            )
-
     def apply_rules(
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
@@ -273,7 +261,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         kind = type(action)
         phase = state.phase
         if phase != "play" or seat != state.turn:  # the seat to play needs no more checking
-            self._check_turn(state, seat)
+            self.check_turn(state, seat)
         ev: list[Event] = []
         due = state.follow_up
         if phase == "play" and due is None and kind is Play:
@@ -425,14 +413,14 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         giver, receiver = step.giver, step.receiver
         cards = C.card_set(given)
-        s.hands = _put(s.hands, giver, C.remove(s.hands[giver], cards))
+        s.hands = replace_at(s.hands, giver, C.remove(s.hands[giver], cards))
         lost = receiver in s.cheaters
         if lost:
             s.discards = C.add(s.discards, cards)
         else:
-            s.hands = _put(s.hands, receiver, C.add(s.hands[receiver], cards))
+            s.hands = replace_at(s.hands, receiver, C.add(s.hands[receiver], cards))
         done = ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
-        s.steps = _put(s.steps, s.steps.index(step), done)
+        s.steps = replace_at(s.steps, s.steps.index(step), done)
         note = f" ({how})" if how else ""
         text = f"{s.players[giver]} gives {step.count} card(s) to {s.players[receiver]}{note}"
         data: JSON = {
@@ -472,10 +460,10 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         hand = s.hand(seat)
         s.discards = C.add(s.discards, s.hands[seat])
-        s.hands = _put(s.hands, seat, 0)
+        s.hands = replace_at(s.hands, seat, 0)
         s.cheaters = (*s.cheaters, seat)
         cheated = ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True)
-        s.steps = _put(s.steps, s.steps.index(step), cheated)
+        s.steps = replace_at(s.steps, s.steps.index(step), cheated)
         ev.append(
             Event(
                 "cheat",
@@ -582,7 +570,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         top = state.top
         s = state.copy()
         returned = C.is_spade3_return(combo, top and top.combo)
-        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], combo.cards))
+        s.hands = replace_at(s.hands, seat, C.remove(s.hands[seat], combo.cards))
         s.field = (*s.field, Played(seat, combo, returned))
         s.last = seat
         s.pass_run = 0
@@ -672,7 +660,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             if fallen not in (-1, seat) and s.active(fallen):
                 hand = s.hand(fallen)
                 s.discards = C.add(s.discards, s.hands[fallen])
-                s.hands = _put(s.hands, fallen, 0)
+                s.hands = replace_at(s.hands, fallen, 0)
                 s.fallen = fallen
                 ev.append(
                     Event(
@@ -715,10 +703,10 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         cards_set = C.card_set(cards)
-        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], cards_set))
+        s.hands = replace_at(s.hands, seat, C.remove(s.hands[seat], cards_set))
         name = s.players[seat]
         if due.kind == "give":
-            s.hands = _put(s.hands, due.to, C.add(s.hands[due.to], cards_set))
+            s.hands = replace_at(s.hands, due.to, C.add(s.hands[due.to], cards_set))
             text = f"{name} gives {due.count} card(s) to {s.players[due.to]} (7 pass)"
             data: JSON = {"seat": seat, "to": due.to, "count": due.count}
             ev.append(Event("pass7", text, data))
@@ -972,7 +960,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         discard: the weakest cards. Exchange: the strongest cards for a tribute, the weakest for
         a gift (never cheating).
         """
-        self._check_turn(state, seat)
+        self.check_turn(state, seat)
         if seat == CHANCE:
             raise IllegalActionError("chance has no default; draw with sample_chance")
         ev = [

@@ -18,6 +18,7 @@ from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import held as H
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.state import STATE_FIELDS, Played
 
@@ -130,7 +131,7 @@ def test_kernel_transitions_equal_the_readable_rules_under_every_option() -> Non
     the state, the events and then the legal actions the readable rules give (``apply_rules``
     and ``legal_actions_rules`` on a plain copy), listed in the same order, also where a hand
     has more plays than the kernel's vector keeps."""
-    from tests.games.daifugo.test_daifugo_sim import random_options
+    from tests.games.daifugo.test_sim import random_options
 
     rng = random.Random(11)
     seen = {"kernel": 0, "ends": 0, "many": 0}
@@ -156,7 +157,7 @@ def test_kernel_transitions_equal_the_readable_rules_under_every_option() -> Non
             ref, ref_events = GAME.apply_rules(state.copy(), seat, action)
             assert _fields(new) == _fields(ref)
             assert list(events) == ref_events
-            seen["kernel"] += type(new) is F.KernelState
-            seen["ends"] += type(state) is F.KernelState and new.phase != "play"
+            seen["kernel"] += type(new) is H.KernelState
+            seen["ends"] += type(state) is H.KernelState and new.phase != "play"
             state = new
     assert seen["kernel"] > 25_000 and seen["ends"] > 100 and seen["many"] > 10, seen
