@@ -292,6 +292,17 @@ def can_follow(hand: int, top: Played, reverse: bool, lock: int, rules: DaifugoR
     return bool(mask & _ranks_holding(mask, need))
 
 
+def revolts(combo: Combo, rules: DaifugoRules) -> bool:
+    """Rules, Revolution: whether ``combo`` is big enough to revolt.
+
+    A group of ``revolution_size`` cards or more (never jokers only), a sequence of
+    ``sequence_revolution_size`` or more.
+    """
+    if combo.kind == C.SEQUENCE:
+        return 0 < rules.sequence_revolution_size <= combo.size
+    return combo.size >= rules.revolution_size and not combo.jokers_only
+
+
 _READINGS: dict[Any, tuple[Combo, ...] | None] = {}
 
 

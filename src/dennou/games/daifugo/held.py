@@ -18,6 +18,8 @@ import numpy as np
 from dennou.core.actions import Action
 from dennou.core.game import Event
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import events as E
+from dennou.games.daifugo import fast as F
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Deal, Pass, Play
 from dennou.games.daifugo.cards import Combo
@@ -60,7 +62,7 @@ readable state it started from (``_base``)."""
 class Kernel:
     """What the fast path keeps per rules: the kernel's flags, a move buffer, move caches."""
 
-    __slots__ = ("buf", "flags", "lead_pass", "moves_of_cards", "rules")
+    __slots__ = ("buf", "events", "flags", "lead_pass", "moves_of_cards", "rules")
 
     def __init__(self, rules: DaifugoRules) -> None:
         self.rules = rules
@@ -68,6 +70,21 @@ class Kernel:
         self.buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
         self.lead_pass = rules.lead_pass
         self.moves_of_cards: dict[tuple[str, ...], np.uint64 | None] = {}
+        self.events: dict[Any, dict[int, tuple[Event, ...]]] = {}
+
+    def events_of(self, base: DaifugoState) -> dict[int, tuple[Event, ...]]:
+        """The events of the steps already seen among these players in this turn order.
+
+        Keyed by ``move << 32 | summary << 6 | seat << 3 | turn`` (:func:`.sim.engine_step`):
+        a step's events depend on nothing else (the rules aside).
+        """
+        key = (base.players, base.order)
+        got = self.events.get(key)
+        if got is None:
+            if len(self.events) > 100:
+                self.events.clear()
+            got = self.events[key] = {}
+        return got
 
     def move_of(self, cards: tuple[str, ...]) -> np.uint64 | None:
         """The kernel move of a play's cards (its first reading), ``None`` if not a play."""
@@ -135,10 +152,12 @@ class KernelState(DaifugoState):
     state.
     """
 
-    __slots__ = ("_base", "_k", "_kernel", "_many", "_r")
+    __slots__ = ("_base", "_events", "_k", "_kernel", "_many", "_r")
     _base: DaifugoState
     _k: Any
     _kernel: Kernel
+    _events: dict[int, tuple[Event, ...]]
+    """:meth:`Kernel.events_of` the game's players and turn order."""
     _r: int
     """The kernel's answer (:func:`.sim.engine_step`): legal moves << 8 | turn << 1 | may pass
     (``lead_pass`` included)."""
@@ -252,6 +271,7 @@ def _successor(base: DaifugoState, st: Any, kern: Kernel, r: int) -> KernelState
     new._base = base
     new._k = st
     new._kernel = kern
+    new._events = kern.events_of(base)
     new._r = r | kern.lead_pass
     if r >> 8 > S.MREG:
         new._many = kern.buf[: r >> 8].astype(np.int64)
@@ -470,81 +490,13 @@ def legal_actions(engine: Any, state: DaifugoState, seat: int) -> Sequence[Actio
 PASS = Pass()
 
 
-class LazyEvents(list[Event]):
-    """The events of a transition the fast path made, built by the readable rules when read.
-
-    The kernel computes transitions without events. Their events are the readable rules' own:
-    the first time this list is read it runs the readable transition (``engine.apply_rules``)
-    on the state before (same state, same action) and keeps its events; until then it costs
-    nothing. It is a real ``list`` (filled on first use), so callers need nothing new; only C
-    code that reads a list's storage directly (``json.dumps``, ``msgspec``) before any Python
-    read would see it empty, which is why the engine reads its logs through iteration.
-    """
-
-    __slots__ = ("_source",)
-    _source: tuple[Any, DaifugoState, int, Action] | None
-
-    def _fill(self) -> None:
-        source = self._source
-        if source is not None:
-            self._source = None
-            engine, state, seat, action = source
-            list.extend(self, engine.apply_rules(state, seat, action)[1])
-
-    def __iter__(self) -> Any:
-        self._fill()
-        return list.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return list.__len__(self)
-
-    def __getitem__(self, index: Any) -> Any:
-        self._fill()
-        return list.__getitem__(self, index)
-
-    def __reversed__(self) -> Any:
-        self._fill()
-        return list.__reversed__(self)
-
-    def __contains__(self, item: object) -> bool:
-        self._fill()
-        return list.__contains__(self, item)
-
-    def __eq__(self, other: object) -> bool:
-        self._fill()
-        if isinstance(other, LazyEvents):
-            other._fill()
-        return list.__eq__(self, other)
-
-    __hash__ = None
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __repr__(self) -> str:
-        self._fill()
-        return list.__repr__(self)
-
-    def __reduce__(self) -> Any:
-        """Pickled (and copied) as the plain list of its events."""
-        return (list, (list(self),))
-
-    def copy(self) -> list[Event]:
-        """A plain list of the events."""
-        return list(self)
-
-
-_lazy = list.__new__
-
-
 def apply(
     engine: Any, state: DaifugoState, seat: int, action: Action
 ) -> tuple[DaifugoState, list[Event]]:
     """``DaifugoEngine.apply``: apply an action after checking it (never mutates ``state``).
 
     Plays and passes of the seat to play, and a deal that starts play at once, run on the
-    Numba kernel, their events built by the readable rules when read (:class:`LazyEvents`);
+    Numba kernel, their events built from the vectors before and after (:func:`play_events`);
     a game's end is closed by ``engine._close_game``. Everything else, and every refusal (the
     readable rules explain it), a 千日手, a 7 pass or 10 discard owed, goes to the readable
     rules (``engine.apply_rules``), which the tests hold the kernel to. The engine's method
@@ -556,7 +508,7 @@ def apply(
             if now is not None:
                 return apply(engine, now, seat, action)
         elif state.phase == "deal" and seat == -1 and type(action) is Deal:
-            dealt = _deal(engine, state, action)
+            dealt = _deal(state, action)
             if dealt is not None:
                 return dealt
         return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
@@ -580,37 +532,113 @@ def apply(
     new: DaifugoState
     if r >= 0:
         held: KernelState = _new_state(KernelState)
-        held.turn = r >> 1 & 127
+        turn = held.turn = r >> 1 & 127
         held._base = state._base
         held._k = st
         held._kernel = kern
-        held._r = r | kern.lead_pass
-        if r >> 8 > _MREG:
-            held._many = kern.buf[: r >> 8].astype(np.int64)
+        held._events = seen = state._events
+        held._r = r & _ANSWER | kern.lead_pass
+        if r >> 8 & _MOVES > _MREG:
+            held._many = kern.buf[: r >> 8 & _MOVES].astype(np.int64)
+        info = r >> _INFO
+        key = int(move) << 32 | info << 6 | seat << 3 | turn
+        got = seen.get(key)
+        if got is None:
+            events = play_events(state, st, seat, int(move), turn, info)
+            if not info & S.I_FELL:  # the fallen hand is no part of the key
+                if len(seen) > CACHE_MAX:
+                    seen.clear()
+                seen[key] = tuple(events)
+        else:
+            events = list(got)
         new = held
-    elif r == GAME_OVER:
+    elif r & 3 == 1:  # GAME_OVER - 4 * summary
         new = _last_position(state, st)
-        engine._close_game(new)
+        events = play_events(state, st, seat, int(move), -1, (GAME_OVER - r) >> 2)
+        base = state._base
+        finish, last_hand, pts = engine._close_game(new)
+        over = new.points if new.phase == "over" else None
+        cheaters = new.results[-1].cheaters
+        E.end_events(
+            base.players, base.game_no, finish, new.titles, pts, cheaters, last_hand, over, events
+        )
     else:
         return engine.apply_rules(state, seat, action)  # type: ignore[no-any-return]
-    events = _lazy(LazyEvents)
-    events._source = (engine, state, seat, action)
     new.log_chain = (state.log_chain, events)
     return new, events
 
 
-def _deal(
-    engine: Any, state: DaifugoState, action: Deal
-) -> tuple[DaifugoState, list[Event]] | None:
-    """The deal by the kernel when play starts at once, with lazy events; else ``None``."""
+_INFO = S.INFO_SHIFT
+_ANSWER = (1 << _INFO) - 1
+_MOVES = (1 << (_INFO - 8)) - 1
+
+
+def play_events(
+    state: KernelState, st: Any, seat: int, move: int, turn: int, info: int
+) -> list[Event]:
+    """The events of ``seat``'s play ``move`` (0: a pass) on ``state``, which made ``st``.
+
+    What the readable rules say step by step comes from the kernel's summary of the step
+    (``info``, :func:`.sim.engine_step`): the position before (revolution, 11-back, lock,
+    players out), what the play did (a spade-3 return, a lock, going out, 都落ち), the seats
+    passed for and whether the field flushed. ``turn``: the seat to play after (-1: the game
+    is over; its end's events are the caller's).
+    """
+    base = state._base
+    rules = state._kernel.rules
+    players = base.players
+    if move == 0:
+        events = [E.pass_event(players[seat], seat, False)]
+    else:
+        combo = _COMBO_OF_MOVE.get(move) or combo_of_move(move)
+        lock = info >> S.I_LOCK & 15
+        flags = (info & S.I_RETURNED) << 1 | (info & S.I_REVOLUTION) << 2 | (info & S.I_BACK) << 2
+        if info & S.I_LOCKS:
+            lock = combo.suits
+            flags |= 4
+        if rules.revolution and not flags & 2 and F.revolts(combo, rules):
+            flags ^= 1 | 16
+        if rules.eleven_back and combo.count(C.JACK):
+            flags ^= 8 | 32
+        events = [E.play_event(rules, players[seat], seat, combo, flags, lock)]
+        if info & S.I_OUT:
+            place = (info >> S.I_NFIN & 15) + 1
+            events.append(E.out_event(players[seat], seat, place))
+            if info & S.I_FELL:
+                fallen = st.item(S.FALLEN)
+                lost = C.cards_in(state._k.item(S.HEAD + 3 * len(players) + fallen))
+                events.append(E.fall_event(players[fallen], fallen, lost))
+        if turn < 0:
+            return events
+        if rules.eight_cut and combo.count(C.EIGHT):
+            events += (E.flush_event("8-cut"), E.lead_event(players[turn], turn))
+            return events
+        if flags & 2 and rules.spade3_flush:
+            events += (E.flush_event("spade-3 return"), E.lead_event(players[turn], turn))
+            return events
+    auto = info >> S.I_PASSED & 255
+    if auto:
+        order = base.order
+        i = order.index(info >> S.I_FIRST & 7)
+        for x in (*order[i:], *order[:i]):
+            if auto >> x & 1:
+                events.append(E.pass_event(players[x], x, True))
+    if info & S.I_FLUSHED:
+        events += (E.flush_event("all passed"), E.lead_event(players[turn], turn))
+    return events
+
+
+def _deal(state: DaifugoState, action: Deal) -> tuple[DaifugoState, list[Event]] | None:
+    """The deal by the kernel when play starts at once, with its events; else ``None``."""
     dealt = kernel_deal(state, action.deck)
     if dealt is None:
         return None
-    source = state
-    if state.log_chain:  # the deal's events need nothing of the last game's log
-        source = state.copy()
-        source.log_chain = ()
-    events = _lazy(LazyEvents)
-    events._source = (engine, source, -1, action)
+    events: list[Event] = []
+    st = dealt._k
+    at = S.HEAD + 3 * len(state.players)
+    hands = [C.cards_in(h) for h in st[at : at + len(state.players)].tolist()]
+    diamond3 = state.rules.first_lead == "diamond3"
+    E.deal_events(state.game_no, state.players, state.order, hands, diamond3, events)
+    events.append(E.lead_event(state.players[dealt.turn], dealt.turn))
     dealt.log_chain = ((), events)
     return dealt, events
