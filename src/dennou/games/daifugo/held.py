@@ -75,8 +75,9 @@ class Kernel:
     def events_of(self, base: DaifugoState) -> dict[int, tuple[Event, ...]]:
         """The events of the steps already seen among these players in this turn order.
 
-        Keyed by ``move << 32 | summary << 6 | seat << 3 | turn`` (:func:`.sim.engine_step`):
-        a step's events depend on nothing else (the rules aside).
+        Keyed by ``move << 34 | summary << 6 | seat << 3 | turn`` (:func:`.sim.engine_step`;
+        the turn only where the field flushed): a step's events depend on nothing else (the
+        rules aside).
         """
         key = (base.players, base.order)
         got = self.events.get(key)
@@ -541,7 +542,7 @@ def apply(
         if r >> 8 & _MOVES > _MREG:
             held._many = kern.buf[: r >> 8 & _MOVES].astype(np.int64)
         info = r >> _INFO
-        key = int(move) << 32 | info << 6 | seat << 3 | turn
+        key = int(move) << 34 | info << 6 | seat << 3 | (turn if info & _LEADS else 0)
         got = seen.get(key)
         if got is None:
             events = play_events(state, st, seat, int(move), turn, info)
@@ -569,6 +570,7 @@ def apply(
 
 
 _INFO = S.INFO_SHIFT
+_LEADS = S.I_LEADS
 _ANSWER = (1 << _INFO) - 1
 _MOVES = (1 << (_INFO - 8)) - 1
 

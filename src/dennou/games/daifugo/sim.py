@@ -777,12 +777,16 @@ INFO_SHIFT = 24
     I_FELL,
     I_FIRST,
     I_PASSED,
-) = (1, 2, 4, 8, 4, 8, 1 << 12, 1 << 13, 1 << 14, 15, 18)
+    I_LEADS,
+) = (1, 2, 4, 8, 4, 8, 1 << 12, 1 << 13, 1 << 14, 15, 18, 1 << 26)
 """The summary's fields: bits (``I_RETURNED``: a spade-3 return; ``I_LOCKS``: the play locked
 the suits; ``I_REVOLUTION``, ``I_BACK``: as they were before; ``I_FLUSHED``: the field flushed
-after the turn went round; ``I_OUT``: the player went out; ``I_FELL``: 都落ち) and shifts
-(``I_LOCK``: the lock before, 4 bits; ``I_NFIN``: players out before, 4 bits; ``I_FIRST``: the
-first seat passed for, 3 bits; ``I_PASSED``: the seats passed for, 8 bits)."""
+after the turn went round; ``I_OUT``: the player went out; ``I_FELL``: 都落ち; ``I_LEADS``: the
+field flushed, for any reason, and the seat to play leads) and shifts (``I_LOCK``: the lock
+before, 4 bits; ``I_NFIN``: players out before, 4 bits, given only when the player went out;
+``I_FIRST``: the first seat passed for, 3 bits; ``I_PASSED``: the seats passed for, 8 bits). A
+summary holds nothing the step's events do not depend on, so that equal summaries (with the
+move, the seat and, under ``I_LEADS``, the next seat) mean equal events."""
 
 
 @no_alloc
@@ -834,9 +838,8 @@ def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray
     if st[FU_KIND] or st[OVER]:
         return HANDED_BACK
     seat = st[TURN]
-    info = (
-        st[REVOLUTION] * I_REVOLUTION | st[BACK] * I_BACK | st[LOCK] << I_LOCK | st[NFIN] << I_NFIN
-    )
+    info = 0  # a pass's events depend on none of the position before
+    nfin = st[NFIN]
     passed = st[PASSED]
     last = st[LAST]
     fallen = st[FALLEN]
@@ -850,6 +853,7 @@ def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray
         hand = _hand(st, seat)
         if move & _CARDS & ~hand:
             return ILLEGAL
+        info = st[REVOLUTION] * I_REVOLUTION | st[BACK] * I_BACK | st[LOCK] << I_LOCK
         kind, low, size, suits = move_info(move)
         if st[TOP] != 0:
             if st[RETURNED]:
@@ -872,7 +876,7 @@ def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray
     if st[STALE] or st[FU_KIND]:
         return HANDED_BACK
     if move != 0 and _hand(st, seat) == 0:
-        info |= I_OUT
+        info |= I_OUT | nfin << I_NFIN
         if fallen < 0 and st[FALLEN] >= 0:
             info |= I_FELL
     if over:
@@ -880,8 +884,10 @@ def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray
     if advances:
         flushed = st[FCOUNT] == 0 and (move != 0 or st[PASSED] == 0)
         if flushed:
-            info |= I_FLUSHED
+            info |= I_FLUSHED | I_LEADS
         info |= _round_info(st, fl, seat, skips, last, passed, flushed)
+    else:
+        info |= I_LEADS
     k: Any = legal_moves(st, fl, buf)
     return int(info << INFO_SHIFT | k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
 
