@@ -2,6 +2,7 @@
 
     python bench/daifugo.py                     # everything, default sizes
     python bench/daifugo.py --only speed        # engine + peers + playouts
+    python bench/daifugo.py --only ratios --seconds 1 --repeats 3   # beside OpenSpiel
     python bench/daifugo.py --only strength --deals 10 --mc-ms 200
 
 Tables:
@@ -47,8 +48,13 @@ RULES: dict[str, dict[str, Any]] = {
 """The rules measured: the source's (the defaults) and the UECda preset, one game per set."""
 
 
-def engine_games_per_s(seconds: float, options: dict[str, Any]) -> tuple[float, int, float]:
-    """Random games per CPU second through the public API, games played, decisions per game."""
+def engine_games_per_s(
+    seconds: float, options: dict[str, Any], *, read: bool = False
+) -> tuple[float, int, float]:
+    """Random games per CPU second through the public API, games played, decisions per game.
+
+    ``read``: every event of every step is read (its kind, text and data), as the host does.
+    """
     rules = GAME.make_rules(options)
     rng = random.Random(0)
     players = ["a", "b", "c", "d", "e"]
@@ -62,11 +68,14 @@ def engine_games_per_s(seconds: float, options: dict[str, Any]) -> tuple[float, 
                 return decisions
             (seat,) = acting
             if seat == CHANCE:
-                s, _ = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
-                continue
-            legal = GAME.legal_actions(s, seat)
-            s, _ = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
-            decisions += 1
+                s, events = GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+            else:
+                legal = GAME.legal_actions(s, seat)
+                s, events = GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+                decisions += 1
+            if read:
+                for e in events:
+                    e.kind, e.text, e.data  # noqa: B018 - what a reader touches
 
     one_game()  # compiles the kernel on a fresh install: not what is measured
     games = 0
@@ -92,6 +101,40 @@ def rlcard_games_per_s(seconds: float) -> str:
         env.run(is_training=False)
         games += 1
     return f"{games / (time.process_time() - start):,.0f}"
+
+
+def ratios(seconds: float, repeats: int) -> None:
+    """The public API (events read and not) and ``Batch`` beside OpenSpiel, interleaved.
+
+    Each repeat measures OpenSpiel and every one of ours back to back, so that a neighbour's
+    load weighs on both sides alike; the ratios are per repeat (median and range printed).
+    """
+    spiel0 = openspiel_games_per_s(0.1)
+    if not spiel0.replace(",", "").isdigit():
+        print(f"\n(OpenSpiel {spiel0}: no ratios)")
+        return
+    rows: dict[str, list[float]] = {}
+    for _ in range(repeats):
+        peer = float(openspiel_games_per_s(seconds).replace(",", ""))
+        rows.setdefault("OpenSpiel dou_dizhu games/s", []).append(peer)
+        for name, options in RULES.items():
+            plain = engine_games_per_s(seconds, options)[0]
+            read = engine_games_per_s(seconds, options, read=True)[0]
+            batched = batch_games_per_s(seconds, options)
+            rows.setdefault(f"public API, {name}, events not read / OpenSpiel", []).append(
+                plain / peer
+            )
+            rows.setdefault(f"public API, {name}, events read / OpenSpiel (target >= 1.0)", [])
+            rows[f"public API, {name}, events read / OpenSpiel (target >= 1.0)"].append(read / peer)
+            rows.setdefault(f"public API, {name}, cost of reading events (target <= 1.3)", [])
+            rows[f"public API, {name}, cost of reading events (target <= 1.3)"].append(plain / read)
+            rows.setdefault(f"Batch, {name} / OpenSpiel (target >= 10)", []).append(batched / peer)
+    print(f"\n## Ratios, {repeats} interleaved repeats of {seconds:g} CPU s each\n")
+    print("| measure | median | range |")
+    print("|---|---|---|")
+    for label, values in rows.items():
+        lo, hi, mid = min(values), max(values), statistics.median(values)
+        print(f"| {label} | {mid:,.2f} | {lo:,.2f}-{hi:,.2f} |")
 
 
 def openspiel_games_per_s(seconds: float) -> str:
@@ -266,7 +309,8 @@ def strength(deals: int, games: int, mc_ms: float, mc_playouts: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["speed", "strength"], default=None)
+    parser.add_argument("--only", choices=["speed", "ratios", "strength"], default=None)
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats (ratios)")
     parser.add_argument("--seconds", type=float, default=5.0, help="per speed measurement")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--games", type=int, default=10, help="games per set in strength runs")
@@ -275,6 +319,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.only in (None, "speed"):
         speed(args.seconds)
+    if args.only in (None, "ratios"):
+        ratios(args.seconds, args.repeats)
     if args.only in (None, "strength"):
         strength(args.deals, args.games, args.mc_ms, args.mc_playouts)
 

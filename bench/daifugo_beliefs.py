@@ -31,7 +31,8 @@ from dennou.arena.play import GameRun
 from dennou.core.game import JSON
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
-from dennou.games.daifugo import ismcts as I
+from dennou.games.daifugo.ismcts import IsmctsBot
+from dennou.games.daifugo.search import Context
 from dennou.games.daifugo.views import known_holdings
 
 DEFAULT_VARIANTS = [
@@ -50,7 +51,7 @@ LATE = 15
 class Probe:
     """Scores every variant's samples at the hero's decisions."""
 
-    def __init__(self, hero: I.IsmctsBot, variants: list[I.IsmctsBot]) -> None:
+    def __init__(self, hero: IsmctsBot, variants: list[IsmctsBot]) -> None:
         self.hero = hero
         self.variants = variants
         self.truth: Any = None
@@ -61,7 +62,7 @@ class Probe:
         """The play loop's state after each step (the true hands)."""
         self.truth = state
 
-    def beliefs(self, view: JSON, ctx: I.Context, seed: int) -> np.ndarray:
+    def beliefs(self, view: JSON, ctx: Context, seed: int) -> np.ndarray:
         """The hero's own draw, after every variant's has been scored."""
         true = [int(h) for h in self.truth.hands]
         me = ctx.seat
@@ -99,7 +100,7 @@ def main() -> None:
     args = parser.parse_args()
     hero = make_bot(GAME, args.hero)
     variants = [make_bot(GAME, v) for v in args.variants]
-    if not all(isinstance(b, I.IsmctsBot) for b in [hero, *variants]):
+    if not all(isinstance(b, IsmctsBot) for b in [hero, *variants]):
         parser.error("--hero and --variants must be ismcts specs")
     rules = GAME.make_rules({"games": 10, "final_points": (0, 0, 0, 0, 0)})
     probes = []

@@ -39,10 +39,18 @@ from dennou.core.game import JSON, Event
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
-from dennou.games.daifugo import ismcts as I
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Pass, Play
 from dennou.games.daifugo.bots import MonteCarloBot
+from dennou.games.daifugo.policy import (
+    DEFAULT_WEIGHTS,
+    FEATURES,
+    NF,
+    POLICY_FILE,
+    WEIGHTS,
+    move_features,
+)
+from dennou.games.daifugo.search import Context, candidate_moves
 
 
 class Recorder(Bot):
@@ -71,15 +79,15 @@ def features_of(
     view: JSON, legal: Sequence[Action], chosen: Action
 ) -> tuple[np.ndarray, int] | None:
     """The candidates' features and the index of the chosen one (``None``: one candidate)."""
-    candidates = I.candidate_moves(view, legal)
+    candidates = candidate_moves(view, legal)
     if len(candidates) < 2:
         return None
-    ctx = I.Context(view, I.WEIGHTS)
+    ctx = Context(view, WEIGHTS)
     seat = view["seat"]
     hand = np.uint64(ctx.base[S.HEAD + 3 * len(view["players"]) + seat])
-    feats = np.zeros((len(candidates), I.NF))
+    feats = np.zeros((len(candidates), NF))
     for i, (move, _) in enumerate(candidates):
-        I.move_features(ctx.base, ctx.fl, hand, np.uint64(move), feats[i])
+        move_features(ctx.base, ctx.fl, hand, np.uint64(move), feats[i])
     rules = view["rules"]
     if isinstance(chosen, Pass):
         pick = next(i for i, (m, _) in enumerate(candidates) if m == 0)
@@ -152,7 +160,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dry-run", action="store_true", help="do not write the weights")
     parser.add_argument(
-        "--out", type=Path, default=I.POLICY_FILE, help="where to write them (default: policy.json)"
+        "--out", type=Path, default=POLICY_FILE, help="where to write them (default: policy.json)"
     )
     args = parser.parse_args()
     if not args.dry_run and not args.out.parent.is_dir():
@@ -168,7 +176,7 @@ def main() -> None:
     random.Random(args.seed).shuffle(data)
     cut = len(data) * 4 // 5
     train, test = data[:cut], data[cut:]
-    start = np.array(I.DEFAULT_WEIGHTS, dtype=np.float64)
+    start = np.array(DEFAULT_WEIGHTS, dtype=np.float64)
     fit = minimize(loss_and_grad, start, args=(train, args.l2), jac=True, method="L-BFGS-B")
     w = fit.x
     for name, weights in (("hand-set", start), ("fitted", w)):
@@ -176,11 +184,11 @@ def main() -> None:
         print(
             f"{name}: held-out log-loss {loss:.4f}, top-1 agreement {agreement(weights, test):.3f}"
         )
-    for f, v in zip(I.FEATURES, w, strict=True):
+    for f, v in zip(FEATURES, w, strict=True):
         print(f"  {f:<16} {v:+.3f}")
     if not args.dry_run:
         out = {
-            "features": list(I.FEATURES),
+            "features": list(FEATURES),
             "weights": [round(float(v), 4) for v in w],
             "how": (
                 f"bench/daifugo_policy.py --sets {args.sets} "

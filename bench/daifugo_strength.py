@@ -38,7 +38,8 @@ import numpy as np
 from dennou.arena.bots import make_bot
 from dennou.arena.play import GameRun, play
 from dennou.games.daifugo import GAME
-from dennou.games.daifugo import ismcts as I
+from dennou.games.daifugo.ismcts import IsmctsBot
+from dennou.games.daifugo.search import Context
 
 NAMES = ["p0", "p1", "p2", "p3", "p4"]
 
@@ -62,10 +63,10 @@ class TrueHands:
         TrueHands.state = state
 
 
-_SAMPLED = I.Context.deals
+_SAMPLED = Context.deals
 
 
-def true_deals(ctx: I.Context, count: int, seed: int) -> np.ndarray:
+def true_deals(ctx: Context, count: int, seed: int) -> np.ndarray:
     """The hero's deals are the true one; anybody else's are sampled as usual."""
     if ctx.seat != TrueHands.seat:
         return _SAMPLED(ctx, count, seed)
@@ -79,7 +80,7 @@ def one_deal(job: tuple[str, str, int, int, str | None, bool]) -> tuple[float, l
     total = 0.0
     times: list[float] = []
     if sees:
-        setattr(I.Context, "deals", true_deals)  # noqa: B010 (a measurement's patch)
+        setattr(Context, "deals", true_deals)  # noqa: B010 (a measurement's patch)
     for seat in range(5):
         bots = [make_bot(GAME, hero if i == seat else field) for i in range(5)]
         if sees:
@@ -161,7 +162,7 @@ def main() -> None:
     if args.hero or args.field:
         hero = args.hero or "ismcts"
         rows = [(hero, field) for field in args.field or ["greedy"]]
-    if args.hero_sees_hands and not isinstance(make_bot(GAME, rows[0][0]), I.IsmctsBot):
+    if args.hero_sees_hands and not isinstance(make_bot(GAME, rows[0][0]), IsmctsBot):
         parser.error("--hero-sees-hands needs an ismcts hero (--hero ismcts...)")
     print(f"\n{args.deals} deals x 5 seats x {args.games} games; points per game 2 1 0 -1 -2\n")
     print("| hero | field | mean points/game | 95% CI | games | hero ms median / max | time |")

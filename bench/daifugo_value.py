@@ -32,8 +32,8 @@ from scipy.optimize import minimize
 from dennou.arena.bots import make_bot
 from dennou.arena.play import play
 from dennou.games.daifugo import GAME
-from dennou.games.daifugo import ismcts as I
 from dennou.games.daifugo import sim as S
+from dennou.games.daifugo.policy import NV, VALUE_FEATURES, VALUE_FILE, value_features
 
 NAMES = ["p0", "p1", "p2", "p3", "p4"]
 KEEP = S.HEAD + 4 * 5
@@ -85,11 +85,11 @@ def one_deal(
 def features(vecs: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """The value features of each kept position for its hero."""
     fl = S.flags_of_rules(rules_of(10))
-    out = np.zeros((len(vecs), I.NV))
+    out = np.zeros((len(vecs), NV))
     full = np.zeros(S.size_of(5), dtype=np.int64)
     for i, v in enumerate(vecs):
         full[:KEEP] = v
-        I.value_features(full, fl, int(seats[i]), out[i])
+        value_features(full, fl, int(seats[i]), out[i])
     return out
 
 
@@ -155,7 +155,7 @@ def main() -> None:
     base = float(np.mean((y[test] - y[~test].mean()) ** 2))
     mse = float(np.mean((y[test] - p) ** 2))
     print(f"{len(y)} positions ({int(test.sum())} held out): MSE {mse:.4f} (constant {base:.4f})")
-    for name, wi in zip(I.VALUE_FEATURES, w, strict=True):
+    for name, wi in zip(VALUE_FEATURES, w, strict=True):
         print(f"  {name:20s} {wi:+.3f}")
     w = fit(x, y, args.l2)
     if not args.dry_run:
@@ -163,10 +163,10 @@ def main() -> None:
             f"bench/daifugo_value.py: {len(y)} positions of {args.hero} against 4 {args.field} "
             f"(deal seeds {deal.min()}-{deal.max()}); held-out MSE {mse:.4f} (constant {base:.4f})"
         )
-        out = {"features": list(I.VALUE_FEATURES), "weights": [round(float(v), 4) for v in w],
+        out = {"features": list(VALUE_FEATURES), "weights": [round(float(v), 4) for v in w],
                "how": how}  # fmt: skip
-        I.VALUE_FILE.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {I.VALUE_FILE}")
+        VALUE_FILE.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {VALUE_FILE}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
 from dennou.games.daifugo.encoding import DaifugoEncoding
-from dennou.games.daifugo.fast import KernelState
+from dennou.games.daifugo.held import KernelState
 from dennou.games.daifugo.rules import LOCAL_RULES
 from dennou.games.daifugo.state import DaifugoState, ExchangeStep, FollowUp, Played
 

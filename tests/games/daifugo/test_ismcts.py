@@ -17,11 +17,25 @@ from dennou.core.bot import Bot
 from dennou.core.game import JSON, Event
 from dennou.games.daifugo import GAME
 from dennou.games.daifugo import cards as C
-from dennou.games.daifugo import ismcts as I
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Pass, Play
+from dennou.games.daifugo.beliefs import AUTO_PASS, GIFT, PASS, PLAY, Tracker, log_weights
+from dennou.games.daifugo.endgame import TwoPlayerSolver
 from dennou.games.daifugo.greedy import greedy_choice, reading
-from dennou.games.daifugo.ismcts import IsmctsBot, TwoPlayerSolver
+from dennou.games.daifugo.ismcts import IsmctsBot
+from dennou.games.daifugo.policy import (
+    MOVE_CARDS,
+    MOVE_SEQ,
+    NV,
+    VALUE,
+    VALUE_FEATURES,
+    WEIGHTS,
+    load_value,
+    position_value,
+    value_features,
+    weakest_first,
+)
+from dennou.games.daifugo.search import Context
 from dennou.games.daifugo.state import DaifugoState
 from tests.games.bot_checks import check_bots
 from tests.games.daifugo.helpers import dealt, play
@@ -149,7 +163,7 @@ def test_solver_gives_up_past_its_budget() -> None:
 
 # --- likelihood weights ---------------------------------------------------------------------------
 def context_of(state: DaifugoState) -> tuple[int, ...]:
-    tracker = I.Tracker()
+    tracker = Tracker()
     tracker.top = S.move_of(state.top.combo) if state.top else 0
     tracker.revolution = int(state.revolution)
     return tracker._context()
@@ -166,7 +180,7 @@ def weigh(
     )
     ctx = context_of(state)
     fl = S.flags_of_rules(state.rules)
-    return I.log_weights(
+    return log_weights(
         rows,
         np.array([o[0] for o in obs], dtype=np.int64),
         np.array([o[1] for o in obs], dtype=np.int64),
@@ -175,7 +189,7 @@ def weigh(
         np.array([C.card_set(C.parse_cards(o[3].split()) or ()) for o in obs], dtype=np.int64),
         S.pack(state),
         fl,
-        np.tile(I.WEIGHTS, (n, 1)),
+        np.tile(WEIGHTS, (n, 1)),
         np.zeros(n, dtype=np.bool_),
         0.05,
     )
@@ -186,7 +200,7 @@ def test_a_forced_pass_rules_out_hands_that_could_have_played() -> None:
     state = play(dealt({0: "Ks 3h", 1: "4s", 2: "2h"}, n=3, lead=0), 0, "Ks")
     assert state.top is not None and state.turn == 2
     deals = [{1: "4s 5h 9c"}, {1: "4s 5h As"}, {1: "4s 5h JK"}, {1: "4s 5h Qc"}]
-    logw = weigh(state, deals, [(1, I.AUTO_PASS, 0, "")])
+    logw = weigh(state, deals, [(1, AUTO_PASS, 0, "")])
     assert logw[0] == logw[3] == 0.0
     assert logw[1] < -8 and logw[2] < -8
 
@@ -194,7 +208,7 @@ def test_a_forced_pass_rules_out_hands_that_could_have_played() -> None:
 def test_a_chosen_pass_under_auto_pass_says_the_seat_could_play() -> None:
     state = play(dealt({0: "Ks 3h", 1: "4s", 2: "2h"}, n=3, lead=0), 0, "Ks")
     deals = [{1: "4s 5h 9c"}, {1: "4s 5h 2c"}]
-    logw = weigh(state, deals, [(1, I.PASS, 0, "")])
+    logw = weigh(state, deals, [(1, PASS, 0, "")])
     assert logw[0] < -8 < logw[1]
 
 
@@ -204,7 +218,7 @@ def test_a_play_is_likelier_from_hands_where_it_was_the_natural_choice() -> None
     nine = S.move_of(C.combo_from(["9s"])[0])  # type: ignore[index]
     # now (after the lead) seat 1 holds the rest; the 9 is added back as played since
     deals = [{1: "Qh Kd As"}, {1: "3d 4c As"}]
-    logw = weigh(state, deals, [(1, I.PLAY, nine, "9s")])
+    logw = weigh(state, deals, [(1, PLAY, nine, "9s")])
     assert logw[0] > logw[1] + 1.0
 
 
@@ -212,16 +226,16 @@ def test_a_gift_received_makes_weak_cards_with_the_giver_less_likely() -> None:
     state = dealt({0: "Ks 3h", 1: "4s"}, n=3, lead=0)
     below_six = sum(15 << (4 * r) for r in range(3))  # the ranks 3, 4, 5
     rows = np.array([[0, C.card_set((40, 44)), 0], [0, C.card_set((1, 5)), 0]], dtype=np.int64)
-    logw = I.log_weights(
+    logw = log_weights(
         rows,
         np.array([1], dtype=np.int64),
-        np.array([I.GIFT], dtype=np.int64),
+        np.array([GIFT], dtype=np.int64),
         np.array([[below_six, 0, 0, 0, 0, 0, 0, 0]], dtype=np.int64),
         np.array([0], dtype=np.uint64),
         np.array([0], dtype=np.int64),
         S.pack(state),
         S.flags_of_rules(state.rules),
-        np.tile(I.WEIGHTS, (3, 1)),
+        np.tile(WEIGHTS, (3, 1)),
         np.zeros(3, dtype=np.bool_),
         0.05,
     )
@@ -239,7 +253,7 @@ def test_the_tracker_reads_plays_passes_and_flushes_from_events() -> None:
     events += ev
     bot.observe([e for e in events if e.visible_to(0)])
     kinds = [(x, k) for x, k, _, _ in bot.tracker.decisions]
-    assert kinds == [(0, I.PLAY), (1, I.AUTO_PASS), (2, I.PASS)]
+    assert kinds == [(0, PLAY), (1, AUTO_PASS), (2, PASS)]
     king = S.move_of(C.combo_from(["Ks"])[0])  # type: ignore[index]
     assert bot.tracker.decisions[1][2][0] == king
     assert bot.tracker.top == 0  # everybody passed: the field flushed
@@ -255,10 +269,10 @@ def test_beliefs_keep_a_forced_passer_without_strong_singles() -> None:
     bot.reset(seat=0, rules=state.rules, players=state.players)
     state, ev = GAME.apply(state, 0, Play(("Ks",)))
     bot.observe([e for e in ev if e.visible_to(0)])
-    assert [k for _, k, _, _ in bot.tracker.decisions] == [I.PLAY, I.AUTO_PASS]
+    assert [k for _, k, _, _ in bot.tracker.decisions] == [PLAY, AUTO_PASS]
     view0 = GAME.view(state, 0)  # seat 2 is to act; this is what seat 0 believes
     assert view0["turn"] == 2
-    ctx = I.Context(view0, I.WEIGHTS)
+    ctx = Context(view0, WEIGHTS)
     weighted = bot.beliefs(view0, ctx, seed=3)
     plain = IsmctsBot(samples=40, belief=0).beliefs(view0, ctx, seed=3)
     strong = C.card_set(c for c in range(44, 52)) | C.card_set([C.JOKER, C.JOKER])
@@ -280,7 +294,7 @@ def test_swaps_move_deals_off_hands_a_forced_pass_rules_out_keeping_every_card()
     state, ev = GAME.apply(state, 0, Play(("Ks",)))
     bot.observe([e for e in ev if e.visible_to(0)])
     view0 = GAME.view(state, 0)
-    ctx = I.Context(view0, I.WEIGHTS)
+    ctx = Context(view0, WEIGHTS)
     start = IsmctsBot(samples=40, candidates=1, mcmc=0).beliefs(view0, ctx, seed=3)
     moved = bot.beliefs(view0, ctx, seed=3)
     strong = C.card_set(c for c in range(44, 52)) | C.card_set([C.JOKER, C.JOKER])
@@ -311,7 +325,7 @@ def test_opponents_that_play_weakest_first_are_weighed_by_that_rule() -> None:
         assert bot.evidence[x, 1] > bot.evidence[x, 0] + 2.0  # the fitted policy comes next
         assert bot.evidence[x, 2] > bot.evidence[x, 1] + 2.0
     weights, rule = bot.opponent_models(5)
-    assert np.array_equal(weights[0], I.WEIGHTS) and not rule[0]
+    assert np.array_equal(weights[0], WEIGHTS) and not rule[0]
     for x in judged:
         assert rule[x]
 
@@ -350,16 +364,16 @@ def test_the_weakest_first_rule_gives_the_greedy_bot_s_choices() -> None:
 
 def _rule_share(view: JSON, action: Action) -> float:
     """The probability :func:`ismcts.weakest_first` gives ``action`` in ``view``."""
-    ctx = I.Context(view, I.WEIGHTS)
+    ctx = Context(view, WEIGHTS)
     hand = np.uint64(C.card_set(C.parse_cards(view["hand"]) or ()))
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
-    k, _ = I.weakest_first(ctx.base, ctx.fl, hand, buf, probs)
+    k, _ = weakest_first(ctx.base, ctx.fl, hand, buf, probs)
     if isinstance(action, Pass):
         return float(probs[k])
     assert isinstance(action, Play)
     move = np.uint64(S.move_of(reading(view, action)))
-    same = [i for i in range(k) if (buf[i] ^ move) & (I._CARDS | I._SEQ) == 0]
+    same = [i for i in range(k) if (buf[i] ^ move) & (MOVE_CARDS | MOVE_SEQ) == 0]
     return float(sum(probs[i] for i in same))
 
 
@@ -369,7 +383,7 @@ def test_opponents_that_do_not_play_weakest_first_keep_the_search_model() -> Non
     assert judged
     for x in judged:
         assert bot.evidence[x, 0] > bot.evidence[x, 1]
-        assert np.array_equal(bot.opponent_models(5)[0][x], I.WEIGHTS)
+        assert np.array_equal(bot.opponent_models(5)[0][x], WEIGHTS)
 
 
 def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -> None:
@@ -379,7 +393,7 @@ def test_without_opponent_models_every_seat_is_weighed_by_the_playout_policy() -
     assert default.model_opponents and default.model_playouts and default.mcmc == 200
     bot = _set_against("greedy", model_opponents=False)
     assert not bot.evidence.any()
-    assert (bot.opponent_models(5)[0] == I.WEIGHTS).all()
+    assert (bot.opponent_models(5)[0] == WEIGHTS).all()
     assert not bot.opponent_models(5)[1].any() and not bot.playout_rules(5).any()
 
 
@@ -406,9 +420,9 @@ def test_value_features_of_a_hand_built_position() -> None:
     """Seat 0 to lead with JK 2s 2h 8c 3d 4d 4s against 5 and 2 cards (seed rules, 8-cut)."""
     state = dealt({0: "JK 2s 2h 8c 3d 4d 4s", 1: "5c 6c 7c 9c 2d", 2: "Ks Kh"}, n=5, lead=0)
     fl = S.flags_of_rules(state.rules)
-    out = np.zeros(I.NV)
-    I.value_features(S.pack(state), fl, 0, out)
-    got = dict(zip(I.VALUE_FEATURES, out, strict=True))
+    out = np.zeros(NV)
+    value_features(S.pack(state), fl, 0, out)
+    got = dict(zip(VALUE_FEATURES, out, strict=True))
     assert got["bias"] == 1.0
     assert got["cards"] == pytest.approx(7 / 13)
     assert got["ranks"] == pytest.approx(4 / 13)  # 3, 4, 8, 2
@@ -425,19 +439,19 @@ def test_value_features_of_a_hand_built_position() -> None:
     assert (got["my_lead"], got["my_follow"], got["shortest"]) == (1.0, 0.0, 0.0)
     assert (got["first_out_taken"], got["finished"]) == (0.0, 0.0)
     # from seat 2's side: it holds the fewest, and it is not its turn
-    I.value_features(S.pack(state), fl, 2, out)
-    got = dict(zip(I.VALUE_FEATURES, out, strict=True))
+    value_features(S.pack(state), fl, 2, out)
+    got = dict(zip(VALUE_FEATURES, out, strict=True))
     assert (got["shortest"], got["my_lead"]) == (1.0, 0.0)
     assert got["cards"] == pytest.approx(2 / 13)
 
 
 def test_the_value_model_loads_and_judges_in_0_1(tmp_path: Any) -> None:
-    assert I.VALUE.shape == (I.NV,)
+    assert VALUE.shape == (NV,)
     stale = tmp_path / "value.json"
     stale.write_text('{"features": ["bias"], "weights": [1.0]}', encoding="utf-8")
-    assert not I.load_value(stale).any()  # stale features: no model (a value of 0.5)
+    assert not load_value(stale).any()  # stale features: no model (a value of 0.5)
     state = dealt({0: "JK 2s 3d", 1: "5c 6c 7c", 2: "Ks Kh 4c"}, n=3, lead=0)
-    v = I.position_value(S.pack(state), S.flags_of_rules(state.rules), 0, I.VALUE, np.zeros(I.NV))
+    v = position_value(S.pack(state), S.flags_of_rules(state.rules), 0, VALUE, np.zeros(NV))
     assert 0.0 < v < 1.0
 
 

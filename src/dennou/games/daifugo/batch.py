@@ -28,7 +28,7 @@ seat's finishing place once done (0 = 大富豪).
 A 7 pass or 10 discard (local rules, off by default) is made by the kernel for the player
 (its weakest cards in the current order: under a revolution or 11-back the highest ranks), so
 every listed move is a play or a pass. A 千日手 is drawn from the batch's random stream. The
-engine's readable rules stay the oracle: ``tests/games/daifugo/test_daifugo_batch.py`` replays
+engine's readable rules stay the oracle: ``tests/games/daifugo/test_batch.py`` replays
 batch games through the public API, and ``tests/rl/test_daifugo_batch.py`` the RL env's.
 
 **Seeding.** Each batch keeps its own generator (``seed``): deals and 千日手 draws come from it

@@ -55,6 +55,7 @@ from dennou.core.errors import IllegalActionError
 from dennou.core.game import JSON, Game, Seat
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import held as H
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Discard, Give, Pass, Play
 from dennou.games.daifugo.rules import TITLES, DaifugoRules
@@ -74,7 +75,7 @@ _CARDS = (1 << 54) - 1
 
 def _top_kind(state: DaifugoState) -> int:
     """The kind of the top play (-1: an empty field), without unpacking a kernel-held state."""
-    if type(state) is F.KernelState:
+    if type(state) is H.KernelState:
         st = state._k
         return int(st[S.TKIND]) if st[S.FCOUNT] else -1
     top = state.top
@@ -350,7 +351,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
                 dishonest tribute (cheating has no number).
         """
         if index == 0:
-            return F.PASS
+            return H.PASS
         if 0 < index < self._plays_end:
             top = _top_kind(state)
             if top >= 0 and top != self.combos[index - 1].kind:
@@ -442,7 +443,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
 
     def _legal(self, state: DaifugoState, seat: Seat) -> Any:
         if state.phase == "play" and seat == state.turn and state.follow_up is None:
-            if type(state) is F.KernelState:
+            if type(state) is H.KernelState:
                 numbers = np.sort(self._numbers_of_moves(state.moves()))
                 passes = state._r & 1
             else:
@@ -487,7 +488,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
     # --- observations -------------------------------------------------------------------
     def observe(self, state: DaifugoState, seat: Seat) -> Obs:
         """The observation of ``seat``, read from the state (only what its view shows)."""
-        if type(state) is F.KernelState:
+        if type(state) is H.KernelState:
             return self._observe_kernel(state, seat)
         phase = state.phase
         top: Top | None = None
@@ -546,7 +547,7 @@ class DaifugoEncoding(Encoding[DaifugoState, DaifugoRules]):
                     got = C.add(got, C.card_set(st.cards))
         return step_now, gave, got
 
-    def _observe_kernel(self, state: F.KernelState, seat: Seat) -> Obs:
+    def _observe_kernel(self, state: H.KernelState, seat: Seat) -> Obs:
         """:meth:`observe` of a state the kernel holds, from its vector (nothing unpacked)."""
         n = self.players
         st = state._k.tolist()

@@ -24,7 +24,7 @@ from math import comb, factorial
 from typing import Any
 
 from dennou.core.actions import Action, LazyActions
-from dennou.core.errors import GameOverError, IllegalActionError, NotYourTurnError
+from dennou.core.errors import IllegalActionError
 from dennou.core.game import (
     CHANCE,
     JSON,
@@ -36,11 +36,14 @@ from dennou.core.game import (
     Outcome,
     Seat,
 )
+from dennou.core.immutable import replace_at
 from dennou.games.daifugo import cards as C
+from dennou.games.daifugo import events as E
 from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import held as H
 from dennou.games.daifugo.actions import CODEC, Deal, Discard, Give, Pass, Places, Play
 from dennou.games.daifugo.cards import Combo
-from dennou.games.daifugo.rules import TITLE_KANJI, DaifugoRules, from_options, titles_for
+from dennou.games.daifugo.rules import DaifugoRules, from_options, titles_for
 from dennou.games.daifugo.state import (
     DaifugoState,
     ExchangeStep,
@@ -53,17 +56,10 @@ State = DaifugoState
 
 _PASS = Pass()
 _ONE_SEAT: dict[Seat, frozenset[Seat]] = {i: frozenset((i,)) for i in range(-1, 8)}
-_SUIT_SETS = {
-    suits: "".join(C.SUIT_NAMES[s] for s in range(4) if suits >> s & 1) for suits in range(16)
-}
 
 
 _DECK_STR = tuple(tuple(C.cards_str(C.deck(jokers))) for jokers in range(3))
 """The deck's wire forms in code order, by the number of jokers (what a deal shuffles)."""
-
-
-def _put(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:i], value, *seq[i + 1 :])
 
 
 class LegalPlays(list[Action]):
@@ -102,6 +98,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     )
     rules_type = DaifugoRules
     codec = CODEC
+    unit = "set"
 
     # --- setup ------------------------------------------------------------------------------
     def make_rules(self, options: Mapping[str, Any] | None = None) -> DaifugoRules:
@@ -157,8 +154,8 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         return Deal(tuple(F.shuffled(list(_DECK_STR[state.rules.jokers]), rng)))
 
     # --- legal actions ----------------------------------------------------------------------
-    legal_actions = F.legal_actions
-    apply = F.apply
+    legal_actions = H.legal_actions
+    apply = H.apply
 
     def legal_actions_rules(self, state: DaifugoState, seat: Seat) -> Sequence[Action]:
         """The actions ``seat`` may take now, by the readable rules (:meth:`legal_actions`).
@@ -271,17 +268,6 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         return LazyActions(factorial(len(seats)), item, contains, {"seats": seats})
 
     # --- transitions ------------------------------------------------------------------------
-    def _check_turn(self, state: DaifugoState, seat: Seat) -> None:
-        if state.phase == "over":
-            raise GameOverError("the set is over", seat=seat)
-        due = self.to_act(state)
-        if seat not in due:
-            raise NotYourTurnError(
-                f"seat {seat} may not act now ({state.phase}; to act: {sorted(due)})",
-                seat=seat,
-                phase=state.phase,
-            )
-
     def apply_rules(
         self, state: DaifugoState, seat: Seat, action: Action
     ) -> tuple[DaifugoState, list[Event]]:
@@ -289,7 +275,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         kind = type(action)
         phase = state.phase
         if phase != "play" or seat != state.turn:  # the seat to play needs no more checking
-            self._check_turn(state, seat)
+            self.check_turn(state, seat)
         ev: list[Event] = []
         due = state.follow_up
         if phase == "play" and due is None and kind is Play:
@@ -353,23 +339,8 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s.field, s.discards, s.passed, s.finished, s.cheaters = (), 0, frozenset(), (), ()
         s.revolution, s.back, s.lock, s.pass_run, s.fallen = False, False, 0, 0, -1
         s.turn = s.last = -1
-        leads = "" if rules.first_lead == "diamond3" else f"; {s.players[s.order[0]]} leads"
-        ev.append(
-            Event(
-                "deal",
-                f"game {s.game_no}: cards dealt{leads}",
-                {"game": s.game_no, "order": list(s.order), "counts": [len(h) for h in dealt]},
-            )
-        )
-        for seat, hand in enumerate(dealt):
-            ev.append(
-                Event(
-                    "hand",
-                    "your hand: " + C.cards_symbols(hand),
-                    {"seat": seat, "cards": C.cards_str(hand)},
-                    frozenset((seat,)),
-                )
-            )
+        diamond3 = rules.first_lead == "diamond3"
+        E.deal_events(s.game_no, s.players, s.order, [tuple(h) for h in dealt], diamond3, ev)
         s.steps = self._exchange_plan(s) if rules.exchange and s.game_no > 1 else ()
         s.phase = "exchange"
         return self._after_step(s, ev)
@@ -441,14 +412,14 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         giver, receiver = step.giver, step.receiver
         cards = C.card_set(given)
-        s.hands = _put(s.hands, giver, C.remove(s.hands[giver], cards))
+        s.hands = replace_at(s.hands, giver, C.remove(s.hands[giver], cards))
         lost = receiver in s.cheaters
         if lost:
             s.discards = C.add(s.discards, cards)
         else:
-            s.hands = _put(s.hands, receiver, C.add(s.hands[receiver], cards))
+            s.hands = replace_at(s.hands, receiver, C.add(s.hands[receiver], cards))
         done = ExchangeStep(giver, receiver, step.count, step.kind, given, False, True)
-        s.steps = _put(s.steps, s.steps.index(step), done)
+        s.steps = replace_at(s.steps, s.steps.index(step), done)
         note = f" ({how})" if how else ""
         text = f"{s.players[giver]} gives {step.count} card(s) to {s.players[receiver]}{note}"
         data: JSON = {
@@ -488,10 +459,10 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s = state.copy()
         hand = s.hand(seat)
         s.discards = C.add(s.discards, s.hands[seat])
-        s.hands = _put(s.hands, seat, 0)
+        s.hands = replace_at(s.hands, seat, 0)
         s.cheaters = (*s.cheaters, seat)
         cheated = ExchangeStep(step.giver, step.receiver, step.count, step.kind, (), True, True)
-        s.steps = _put(s.steps, s.steps.index(step), cheated)
+        s.steps = replace_at(s.steps, s.steps.index(step), cheated)
         ev.append(
             Event(
                 "cheat",
@@ -581,7 +552,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 spade3_return=rules.spade3_return,
             ):
                 return combo
-        locked = f" of suits {_SUIT_SETS[state.lock]} (locked)" if state.lock else ""
+        locked = f" of suits {E.SUIT_SETS[state.lock]} (locked)" if state.lock else ""
         raise IllegalActionError(
             f"{list(readings[0].strs())} does not beat the field {list(top.combo.strs())}: a "
             f"play needs {top.combo.size} card(s) of the same kind{locked}, stronger"
@@ -598,20 +569,21 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         top = state.top
         s = state.copy()
         returned = C.is_spade3_return(combo, top and top.combo)
-        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], combo.cards))
+        s.hands = replace_at(s.hands, seat, C.remove(s.hands[seat], combo.cards))
         s.field = (*s.field, Played(seat, combo, returned))
         s.last = seat
         s.pass_run = 0
         locks = rules.suit_lock and not s.lock and C.locks(combo, top and top.combo)
         if locks:
             s.lock = combo.suits
-        revolts = rules.revolution and not returned and self._revolts(combo, rules)
+        revolts = rules.revolution and not returned and F.revolts(combo, rules)
         if revolts:
             s.revolution = not s.revolution
         backs = rules.eleven_back and combo.count(C.JACK) > 0
         if backs:
             s.back = not s.back
-        ev.append(self._play_event(s, seat, combo, revolts, returned, locks, backs))
+        flags = revolts | returned << 1 | locks << 2 | backs << 3 | s.revolution << 4 | s.back << 5
+        ev.append(E.play_event(rules, s.players[seat], seat, combo, flags, s.lock))
         if not s.hands[seat] and self._go_out(s, seat, ev):
             return self._end_game(s, ev)
         if s.hands[seat]:
@@ -621,83 +593,18 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 return s
         return self._after_play(s, seat, ev)
 
-    def _revolts(self, combo: Combo, rules: DaifugoRules) -> bool:
-        """Rules, Revolution: whether ``combo`` is big enough to revolt.
-
-        A group of ``revolution_size`` cards or more (never jokers only), a sequence of
-        ``sequence_revolution_size`` or more.
-        """
-        if combo.kind == C.SEQUENCE:
-            return 0 < rules.sequence_revolution_size <= combo.size
-        return combo.size >= rules.revolution_size and not combo.jokers_only
-
-    def _play_event(
-        self,
-        s: State,
-        seat: Seat,
-        combo: Combo,
-        revolts: bool,
-        returned: bool,
-        locks: bool,
-        backs: bool,
-    ) -> Event:
-        rules = s.rules
-        cut = rules.eight_cut and combo.count(C.EIGHT) > 0
-        tags = []
-        if revolts:
-            tags.append("revolution" if s.revolution else "counter-revolution")
-        if backs:
-            tags.append("11-back" if s.back else "11-back ends")
-        if cut:
-            tags.append("8-cut")
-        if returned:
-            tags.append("spade-3 return")
-        if locks:
-            tags.append(f"locks {_SUIT_SETS[s.lock]}")
-        text = f"{s.players[seat]} plays {F.symbols(combo)}"
-        if tags:
-            text += f" ({', '.join(tags)})"
-        data: JSON = {
-            "seat": seat,
-            "cards": list(F.play_of(combo).cards),
-            "revolution": s.revolution,
-            "revolts": revolts,
-            "cut": cut,
-            "returned": returned,
-        }
-        if combo.kind == C.SEQUENCE:
-            data["kind"] = "sequence"
-        if rules.suit_lock:
-            data["lock"] = _SUIT_SETS[s.lock]
-        if rules.eleven_back:
-            data["back"] = s.back
-        return Event("play", text, data)
-
     def _go_out(self, s: State, seat: Seat, ev: list[Event]) -> bool:
         """Rules, Finishing: ``seat`` is out; 都落ち. Whether the game is over."""
         s.finished = (*s.finished, seat)
-        ev.append(
-            Event(
-                "out",
-                f"{s.players[seat]} is out (#{len(s.finished)})",
-                {"seat": seat, "place": len(s.finished)},
-            )
-        )
+        ev.append(E.out_event(s.players[seat], seat, len(s.finished)))
         if s.rules.miyako_ochi and len(s.finished) == 1:
             fallen = next((x for x, t in enumerate(s.titles) if t == "daifugo"), -1)
             if fallen not in (-1, seat) and s.active(fallen):
                 hand = s.hand(fallen)
                 s.discards = C.add(s.discards, s.hands[fallen])
-                s.hands = _put(s.hands, fallen, 0)
+                s.hands = replace_at(s.hands, fallen, 0)
                 s.fallen = fallen
-                ev.append(
-                    Event(
-                        "fall",
-                        f"{s.players[fallen]} was 大富豪 and is not first out: falls to 大貧民 "
-                        f"(都落ち); hand discarded: {C.cards_symbols(hand)}",
-                        {"seat": fallen, "hand": C.cards_str(hand)},
-                    )
-                )
+                ev.append(E.fall_event(s.players[fallen], fallen, hand))
         return sum(1 for h in s.hands if h) <= 1
 
     def _follow_up_due(self, s: State, seat: Seat, combo: Combo, *, given: bool) -> FollowUp | None:
@@ -731,10 +638,10 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
             )
         s = state.copy()
         cards_set = C.card_set(cards)
-        s.hands = _put(s.hands, seat, C.remove(s.hands[seat], cards_set))
+        s.hands = replace_at(s.hands, seat, C.remove(s.hands[seat], cards_set))
         name = s.players[seat]
         if due.kind == "give":
-            s.hands = _put(s.hands, due.to, C.add(s.hands[due.to], cards_set))
+            s.hands = replace_at(s.hands, due.to, C.add(s.hands[due.to], cards_set))
             text = f"{name} gives {due.count} card(s) to {s.players[due.to]} (7 pass)"
             data: JSON = {"seat": seat, "to": due.to, "count": due.count}
             ev.append(Event("pass7", text, data))
@@ -797,16 +704,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         """``seat`` passes (rules: Passing); 千日手 after ``stalemate_passes`` in a row."""
         s.passed = s.passed | {seat}
         s.pass_run += 1
-        if auto:
-            ev.append(
-                Event(
-                    "pass",
-                    f"{s.players[seat]} passes (no legal play)",
-                    {"seat": seat, "auto": True},
-                )
-            )
-        else:
-            ev.append(Event("pass", f"{s.players[seat]} passes", {"seat": seat, "auto": False}))
+        ev.append(E.pass_event(s.players[seat], seat, auto))
         limit = s.rules.stalemate_passes
         if limit and s.pass_run >= limit:
             s.phase = "stalemate"
@@ -868,11 +766,11 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         s.passed = frozenset()
         s.lock = 0
         s.back = False
-        ev.append(Event("flush", f"the field flushes ({why})", {"reason": why}))
+        ev.append(E.flush_event(why))
 
     def _lead(self, s: State, seat: Seat, ev: list[Event]) -> None:
         s.turn = s.last = seat
-        ev.append(Event("lead", f"{s.players[seat]} leads", {"seat": seat}))
+        ev.append(E.lead_event(s.players[seat], seat))
 
     def _places(self, state: State, seats: tuple[int, ...], ev: list[Event]) -> State:
         """Rules, 千日手: the drawn order places the seats still holding cards."""
@@ -901,35 +799,9 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         """Rules, Titles and points; the next game's order; the game's events."""
         game_no = s.game_no
         finish, last_hand, pts = self._close_game(s)
-        n = len(s.players)
-        titles = s.titles
-        summary = ", ".join(
-            f"{s.players[x]} {TITLE_KANJI[titles[x] or '']} {pts[x]:+d}" for x in range(n)
-        )
-        ev.append(
-            Event(
-                "game_end",
-                f"game {game_no} over: {summary}"
-                + (f"; last hand {C.cards_symbols(last_hand)}" if last_hand else ""),
-                {
-                    "game": game_no,
-                    "finish": finish,
-                    "titles": list(titles),
-                    "points": list(pts),
-                    "cheaters": list(s.results[-1].cheaters),
-                    "last_hand": C.cards_str(last_hand),
-                },
-            )
-        )
-        if s.phase == "over":
-            ev.append(
-                Event(
-                    "set_end",
-                    "the set is over: "
-                    + ", ".join(f"{s.players[x]} {s.points[x]:+d}" for x in range(n)),
-                    {"points": list(s.points)},
-                )
-            )
+        cheaters = s.results[-1].cheaters
+        over = s.points if s.phase == "over" else None
+        E.end_events(s.players, game_no, finish, s.titles, pts, cheaters, last_hand, over, ev)
         return s
 
     def _close_game(self, s: State) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
@@ -988,7 +860,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         discard: the weakest cards. Exchange: the strongest cards for a tribute, the weakest for
         a gift (never cheating).
         """
-        self._check_turn(state, seat)
+        self.check_turn(state, seat)
         if seat == CHANCE:
             raise IllegalActionError("chance has no default; draw with sample_chance")
         ev = [

@@ -759,41 +759,137 @@ def step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> bo
 
 
 ILLEGAL, HANDED_BACK, GAME_OVER = -1, -2, -3
-"""What :func:`engine_step` answers instead of the next position."""
+"""What :func:`engine_step` answers instead of the next position (a game over carries its
+:func:`engine_step` summary too: ``GAME_OVER - 4 * summary``)."""
+
+INFO_SHIFT = 24
+"""Where :func:`engine_step`'s summary of the step starts in its answer."""
+
+(
+    I_RETURNED,
+    I_LOCKS,
+    I_REVOLUTION,
+    I_BACK,
+    I_LOCK,
+    I_NFIN,
+    I_FLUSHED,
+    I_OUT,
+    I_FELL,
+    I_FIRST,
+    I_PASSED,
+    I_LEADS,
+) = (1, 2, 4, 8, 4, 8, 1 << 12, 1 << 13, 1 << 14, 15, 18, 1 << 26)
+"""The summary's fields: bits (``I_RETURNED``: a spade-3 return; ``I_LOCKS``: the play locked
+the suits; ``I_REVOLUTION``, ``I_BACK``: as they were before; ``I_FLUSHED``: the field flushed
+after the turn went round; ``I_OUT``: the player went out; ``I_FELL``: 都落ち; ``I_LEADS``: the
+field flushed, for any reason, and the seat to play leads) and shifts (``I_LOCK``: the lock
+before, 4 bits; ``I_NFIN``: players out before, 4 bits, given only when the player went out;
+``I_FIRST``: the first seat passed for, 3 bits; ``I_PASSED``: the seats passed for, 8 bits). A
+summary holds nothing the step's events do not depend on, so that equal summaries (with the
+move, the seat and, under ``I_LEADS``, the next seat) mean equal events."""
+
+
+@no_alloc
+def _round_info(
+    st: np.ndarray, fl: np.ndarray, seat: int, skips: int, last: int, passed: int, flushed: bool
+) -> int:
+    """The seats :func:`_advance` passed for after ``seat``: their set and the first of them.
+
+    The round is as :func:`_advance` saw it (``last``, ``passed``, the hands after the play);
+    the seats passed for are the round's first ones from its ``skips``-th on, all of them when
+    the field flushed.
+    """
+    n = st[N]
+    i = st[HEAD + n + seat]
+    count = 0
+    for k in range(1, n + 1):
+        if _in_round(st, fl, st[HEAD + (i + k) % n], last, passed):
+            count += 1
+    if count == 0:
+        return 0
+    start = skips % count
+    first = -1
+    ring = 0
+    j = 0
+    for k in range(1, n + 1):
+        x = st[HEAD + (i + k) % n]
+        if _in_round(st, fl, x, last, passed):
+            if j == start:
+                first = x
+            j += 1
+            ring |= 1 << x
+    auto = ring if flushed else st[PASSED] & ~passed
+    if auto == 0:
+        return 0
+    return first << I_FIRST | auto << I_PASSED
 
 
 @no_alloc
 def engine_step(st: np.ndarray, move: np.uint64, fl: np.ndarray, buf: np.ndarray) -> int:
     """The engine's play or pass ``move`` (0) of the seat to play, checked, on ``st`` in place.
 
-    Returns ``moves << 8 | turn << 1 | top``: how many legal plays the seat to play next has
-    (listed in ``buf`` in the readable rules' order), that seat, and whether the field has a
-    top. Or :data:`ILLEGAL` (not legal now); :data:`GAME_OVER` (the game ended: ``st`` holds its
-    finishing order); :data:`HANDED_BACK` when the move makes a 千日手 or owes a 7 pass or 10
-    discard: the engine's readable rules take those from the state before.
+    Returns ``summary << INFO_SHIFT | moves << 8 | turn << 1 | top``: what the step did for its
+    events (the ``I_`` fields), how many legal plays the seat to play next has (listed in
+    ``buf`` in the readable rules' order), that seat, and whether the field has a top. Or
+    :data:`ILLEGAL` (not legal now); ``GAME_OVER - 4 * summary`` (the game ended: ``st`` holds
+    its finishing order); :data:`HANDED_BACK` when the move makes a 千日手 or owes a 7 pass or
+    10 discard: the engine's readable rules take those from the state before.
     """
     if st[FU_KIND] or st[OVER]:
         return HANDED_BACK
+    seat = st[TURN]
+    info = 0  # a pass's events depend on none of the position before
+    nfin = st[NFIN]
+    passed = st[PASSED]
+    last = st[LAST]
+    fallen = st[FALLEN]
+    skips = 0
+    advances = True
     if move == 0:
         if st[TOP] == 0 and not fl[F_LEADPASS]:
             return ILLEGAL
+        passed |= 1 << seat
     else:
-        hand = _hand(st, st[TURN])
+        hand = _hand(st, seat)
         if move & _CARDS & ~hand:
             return ILLEGAL
+        info = st[REVOLUTION] * I_REVOLUTION | st[BACK] * I_BACK | st[LOCK] << I_LOCK
+        kind, low, size, suits = move_info(move)
         if st[TOP] != 0:
             if st[RETURNED]:
                 return ILLEGAL
             rev = 1 if st[REVOLUTION] != st[BACK] else 0
             if not _beats_top(move, st[TKIND], st[TLOW], st[TSIZE], rev, st[LOCK], fl[F_S3]):
                 return ILLEGAL
+            if st[TKIND] == 0 and st[TLOW] == 13 and st[TSIZE] == 1 and move == np.uint64(1):
+                info |= I_RETURNED
+            if fl[F_LOCK] and st[LOCK] == 0 and suits != 0 and suits == st[TSUITS]:
+                info |= I_LOCKS
+        last = seat
+        if (fl[F_CUT] and _count_of(kind, low, size, EIGHT)) or (
+            info & I_RETURNED and fl[F_S3FLUSH]
+        ):
+            advances = False
+        elif fl[F_SKIP]:
+            skips = _count_of(kind, low, size, FIVE)
     over = step(st, move, fl, buf)
     if st[STALE] or st[FU_KIND]:
         return HANDED_BACK
+    if move != 0 and _hand(st, seat) == 0:
+        info |= I_OUT | nfin << I_NFIN
+        if fallen < 0 and st[FALLEN] >= 0:
+            info |= I_FELL
     if over:
-        return GAME_OVER
+        return int(GAME_OVER - 4 * info)
+    if advances:
+        flushed = st[FCOUNT] == 0 and (move != 0 or st[PASSED] == 0)
+        if flushed:
+            info |= I_FLUSHED | I_LEADS
+        info |= _round_info(st, fl, seat, skips, last, passed, flushed)
+    else:
+        info |= I_LEADS
     k: Any = legal_moves(st, fl, buf)
-    return int(k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
+    return int(info << INFO_SHIFT | k << 8 | st[TURN] << 1 | (1 if st[TOP] != 0 else 0))
 
 
 @no_alloc

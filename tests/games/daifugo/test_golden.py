@@ -1,7 +1,8 @@
-"""Golden playthroughs: whole 5-player sets of 10 games replayed from their records.
+"""Daifugo's golden playthroughs: whole 5-player sets of 10 games.
 
-``daifugo_5p_set``: the source's rules; ``daifugo_uecda_set``: the ``uecda`` preset. Regenerate
-with ``PYTHONPATH=src python -m tests.games.daifugo.make_golden`` and review the diff.
+``daifugo_5p_set``: the source's rules; ``daifugo_uecda_set``: the ``uecda`` preset. The shared
+runner (``tests/test_golden.py``) replays them and plays them again from their seed;
+``scripts/golden --replay daifugo_5p_set daifugo_uecda_set`` makes them again.
 """
 
 from __future__ import annotations

@@ -7,10 +7,12 @@ tables and tests forced passes on card sets; :func:`cards.combos` (the order) an
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import combinations
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,10 +20,12 @@ from dennou.core.game import CHANCE
 from dennou.games.daifugo import GAME, DaifugoRules
 from dennou.games.daifugo import cards as C
 from dennou.games.daifugo import fast as F
+from dennou.games.daifugo import held as H
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.state import STATE_FIELDS, Played
 
 from . import reference as R
+from .test_properties import OPTIONS as PROPERTY_OPTIONS
 
 hands = st.builds(
     lambda naturals, jokers: C.card_set(naturals) | C.JOKER_BITS[jokers],
@@ -130,7 +134,7 @@ def test_kernel_transitions_equal_the_readable_rules_under_every_option() -> Non
     the state, the events and then the legal actions the readable rules give (``apply_rules``
     and ``legal_actions_rules`` on a plain copy), listed in the same order, also where a hand
     has more plays than the kernel's vector keeps."""
-    from tests.games.daifugo.test_daifugo_sim import random_options
+    from tests.games.daifugo.test_sim import random_options
 
     rng = random.Random(11)
     seen = {"kernel": 0, "ends": 0, "many": 0}
@@ -156,7 +160,53 @@ def test_kernel_transitions_equal_the_readable_rules_under_every_option() -> Non
             ref, ref_events = GAME.apply_rules(state.copy(), seat, action)
             assert _fields(new) == _fields(ref)
             assert list(events) == ref_events
-            seen["kernel"] += type(new) is F.KernelState
-            seen["ends"] += type(state) is F.KernelState and new.phase != "play"
+            seen["kernel"] += type(new) is H.KernelState
+            seen["ends"] += type(state) is H.KernelState and new.phase != "play"
             state = new
     assert seen["kernel"] > 25_000 and seen["ends"] > 100 and seen["many"] > 10, seen
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 8), opts=PROPERTY_OPTIONS)
+def test_events_of_the_fast_path_equal_the_readable_rules_events(
+    seed: int, n: int, opts: dict[str, object]
+) -> None:
+    """Rules page, every option: the events ``apply`` gives for each action of a random set
+    (built from the kernel's summary of the step where the kernel made the transition) equal,
+    in order, the events the readable rules (``apply_rules`` on a plain copy) give."""
+    rng = random.Random(seed)
+    rules = GAME.make_rules({**opts, "games": 3})
+    state = GAME.new(rules, [f"p{i}" for i in range(n)])
+    kernel = 0
+    for _ in range(5000):
+        acting = GAME.to_act(state)
+        if not acting:
+            break
+        (seat,) = acting
+        if seat == CHANCE:
+            action = GAME.sample_chance(state, rng)
+        else:
+            legal = GAME.legal_actions(state, seat)
+            action = legal[rng.randrange(len(legal))]
+        new, events = GAME.apply(state, seat, action)
+        _, ref_events = GAME.apply_rules(state.copy(), seat, action)
+        assert events == ref_events
+        kernel += type(new) is H.KernelState
+        state = new
+    assert kernel > 0
+
+
+def test_events_of_the_fast_path_serialise_with_their_items() -> None:
+    """The events ``apply`` returns are a plain list: ``json`` and ``msgspec`` write every
+    event (a list filled only when Python code reads it would be written empty)."""
+    rng = random.Random(3)
+    state = GAME.new(GAME.make_rules({"games": 1}), ["a", "b", "c"])
+    state, events = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
+    assert type(state) is H.KernelState and type(events) is list
+    (seat,) = GAME.to_act(state)
+    state, events = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    assert type(events) is list and events
+    plain = [msgspec.to_builtins(e) for e in events]
+    assert json.loads(json.dumps([msgspec.to_builtins(e) for e in events])) == plain
+    assert msgspec.json.decode(msgspec.json.encode(events)) == plain
+    assert list(state.log)[-len(events) :] == events
