@@ -1,12 +1,12 @@
-"""Numeron's observations, kept as the log grows, equal those built from the whole log.
+"""Numeron's observations and views, kept as the log grows, equal those built from the whole log.
 
 The encoding keeps what each seat's events say about each number per log
 (:class:`~dennou.games.numeron.knowledge.LogKnowledge`), so a step of the learning env costs
-the same late in a long game as early. The reference here is the observation built from
-scratch: the events the seat may see (all once the game is over) read by ``knowledge`` from the
-first, then encoded field by field. Random long games (4 digits: every item, defence items
-widening what is known), with old states observed again and lines forked from them as a search
-does.
+the same late in a long game as early. The references are built from scratch: the events the
+seat may see (all once the game is over) read by ``knowledge`` from the first, then encoded
+field by field; and the view with its log converted anew. Random long games (4 digits: every
+item, defence items widening what is known), with old states observed again and lines forked
+from them as a search does.
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dennou.core.encoding import Obs, one_hot
+from dennou.core.jsondata import encode, to_json
+from dennou.core.views import LogJSON
 from dennou.games.numeron import GAME
 from dennou.games.numeron.actions import Call
 from dennou.games.numeron.encoding import PHASES, NumeronEncoding
 from dennou.games.numeron.knowledge import knowledge
 from dennou.games.numeron.rules import ALL_ITEMS
 from dennou.games.numeron.state import NumeronState
+from dennou.games.numeron.views import view
 from dennou.rl.table import Table
 
 
@@ -61,11 +64,23 @@ def reference_observe(enc: NumeronEncoding, state: NumeronState, seat: int) -> O
     return enc.clip(out)
 
 
+def reference_view(state: NumeronState, seat: int | None) -> Any:
+    """The view with its log converted from scratch (every event the seat may see)."""
+    over = state.phase == "over"
+    log = to_json([e for e in state.log if over or e.visible_to(seat)])
+    return view(GAME.views.header(state, seat), state, seat, log)
+
+
 def _same(enc: NumeronEncoding, state: NumeronState) -> None:
     for seat in (0, 1):
         got = enc.observe(state, seat)
         want = reference_observe(enc, state, seat)
         assert got.tobytes() == want.tobytes(), (seat, len(state.log), np.nonzero(got != want))
+    for who in (0, 1, None):
+        shown = GAME.view(state, who)
+        assert shown == reference_view(state, who), (who, len(state.log))
+        log = shown["log"]
+        assert isinstance(log, LogJSON) and log.encoded() == encode(list(log))
 
 
 def _choose(table: Table, seat: int, rng: random.Random, hit: float) -> int:
@@ -90,7 +105,7 @@ def _choose(table: Table, seat: int, rng: random.Random, hit: float) -> int:
     digits=st.sampled_from([3, 4]),
     steps=st.integers(100, 350),
 )
-def test_observations_kept_as_the_log_grows_equal_those_from_the_whole_log(
+def test_observations_and_views_kept_as_the_log_grows_equal_those_from_the_whole_log(
     seed: int, digits: int, steps: int
 ) -> None:
     table = Table("numeron", rules={"digits": digits}, seed=seed)
@@ -104,9 +119,7 @@ def test_observations_kept_as_the_log_grows_equal_those_from_the_whole_log(
             table.reset(None)
         state = table.state
         past.append(state)
-        obs = [table.observe(s)[0] for s in (0, 1)]
-        want = [reference_observe(enc, state, s) for s in (0, 1)]
-        assert [o.tobytes() for o in obs] == [w.tobytes() for w in want], len(state.log)
+        _same(enc, state)
         roll = rng.random()
         if roll < 0.1:  # an old state again (a search looking back)
             _same(enc, past[rng.randrange(len(past))])
