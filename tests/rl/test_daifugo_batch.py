@@ -146,7 +146,7 @@ def test_step_returns_the_env_buffers_each_call_with_the_values_of_fresh_copies(
     fresh = DaifugoBatchEnv(16, rules, players, seed=3, copy=True)
     rng = np.random.default_rng(4)
     first = reused.reset()
-    kept = fresh.reset()
+    kept: tuple[Any, ...] = fresh.reset()
     assert [a.tobytes() for a in first] == [a.tobytes() for a in kept]
     buffers: tuple[Any, ...] = ()
     ended = 0
