@@ -284,6 +284,14 @@ class LogKnowledge:
         # id(last event) -> (that event, the log's length, what the log says)
         self._logs: OrderedDict[int, tuple[Event, int, Known]] = OrderedDict()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # an encoding pickled to another process (vector envs) leaves the remembered logs
+        # behind: the copy starts empty
+        return {"digits": self.digits, "size": self._size}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["digits"], state["size"])  # type: ignore[misc]
+
     def of(self, log: Sequence[Event]) -> Known:
         """What the events of ``log`` say, ``[audience][owner]`` (audience 2: every event)."""
         n = len(log)
