@@ -137,6 +137,60 @@ def test_same_seed_same_trajectory_other_seed_other_trajectory() -> None:
     assert a.reset()[0].tobytes() == c.reset()[0].tobytes()
 
 
+@pytest.mark.parametrize("config", ["seed rules", "two seats, sequences"])
+def test_step_returns_the_env_buffers_each_call_with_the_values_of_fresh_copies(
+    config: str,
+) -> None:
+    players, rules = CONFIGS[config]
+    reused = DaifugoBatchEnv(16, rules, players, seed=3)
+    fresh = DaifugoBatchEnv(16, rules, players, seed=3, copy=True)
+    rng = np.random.default_rng(4)
+    first = reused.reset()
+    kept: tuple[Any, ...] = fresh.reset()
+    assert [a.tobytes() for a in first] == [a.tobytes() for a in kept]
+    buffers: tuple[Any, ...] = ()
+    ended = 0
+    for step in range(250):
+        actions = reused.sample_actions(rng)
+        before = [a.copy() for a in kept]
+        got = reused.step(actions)
+        want = fresh.step(actions)
+        # the same values as fresh arrays, in the same buffers every step
+        assert [a.tobytes() for a in got] == [a.tobytes() for a in want], step
+        assert [a.dtype for a in got] == [a.dtype for a in want]
+        if step == 0:
+            buffers = got
+            assert got[0] is first[0] and got[1] is first[1] and got[2] is first[2]
+        assert all(a is b for a, b in zip(got, buffers, strict=True))
+        # copies: new arrays, and the last step's are left as they were
+        assert not any(np.shares_memory(a, b) for a, b in zip(want, kept[:3], strict=False))
+        assert all(np.array_equal(a, b) for a, b in zip(kept, before, strict=True))
+        kept = want
+        ended += int(want[4].sum())
+    assert ended > 0  # rows were dealt again (auto-reset) under both
+    # a kept buffer shows the newest step: what the docs say to copy
+    assert first[0] is reused.step(reused.sample_actions(rng))[0]
+
+
+def test_vector_env_without_copies_steps_as_with_them() -> None:
+    from dennou.rl.vector import DaifugoVectorEnv
+
+    a = DaifugoVectorEnv(8, {"preset": "uecda"}, seed=5)
+    b = DaifugoVectorEnv(8, {"preset": "uecda"}, seed=5, copy=False)
+    rng = np.random.default_rng(6)
+    oa, _ = a.reset()
+    ob, _ = b.reset()
+    for _ in range(200):
+        mask = oa["action_mask"].astype(bool)
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        oa, ra, da, _, ia = a.step(actions)
+        ob, rb, db, _, ib = b.step(actions)
+        assert oa["observation"].tobytes() == ob["observation"].tobytes()
+        assert oa["action_mask"].tobytes() == ob["action_mask"].tobytes()
+        assert ra.tolist() == rb.tolist() and da.tolist() == db.tolist()
+        assert ia["seat"].tolist() == ib["seat"].tolist()
+
+
 def test_a_new_env_deals_again_from_its_seed() -> None:
     first = DaifugoBatchEnv(4, seed=9).hands()
     DaifugoBatchEnv(4, seed=10)  # another env in between changes nothing

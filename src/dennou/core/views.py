@@ -8,6 +8,7 @@ imports its views. :meth:`Views.header` is the part every view starts with.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import threading
@@ -127,7 +128,9 @@ class LogJSON(list["JSON"]):
     __slots__ = ("_source",)
 
     def __init__(self, items: list[JSON], source: tuple[EventLog, _Chain | None, Any, int]) -> None:
-        super().__init__(items)
+        # the first ``count`` of ``items`` (a line's shared list), copied once
+        count = source[3]
+        super().__init__(items if count == len(items) else itertools.islice(items, count))
         self._source = source
 
     def __reduce__(self) -> tuple[type[list[JSON]], tuple[list[JSON]]]:
@@ -200,7 +203,11 @@ class _Chain:
             ends.append(len(blob))
         return b"[" + blob[: ends[count]] + b"]"
 
-    def visible(self, who: Seat | None, length: int) -> list[JSON]:
+    def visible(self, who: Seat | None, length: int) -> tuple[list[JSON], int]:
+        """What ``who`` sees on this line: its events' JSON, and the count among the first n.
+
+        ``n`` is ``length``. The list is the line's own, still growing: read it, don't keep it.
+        """
         if who not in self.seen:
             seen: list[JSON] = []
             counts = [0]
@@ -210,7 +217,7 @@ class _Chain:
                 counts.append(len(seen))
             self.seen[who] = (seen, counts)
         seen, counts = self.seen[who]
-        return seen[: counts[length]]
+        return seen, counts[length]
 
 
 class EventLog:
@@ -258,9 +265,9 @@ class EventLog:
         with self._lock:
             chain = self._chain(log)
             if everything:
-                return LogJSON(chain.every[:n], (self, chain, _EVERY, n))
-            shown = chain.visible(seat, n)
-            return LogJSON(shown, (self, chain, seat, len(shown)))
+                return LogJSON(chain.every, (self, chain, _EVERY, n))
+            shown, count = chain.visible(seat, n)
+            return LogJSON(shown, (self, chain, seat, count))
 
     def _known(self, log: Sequence[Event], i: int) -> _Chain | None:
         found = self._logs.get(id(log[i]))

@@ -31,6 +31,12 @@ the highest ranks; jokers last). So every decision is a play or a pass, and the 
 numbers of the encoding never appear in a mask. A 千日手 draws the remaining places from the
 env's random stream.
 
+**Buffers.** The arrays ``reset`` and ``step`` return are the env's own output buffers, filled
+again in place by the next ``reset`` or ``step``: keep one past the next call with ``.copy()``.
+Fresh arrays for every call would be mapped and unmapped by the allocator each step (a page
+fault per 4 KiB touched, most of a step's time); ``copy=True`` gives fresh arrays anyway, with
+the same values.
+
 **Seeding.** Each env keeps its own generator (``seed``; ``reset(seed)`` replaces it): the deals
 and 千日手 draws of a step come from it alone, so two envs with the same seed play the same games
 under the same actions, whatever else runs between their calls.
@@ -123,10 +129,14 @@ def _observe(
     numbers: np.ndarray,
     offsets: np.ndarray,
     buf: np.ndarray,
+    listed: bool,
 ) -> int:
     """Every row's observation, mask and seat to act; the legal numbers in CSR form.
 
-    ``obs`` and ``mask`` come zeroed. Returns the count of legal numbers, ``-1`` when
+    ``obs`` and ``mask`` are the env's buffers, filled again: each observation row is cleared
+    then filled while it is in the cache; with ``listed`` the mask's true entries are exactly
+    the legal numbers of ``numbers`` and ``offsets`` (the last call's), cleared one by one, else
+    every mask row is cleared. Returns the count of legal numbers, ``-1`` when
     ``numbers`` is too short (the caller grows it and asks again), or ``-2 - g`` when a legal
     move of row ``g`` has no number (a numbering bug: a mask must never be silently wrong).
     """
@@ -136,9 +146,17 @@ def _observe(
     flags_at = lay[L_FLAGS]
     last_move = sorted_moves.shape[0] - 1
     total = 0
+    if listed:
+        for g in range(states.shape[0]):
+            row = mask[g]
+            for i in range(offsets[g], offsets[g + 1]):
+                row[numbers[i]] = False
     for g in range(states.shape[0]):
         st = states[g]
         o = obs[g]
+        o[:] = 0.0
+        if not listed:
+            mask[g, :] = False
         x = st[S.TURN]
         seat[g] = x
         hand = np.uint64(st[head + 3 * n + x])
@@ -242,6 +260,8 @@ class DaifugoBatchEnv:
             :class:`DaifugoRules`; ``None``: the seed rules.
         players: Seats per game (2-8).
         seed: Seed of the env's generator (deals, 千日手); ``None``: fresh entropy.
+        copy: Return new arrays from every ``reset`` and ``step`` (default: the env's buffers,
+            overwritten by the next call; see the module's documentation).
 
     Raises:
         ValueError: ``num_envs`` below 1, ``players`` out of 2-8, or bad rules options.
@@ -266,6 +286,8 @@ class DaifugoBatchEnv:
         rules: DaifugoRules | Mapping[str, Any] | None = None,
         players: int = 5,
         seed: int | None = 0,
+        *,
+        copy: bool = False,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer):
             raise ValueError(f"num_envs must be an int, not {num_envs!r}")
@@ -335,8 +357,14 @@ class DaifugoBatchEnv:
         self._numbers = np.zeros(self.num_envs * 64, dtype=np.int64)
         self._offsets = np.zeros(self.num_envs + 1, dtype=np.int64)
         self._seat = np.zeros(self.num_envs, dtype=np.int64)
+        self.copy = bool(copy)
+        self._listed = False
+        # the output buffers (the caller's to read until the next call; _seat stays private)
         self._obs = np.zeros((self.num_envs, self.obs_size), np.float32)
         self._mask = np.zeros((self.num_envs, self.num_actions), np.bool_)
+        self._seat_out = np.zeros(self.num_envs, dtype=np.int64)
+        self._rewards = np.zeros((self.num_envs, n), np.float32)
+        self._done = np.zeros(self.num_envs, np.bool_)
         self.final_places = np.full((self.num_envs, n), -1, dtype=np.int64)
         self._rng = np.random.default_rng(seed)
         self.reset(seed)
@@ -350,7 +378,8 @@ class DaifugoBatchEnv:
 
         Returns:
             ``(obs, mask, seat)``: ``(N, obs_size)`` float32 observations and ``(N,
-            num_actions)`` bool masks of the seat to act, and that seat ``(N,)``.
+            num_actions)`` bool masks of the seat to act, and that seat ``(N,)``. They are
+            the env's buffers, overwritten by the next call (unless ``copy``).
         """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -368,7 +397,8 @@ class DaifugoBatchEnv:
             ``(obs, mask, seat, rewards, done)``: the next decision's observation, mask and
             seat in each row (a new game's in ended rows), ``(N, players)`` float32 rewards
             (each seat's, nonzero only in rows whose game ended now) and ``(N,)`` bool
-            ``done``. The arrays are new each step.
+            ``done``. The arrays are the env's buffers, overwritten by the next ``step`` or
+            ``reset``: copy what you keep (``copy=True``: new arrays each step).
 
         Raises:
             ValueError: Wrong shape or type, or an action that is not legal in its row (the
@@ -378,8 +408,8 @@ class DaifugoBatchEnv:
         moves = self._move_of_number[actions]
         S._seed(self._kernel_seed())
         step_rows(self.batch.states, moves, self._flags)
-        done = np.zeros(self.num_envs, np.bool_)
-        rewards = np.zeros((self.num_envs, self.players), np.float32)
+        done, rewards = self._done, self._rewards
+        rewards[:] = 0.0
         _settle(
             self.batch.states,
             self._flags,
@@ -391,6 +421,8 @@ class DaifugoBatchEnv:
             rewards,
         )
         obs, mask, seat = self._observe()
+        if self.copy:
+            return obs, mask, seat, rewards.copy(), done.copy()
         return obs, mask, seat, rewards, done
 
     def _kernel_seed(self) -> int:
@@ -413,9 +445,8 @@ class DaifugoBatchEnv:
         return a
 
     def _observe(self) -> tuple[Any, Any, Any]:
+        obs, mask = self._obs, self._mask
         while True:
-            obs = np.zeros((self.num_envs, self.obs_size), np.float32)
-            mask = np.zeros((self.num_envs, self.num_actions), np.bool_)
             total = _observe(
                 self.batch.states,
                 self._flags,
@@ -429,9 +460,15 @@ class DaifugoBatchEnv:
                 self._numbers,
                 self._offsets,
                 self._buf,
+                self._listed,
             )
+            # the mask's true entries are the listed numbers only after a whole pass
+            self._listed = total >= 0
             if total >= 0:
-                return obs, mask, self._seat.copy()
+                np.copyto(self._seat_out, self._seat)
+                if self.copy:
+                    return obs.copy(), mask.copy(), self._seat_out.copy()
+                return obs, mask, self._seat_out
             if total == -1:
                 self._numbers = np.zeros(self._numbers.shape[0] * 2, dtype=np.int64)
                 continue

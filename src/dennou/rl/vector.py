@@ -12,9 +12,11 @@ is the decision of whichever seat is due to act in it (``infos["seat"]`` says wh
 Spaces are the PettingZoo env's (``Dict(observation=Box, action_mask=Box(0, 1, int8))`` and
 ``Discrete(num_actions)``). ``infos["rewards"]`` holds every seat's reward of the games that
 ended (the points of its title), ``infos["final_places"]`` their places
-(``infos["_final_places"]`` marks them). Ended games are dealt again in the same step
-(``autoreset_mode`` same-step); a finished game has no seat to act, so there is no final
-observation. Nothing is ever truncated.
+(``infos["_final_places"]`` marks them). As with Gymnasium's own vector envs, ``copy=True`` (the
+default) returns new arrays each step; ``copy=False`` returns the batched env's buffers,
+overwritten by the next step (faster: see :class:`~dennou.rl.batch.DaifugoBatchEnv`). Ended
+games are dealt again in the same step (``autoreset_mode`` same-step); a finished game has no
+seat to act, so there is no final observation. Nothing is ever truncated.
 
 ``reward`` is the acting seat's own: a seat's place is settled by the move that takes it out
 (its last decision of the game), and that step pays it its title's points **above the last
@@ -57,6 +59,8 @@ class DaifugoVectorEnv(VectorEnv[Any, Any, Any]):
         rules: Rules options (``{"preset": "uecda"}``) or a :class:`DaifugoRules`.
         players: Seats per game (2-8).
         seed: Seed of the games' generator (``reset(seed=...)`` replaces it).
+        copy: New arrays each step (``False``: the batched env's buffers, overwritten by the
+            next step).
 
     Raises:
         ValueError: Bad arguments (see :class:`~dennou.rl.batch.DaifugoBatchEnv`).
@@ -70,8 +74,10 @@ class DaifugoVectorEnv(VectorEnv[Any, Any, Any]):
         rules: DaifugoRules | Mapping[str, Any] | None = None,
         players: int = 5,
         seed: int | None = 0,
+        *,
+        copy: bool = True,
     ) -> None:
-        self.batch = DaifugoBatchEnv(num_envs, rules, players, seed)
+        self.batch = DaifugoBatchEnv(num_envs, rules, players, seed, copy=copy)
         self.num_envs = self.batch.num_envs
         self.single_observation_space = observation_space(self.batch.encoding)
         self.single_action_space = spaces.Discrete(self.batch.num_actions, seed=seed)
@@ -87,7 +93,7 @@ class DaifugoVectorEnv(VectorEnv[Any, Any, Any]):
         if seed is not None and not isinstance(seed, int | np.integer):
             raise ValueError("seed is one int for every game (or None)")
         obs, mask, seat = self.batch.reset(seed)
-        self._seat = seat
+        self._seat = seat.copy()  # the seats that act next (the batched env's may be reused)
         return self._obs(obs, mask), {"seat": seat}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
@@ -101,7 +107,7 @@ class DaifugoVectorEnv(VectorEnv[Any, Any, Any]):
         states = self.batch.batch.states
         finished = states[:, S.NFIN].copy()
         obs, mask, seat, rewards, done = self.batch.step(actions)
-        self._seat = seat
+        self._seat = seat.copy()
         points = self.batch.place_rewards
         low = points[-1]
         reward = np.zeros(self.num_envs, np.float32)

@@ -16,8 +16,10 @@ import math
 from itertools import permutations
 from typing import Any
 
+import numpy as np
+
 from dennou.core.actions import Action
-from dennou.core.encoding import Encoding, Layout, NotEncodable, Obs, one_hot
+from dennou.core.encoding import Encoding, Layout, Mask, NotEncodable, Obs, one_hot
 from dennou.core.game import JSON, Game, Seat
 from dennou.games.numeron.actions import (
     Call,
@@ -33,7 +35,13 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, index_of, knowledge
+from dennou.games.numeron.knowledge import (
+    EVERYTHING,
+    Candidates,
+    LogKnowledge,
+    index_of,
+    knowledge,
+)
 from dennou.games.numeron.rules import ALL_ITEMS, NumeronRules
 from dennou.games.numeron.state import NumeronState, all_numbers
 
@@ -80,58 +88,85 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
         self.b_move = lay.block("move", d * d * 9, "move (source * d + target) * 9 + amount - 1")
         self._log_total = math.log(total)
         self._memo: tuple[list[tuple[list[Any], Candidates]], ...] = ([], [])
+        self._log_knowledge = LogKnowledge(d)
         self._finish(lay)
 
     # --- observation --------------------------------------------------------------------
     def observe(self, state: NumeronState, seat: Seat) -> Obs:
         """The observation, read from the state as the view shows it (no JSON copies).
 
-        The fields are the view's: the log is the events the seat may see (all once over), the
-        number is the seat's own. ``tests/rl`` checks it equals :meth:`encode_view` of the view.
+        The fields are the view's: the knowledge is from the events the seat may see (all once
+        over), the number is the seat's own. ``tests/rl`` checks it equals :meth:`encode_view`
+        of the view. The knowledge is kept as the log grows (:class:`LogKnowledge`), so a step
+        costs the same late in a long game as early.
         """
-        over = state.phase == "over"
-        shown: JSON = {
-            "seat": seat,
-            "phase": state.phase,
-            "attacker": state.attacker,
-            "turn": state.turn,
-            "first": state.first,
-            "calls_left": state.calls_left,
-            "last_turn": state.last_turn,
-            "items": state.items,
-            "strikes": state.strikes,
-            "my_number": state.numbers[seat],
-            "log": [e for e in state.log if over or e.visible_to(seat)],
-        }
-        return self.encode_view(shown)
+        known = self._log_knowledge.of(state.log)[EVERYTHING if state.phase == "over" else seat]
+        return self._encode(
+            seat,
+            state.phase,
+            state.attacker,
+            state.turn,
+            state.first,
+            state.calls_left,
+            state.last_turn,
+            state.items,
+            state.strikes,
+            state.numbers[seat],
+            known[1 - seat],
+            known[seat],
+        )
 
     def encode_view(self, view: JSON) -> Obs:
         """The observation of the view's seat."""
-        out = self.new_obs()
         seat = view["seat"]
+        return self._encode(
+            seat,
+            view["phase"],
+            view["attacker"],
+            view["turn"],
+            view["first"],
+            view["calls_left"],
+            view["last_turn"],
+            view["items"],
+            view["strikes"],
+            view.get("my_number"),
+            self._knowledge(view["log"], 1 - seat),
+            self._knowledge(view["log"], seat),
+        )
+
+    def _encode(
+        self,
+        seat: Seat,
+        phase: str,
+        attacker: int,
+        turn: int,
+        first: int | None,
+        calls_left: int,
+        last_turn: bool,
+        items: Any,
+        strikes: Any,
+        mine: str | None,
+        theirs: Candidates,
+        known: Candidates,
+    ) -> Obs:
+        out = self.new_obs()
         opp = 1 - seat
         one_hot(out, self.f_me, seat, 2)
-        one_hot(out, self.f_phase, PHASES.index(view["phase"]), len(PHASES))
+        one_hot(out, self.f_phase, PHASES.index(phase), len(PHASES))
         out[self.f_roles : self.f_roles + 4] = (
-            float(view["attacker"] == seat and view["turn"] > 0),
-            float(view["first"] == seat),
-            view["calls_left"] / 2,
-            float(view["last_turn"]),
+            float(attacker == seat and turn > 0),
+            float(first == seat),
+            calls_left / 2,
+            float(last_turn),
         )
-        out[self.f_turn] = view["turn"] / 50
+        out[self.f_turn] = turn / 50
         for k, owner in enumerate((seat, opp)):
-            for item in view["items"][owner]:
+            for item in items[owner]:
                 out[self.f_items + k * len(ALL_ITEMS) + ALL_ITEMS.index(item)] += 1 / 3
-        out[self.f_strikes : self.f_strikes + 2] = (
-            view["strikes"][seat] / 3,
-            view["strikes"][opp] / 3,
-        )
-        mine = view.get("my_number")
+        out[self.f_strikes : self.f_strikes + 2] = (strikes[seat] / 3, strikes[opp] / 3)
         if mine is not None:
             for p, c in enumerate(mine):
                 out[self.f_mine + p * 10 + int(c)] = 1.0
-        theirs = self._knowledge(view["log"], opp)
-        known = self._knowledge(view["log"], seat)
         out[self.f_known] = math.log(max(1, theirs.count)) / self._log_total
         out[self.f_known + 1] = math.log(max(1, known.count)) / self._log_total
         out[self.f_cands : self.f_cands + len(self.pool)] = theirs.mask
@@ -218,6 +253,14 @@ class NumeronEncoding(Encoding[NumeronState, NumeronRules]):
             return Change(i // 10, i % 10)
         pair, amount = divmod(i, 9)
         return Move(pair // d, pair % d, amount + 1)
+
+    def action_mask(self, state: NumeronState, seat: Seat) -> Mask:
+        """1 for every legal number (a whole block at setup and in a call: no list built)."""
+        if state.phase in ("setup", "call") and seat in self.game.to_act(state):
+            mask = np.zeros(self.num_actions, np.int8)
+            mask[self.b_number : self.b_number + len(self.pool)] = 1
+            return mask
+        return super().action_mask(state, seat)
 
     def legal_indices(self, state: NumeronState, seat: Seat) -> list[int]:
         """The legal numbers (numbers are a whole block; the rest are listed)."""

@@ -8,13 +8,15 @@ The set is a boolean mask over :func:`~dennou.games.numeron.state.all_numbers` a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from dennou.core.game import Event
 from dennou.games.numeron.state import all_numbers
 
 Mask = npt.NDArray[np.bool_]
@@ -41,17 +43,39 @@ def index_of(digits: int) -> dict[str, int]:
     return {n: i for i, n in enumerate(all_numbers(digits))}
 
 
-_POPCOUNT = np.array([bin(x).count("1") for x in range(1024)], dtype=np.int8)
+@cache
+def _at(digits: int) -> npt.NDArray[np.int8]:
+    """``[position, digit]``: 1 for every number with ``digit`` at ``position``, else 0."""
+    t = digit_matrix(digits)
+    at = np.zeros((digits, 10, len(t)), dtype=np.int8)  # a row per (position, digit)
+    rows = np.arange(len(t))
+    for p in range(digits):
+        at[p, t[:, p], rows] = 1
+    return at
+
+
+@cache
+def _holds(digits: int) -> npt.NDArray[np.int8]:
+    """``[digit]``: 1 for every number holding ``digit`` anywhere, else 0."""
+    holds: npt.NDArray[np.int8] = _at(digits).sum(axis=0, dtype=np.int8)
+    return holds
 
 
 def judge_all(digits: int, call: str) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-    """EAT and BITE of ``call`` against every number of ``digits`` digits."""
-    t = digit_matrix(digits)
-    c = np.array([int(ch) for ch in call], dtype=np.int8)
-    eat = (t == c).sum(axis=1).astype(np.int8)
-    cbits = int(np.bitwise_or.reduce(np.left_shift(1, c.astype(np.int32))))
-    common = _POPCOUNT[digit_sets(digits) & cbits]
-    return eat, (common - eat).astype(np.int8)
+    """EAT and BITE of ``call`` against every number of ``digits`` digits.
+
+    Sums of one row per digit of the call (the numbers with that digit there, the numbers with
+    that digit anywhere): a few additions over the numbers, the cost of every judged call.
+    """
+    at, holds = _at(digits), _holds(digits)
+    eat = at[0, int(call[0])].copy()
+    common = holds[int(call[0])].copy()
+    for p in range(1, len(call)):
+        d = int(call[p])
+        eat += at[p, d]
+        common += holds[d]
+    common -= eat
+    return eat, common
 
 
 class Candidates:
@@ -174,28 +198,143 @@ def knowledge(
         start: Candidates to start from (default: every number).
     """
     cands = start.copy() if start is not None else Candidates(digits)
-    attacker = 1 - owner
     for event in log:
         kind = event["kind"]
         data = event.get("data", {})
-        if kind == "call" and data["seat"] == attacker:
-            cands.judged(data["number"], data["eat"], data["bite"])
-        elif kind == "item_result" and data["seat"] == attacker:
-            item = data["item"]
-            if item == "high_low":
-                cands.high_low(data["result"])
-            elif item == "target":
-                cands.target(data["digit"], data["position"])
-            elif item == "slash":
-                cands.slash(data["result"])
-        elif kind == "revealed" and data["owner"] == owner:
-            cands.revealed(data["position"], data["digit"])
-        elif kind == "item" and data["seat"] == owner:
-            item = data["item"]
-            if item == "shuffle":
-                cands.shuffled()
-            elif item == "change":
-                cands.changed(data["position"], data["class"] == "HIGH")
-            elif item == "move":
-                cands.moved(data["source"], data["target"])
+        if concerns(kind, data) == owner:
+            learn(cands, kind, data)
     return cands
+
+
+_ATTACK_RESULTS = frozenset({"high_low", "target", "slash"})
+_DEFENCES = frozenset({"shuffle", "change", "move"})
+
+
+def concerns(kind: str, data: Mapping[str, Any]) -> int | None:
+    """The seat whose number an event tells something about (``None``: no one's).
+
+    A call or an attack item's result tells about the attacker's opponent's number; a reveal
+    about its owner's; a defence item about its user's (it widens what is possible).
+    """
+    if kind == "call":
+        return 1 - int(data["seat"])
+    if kind == "item_result":
+        return 1 - int(data["seat"]) if data["item"] in _ATTACK_RESULTS else None
+    if kind == "revealed":
+        return int(data["owner"])
+    if kind == "item":
+        return int(data["seat"]) if data["item"] in _DEFENCES else None
+    return None
+
+
+def learn(cands: Candidates, kind: str, data: Mapping[str, Any]) -> None:
+    """Narrow (or widen) ``cands`` by one event about their number (see :func:`concerns`)."""
+    if kind == "call":
+        cands.judged(data["number"], data["eat"], data["bite"])
+        return
+    if kind == "revealed":
+        cands.revealed(data["position"], data["digit"])
+        return
+    item = data["item"]
+    if item == "high_low":
+        cands.high_low(data["result"])
+    elif item == "target":
+        cands.target(data["digit"], data["position"])
+    elif item == "slash":
+        cands.slash(data["result"])
+    elif item == "shuffle":
+        cands.shuffled()
+    elif item == "change":
+        cands.changed(data["position"], data["class"] == "HIGH")
+    elif item == "move":
+        cands.moved(data["source"], data["target"])
+
+
+Known = tuple[tuple[Candidates, Candidates], ...]
+"""Per audience (seat 0, seat 1, then every event), per owner: what the events say."""
+
+EVERYTHING = 2
+"""The audience index of every event (a finished game shows them all)."""
+
+
+class LogKnowledge:
+    """What a state's event log says about each number, per audience, kept as logs grow.
+
+    ``knowledge`` over the events each seat may see costs a pass over the whole log; a learning
+    env asks for it at every step. A state's log only grows by appending (``Log``), so the
+    answer for a log is the answer for a remembered shorter log (found by the identity of its
+    last event, which only logs descending from that step hold) updated by the new events:
+    a constant cost per step, however long the game. A bounded number of logs is remembered;
+    anything else is computed from the start. The :class:`Candidates` given are shared: read
+    them, never change them.
+
+    Args:
+        digits: Length of the numbers.
+        size: How many logs to remember.
+    """
+
+    REACH = 64
+    """How far back from a log's end to look for a remembered log."""
+
+    def __init__(self, digits: int, size: int = 64) -> None:
+        self.digits = digits
+        self._size = size
+        start = Candidates(digits)
+        self._start: Known = ((start, start), (start, start), (start, start))
+        # id(last event) -> (that event, the log's length, what the log says)
+        self._logs: OrderedDict[int, tuple[Event, int, Known]] = OrderedDict()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # an encoding pickled to another process (vector envs) leaves the remembered logs
+        # behind: the copy starts empty
+        return {"digits": self.digits, "size": self._size}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["digits"], state["size"])  # type: ignore[misc]
+
+    def of(self, log: Sequence[Event]) -> Known:
+        """What the events of ``log`` say, ``[audience][owner]`` (audience 2: every event)."""
+        n = len(log)
+        if not n:
+            return self._start
+        known = self._known(log, n - 1)
+        if known is None:
+            start, known = 0, self._start
+            for i in range(n - 2, max(-1, n - 2 - self.REACH), -1):
+                base = self._known(log, i)
+                if base is not None:
+                    start, known = i + 1, base
+                    break
+            for i in range(start, n):
+                known = _advance(known, log[i])
+        self._logs[id(log[n - 1])] = (log[n - 1], n, known)
+        self._logs.move_to_end(id(log[n - 1]))
+        while len(self._logs) > self._size:
+            self._logs.popitem(last=False)
+        return known
+
+    def _known(self, log: Sequence[Event], i: int) -> Known | None:
+        found = self._logs.get(id(log[i]))
+        if found is not None and found[0] is log[i] and found[1] == i + 1:
+            return found[2]
+        return None
+
+
+def _advance(known: Known, event: Event) -> Known:
+    """``known`` after one more event (each audience that sees it learns from it)."""
+    owner = concerns(event.kind, event.data)
+    if owner is None:
+        return known
+    rows = [list(row) for row in known]
+    learned: dict[int, Candidates] = {}  # audiences sharing candidates share the update
+    for audience, row in enumerate(rows):
+        if audience != EVERYTHING and not event.visible_to(audience):
+            continue
+        old = row[owner]
+        new = learned.get(id(old))
+        if new is None:
+            new = old.copy()
+            learn(new, event.kind, event.data)
+            learned[id(old)] = new
+        row[owner] = new
+    return tuple((row[0], row[1]) for row in rows)
