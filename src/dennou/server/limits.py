@@ -136,6 +136,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     time_limit_default: Annotated[
         float, Meta(gt=0, description="clock of a table that sets none, where the game has none")
     ] = 60.0
+    time_bank_max: Annotated[
+        float,
+        Meta(ge=0, description="longest time bank a table may give each seat, seconds"),
+    ] = 3600.0
     absent_grace_min: Annotated[
         float, Meta(gt=0, description="shortest wait for a disconnected seat a table may set")
     ] = 1.0

@@ -170,6 +170,12 @@ class TableActor:
         self.randomness = TableRandomness(row.seed)
         self.clock = float(row.options.get("time_limit") or hub.game_clock(game))
         self.grace = float(row.options.get("absent_grace") or hub.limits.absent_grace_default)
+        self.bank = float(row.options.get("time_bank") or 0.0)
+        self.banks: dict[int, float] = {}
+        """Seconds of each seat's time bank left (a seat not here has all of it). A decision
+        that runs past the clock draws on it; one that defaults on time spends all of it. Held
+        in memory: after a restart each seat has its whole bank again, as each pending decision
+        has a fresh clock."""
         self.practice = bool(row.options.get("practice"))
         self.claim_grace = max(
             self.grace,
@@ -325,8 +331,9 @@ class TableActor:
         now = time.time()
         for pending in self.pending.values():
             if pending.announced and pending.deadline != math.inf:
-                # nobody's clock runs while the table cannot move
+                # nobody's clock (nor time bank) runs while the table cannot move
                 pending.deadline += now - self._paused_at
+                pending.due_at += now - self._paused_at
         self._paused_at = now
         try:
             while redo:
@@ -943,7 +950,8 @@ class TableActor:
             if pending.announced:
                 continue
             now = time.time()
-            pending.announced, pending.due_at, pending.deadline = True, now, now + self.clock
+            pending.announced, pending.due_at = True, now
+            pending.deadline = now + self.clock + self.banks.get(seat, self.bank)
             conns = [c for c, role in self.conns.items() if role == seat]
             if conns:
                 turn = await self._turn_msg(seat)
@@ -1087,6 +1095,7 @@ class TableActor:
         acting = self.game.to_act(self.state) if self.state is not None else frozenset()
         for seat in list(self.pending):
             if seat not in acting:
+                self._spend(self.pending[seat], now)
                 self.pending.pop(seat).cancel()
         for seat in acting:
             if seat == CHANCE:
@@ -1096,8 +1105,18 @@ class TableActor:
             if seat not in self.pending or seat == actor or seat not in before:
                 old = self.pending.get(seat)
                 if old is not None:
+                    self._spend(old, now)
                     old.cancel()
                 self.pending[seat] = Pending(seat, self.version, self.state, now, math.inf)
+
+    def _spend(self, pending: Pending, now: float) -> None:
+        """A settled decision's time past the clock comes out of its seat's time bank."""
+        if not pending.announced or not self.bank:
+            return
+        over = min(now, pending.deadline) - pending.due_at - self.clock
+        if over > 0:
+            left = self.banks.get(pending.seat, self.bank)
+            self.banks[pending.seat] = max(0.0, left - over)
 
     async def _finish(
         self, outcome: dict[str, Any] | None, *, aborted_by: str | None = None
@@ -1279,6 +1298,7 @@ class TableActor:
             channels=self._channels(seat),
             deadline=round(pending.deadline, 3),
             time_limit=round(pending.deadline - time.time(), 3),
+            time_bank=round(self.banks.get(seat, self.bank), 3),
         )
 
     def info(self) -> p.TableInfo:
@@ -1311,6 +1331,7 @@ class TableActor:
             outcome=None if self.hub.withheld(self.id) else self.outcome,
             claim_grace=self.claim_grace,
             muted=sorted(self.muted),
+            time_bank=self.bank,
         )
 
 
