@@ -6,10 +6,10 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
-import { gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
+import { clockText, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
 import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
-import { ACT_EVENT } from '../boards/base.js';
+import { ACT_EVENT, talkText } from '../boards/base.js';
 
 /** @typedef {import('../lib/client.js').Message} Message */
 /** @typedef {import('../lib/page.js').TableInfo} TableInfo */
@@ -19,7 +19,18 @@ const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const { main, account } = await startPage('table.title');
 const operator = await api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
 const conn = new Connection();
-conn.onStatus(showConnection);
+/** Whether the connection is up: offline, nothing can be sent, so no control is offered. */
+let online = false;
+conn.onStatus((status) => {
+  showConnection(status);
+  const was = online;
+  online = status === 'online';
+  if (!online) clock.stop();
+  if (was !== online) {
+    renderActions();
+    render();
+  }
+});
 
 /** @type {TableInfo | null} */
 let info = null;
@@ -159,11 +170,11 @@ async function attach() {
   }
 }
 
-// The table info says who is away only when asked: look every 5 s while this seat plays with
-// other people (for claim).
+// The table info says who is away and how many watch only when asked: look every 5 s while the
+// page is seen and the table is not over (for claim, and the spectators' count).
 setInterval(async () => {
   const current = info || table;
-  if (seat === null || current.status !== 'playing' || !current.seats.some((s) => s.kind === 'player' && s.seat !== seat)) return;
+  if (!online || document.visibilityState !== 'visible' || current.status === 'finished' || current.status === 'aborted') return;
   try {
     info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     renderMeta();
@@ -228,7 +239,7 @@ function onMessage(msg) {
       }
       channels = msg.channels || channels;
       talk.open(channels);
-      clock.set(msg.time_limit);
+      clock.set(msg.time_limit, msg.time_bank || 0);
       render();
       break;
     case 'end':
@@ -257,7 +268,10 @@ function onMessage(msg) {
 let viewInFlight = false;
 let viewAgain = false;
 
-/** Ask for the current view (coalesced: at most one request in flight). */
+/** Seconds a view request may take before it is asked again (the board must not stay stale). */
+const VIEW_TIMEOUT = 5000;
+
+/** Ask for the current view (coalesced: at most one request in flight, each with a timeout). */
 function refreshView() {
   if (viewInFlight) {
     viewAgain = true;
@@ -265,8 +279,11 @@ function refreshView() {
   }
   viewInFlight = true;
   conn
-    .request({ type: 'get_view', table: tableId })
-    .catch(() => {})
+    .request({ type: 'get_view', table: tableId }, undefined, VIEW_TIMEOUT)
+    .catch((err) => {
+      // an answer that never came (not a refusal, not a lost connection: its attach asks again)
+      if (!(err instanceof ServerError) && online) viewAgain = true;
+    })
     .finally(() => {
       viewInFlight = false;
       if (viewAgain) {
@@ -297,14 +314,28 @@ async function act(action) {
  * @param {string} [key]
  */
 function showError(err, key = 'table.error') {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = onceRules(err instanceof Error ? err.message : String(err));
   const code = err instanceof ServerError ? err.code : '';
   alertBox.textContent = t(key, { message: code ? `${message} (${code})` : message });
+}
+
+/**
+ * A refusal's message with the rules section it names said once (an engine's message may carry
+ * it already when the host adds it again), in the page's words.
+ * @param {string} message
+ * @returns {string}
+ */
+function onceRules(message) {
+  const parts = message.split(' — rules: ');
+  if (parts.length < 2) return message;
+  const sections = [...new Set(parts.slice(1).map((x) => x.trim()))];
+  return `${parts[0]} (${t('table.rules_section', { section: sections.join(', ') })})`;
 }
 
 /** @param {any} e */
 function eventText(e) {
   try {
+    if (e.kind === 'talk' && e.data) return talkText(e.data, players());
     return endingText(e, players()) || boardModule.eventText(e, t, players(), view) || e.text;
   } catch {
     return e.text;
@@ -342,7 +373,7 @@ function render() {
       turn,
       outcome,
       mode: seat !== null && status === 'playing' ? 'play' : 'watch',
-      busy,
+      busy: busy || !online,
       t,
       lang: lang(),
     });
@@ -352,7 +383,7 @@ function render() {
   notice.textContent =
     status === 'waiting' ? t('table.waiting') : status === 'aborted' ? t('table.aborted') : turn ? t('table.your_turn') : seat === null && status === 'playing' ? t('table.watching') : '';
   if (outcome && status === 'finished') {
-    replace(results, resultsTable(outcome, players()), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
+    replace(results, resultsTable(outcome, players(), table.game), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
   }
 }
 
@@ -416,7 +447,18 @@ function renderMeta() {
   }
   replace(
     meta,
-    h('p', {}, t('table.id', { id: tableId }), ' · ', t(`status.${current.status}`), ' · ', t('table.spectators', { n: current.spectators }), seat !== null ? [' · ', h('strong', {}, t('table.you_are', { seat }))] : null),
+    h(
+      'p',
+      {},
+      t('table.id', { id: tableId }),
+      ' · ',
+      t(`status.${current.status}`),
+      ' · ',
+      h('span', { 'data-testid': 'spectators' }, t('table.spectators', { n: current.spectators })),
+      ' · ',
+      h('span', { 'data-testid': 'time-control' }, t('table.time_control', { clock: clockText(current.time_limit, current.time_bank || 0) })),
+      seat !== null ? [' · ', h('strong', {}, t('table.you_are', { seat }))] : null,
+    ),
     h(
       'ul',
       { class: 'seats inline-list', 'aria-label': t('table.seats') },
@@ -519,6 +561,7 @@ function renderActions() {
     buttons.push(h('button', { type: 'button', 'data-testid': 'play-again', onclick: () => playAgain() }, t('table.play_again')));
   }
   const focused = document.activeElement instanceof HTMLElement && actionsBox.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
+  if (!online) for (const b of buttons) if (b instanceof HTMLButtonElement) b.disabled = true;
   replace(actionsBox, buttons);
   if (focused) {
     // Keyboard users stay here: Resign hands the focus to Cancel (the safe choice), the
@@ -542,7 +585,7 @@ async function playAgain() {
       game: current.game,
       rules: current.rules,
       seats,
-      options: { time_limit: current.time_limit, absent_grace: current.absent_grace },
+      options: { time_limit: current.time_limit, time_bank: current.time_bank || 0, absent_grace: current.absent_grace },
     });
     location.href = href(`/tables/${encodeURIComponent(reply.table.id)}`);
   } catch (err) {
