@@ -157,6 +157,14 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(ge=0, description="time the others must be away before a claim, in table clocks"),
     ] = 2.0
+    reveal_pace: Annotated[
+        float,
+        Meta(ge=0, le=60, description="seconds before each chance step while people watch"),
+    ] = 0.8
+    deal_pause: Annotated[
+        float,
+        Meta(ge=0, le=60, description="seconds before the next deal of a set while people watch"),
+    ] = 4.0
     # --- replays ---------------------------------------------------------------------------
     replay_cache_bytes: Annotated[
         int, Meta(ge=1 << 20, description="memory the replays kept for the browser may use")

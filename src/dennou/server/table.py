@@ -59,6 +59,10 @@ T = TypeVar("T")
 MAX_RESUME = 2000
 """A client that missed more events than this gets a fresh view instead."""
 
+GAME_ENDS = frozenset({"game_end", "game_over"})
+"""Event kinds that end one game of a set or series (Daifugo's, Star Hi-Lo's): the next deal
+waits ``deal_pause`` while people watch."""
+
 STORE_RETRY_FIRST = 0.1
 """Seconds before a table first tries again a write the store refused (then twice as long)."""
 
@@ -197,6 +201,10 @@ class TableActor:
         tournament's owner, the UECda port's own account)."""
         self.state: Any = None
         self.version = 0
+        self._last_step_at = 0.0
+        self._last_game_end = False
+        """When the last step (not talk) was taken, and whether it ended a game of a set or a
+        series: chance steps are paced from it while people watch (:meth:`_chance_due`)."""
         self.chance_draws = 0
         self.moved = False
         """Whether a seat has acted (or been defaulted): after that, ``abort`` is refused, as it
@@ -919,6 +927,8 @@ class TableActor:
                 await self.cancel("step_limit")
                 return
             if CHANCE in acting:
+                if self._chance_due() > time.time():
+                    return  # paced: the actor's loop wakes for it (_next_deadline)
                 rng = self.randomness.chance(self.chance_draws)
                 action, new, events = await self.hub.work.run(
                     (self.game.spec.name, "chance"),
@@ -1033,7 +1043,25 @@ class TableActor:
             )
         if self.status != "playing":
             return math.inf
-        return min((self._effective_deadline(s) for s in self.pending), default=math.inf)
+        due = min((self._effective_deadline(s) for s in self.pending), default=math.inf)
+        if self.state is not None and CHANCE in self.game.to_act(self.state):
+            due = min(due, self._chance_due())
+        return due
+
+    def _chance_due(self) -> float:
+        """When the next chance step may be drawn.
+
+        At once at a table nobody watches (bots only: tournaments, benchmarks). While a person
+        is here (a player's or a spectator's connection), a chance step comes ``reveal_pace``
+        after the step before it, so a game of chance steps only (10-card stud) is seen card by
+        card, and ``deal_pause`` after the end of a game of a set or series (the next deal of a
+        Daifugo set), so that end is seen before the next deal replaces it.
+        """
+        if not self.conns or not self._last_step_at:
+            return 0.0
+        limits = self.hub.limits
+        pace = limits.deal_pause if self._last_game_end else limits.reveal_pace
+        return self._last_step_at + pace
 
     def _effective_deadline(self, seat: int) -> float:
         pending = self.pending[seat]
@@ -1079,6 +1107,9 @@ class TableActor:
         self.state = new_state
         self.version += 1
         self.actions += 1
+        if step.talk is None:
+            self._last_step_at = time.time()
+            self._last_game_end = any(e.kind in GAME_ENDS for e in events)
         if step.seat == CHANCE:
             self.chance_draws += 1
         elif step.talk is None and step.end is None:
