@@ -1052,12 +1052,14 @@ class TableActor:
         """When the next chance step may be drawn.
 
         At once at a table nobody watches (bots only: tournaments, benchmarks). While a person
-        is here (a player's or a spectator's connection), a chance step comes ``reveal_pace``
+        plays here (connected or not: a page opening after the start must not find the session
+        over) or watches, a chance step comes ``reveal_pace``
         after the step before it, so a game of chance steps only (10-card stud) is seen card by
         card, and ``deal_pause`` after the end of a game of a set or series (the next deal of a
         Daifugo set), so that end is seen before the next deal replaces it.
         """
-        if not self.conns or not self._last_step_at:
+        people = self.conns or any(spec["kind"] == "player" for spec in self.row.seats)
+        if not people or not self._last_step_at:
             return 0.0
         limits = self.hub.limits
         pace = limits.deal_pause if self._last_game_end else limits.reveal_pace

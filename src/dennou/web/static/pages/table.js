@@ -79,6 +79,10 @@ const clock = new Clock();
 const board = /** @type {Board} */ (document.createElement(boardModule.tag));
 board.id = 'board';
 const results = h('div', { id: 'results-box' });
+// The end of a game of a set or series, held before the next deal replaces it (the host waits
+// `deal_pause` while people watch): until dismissed, or until this seat's next decision.
+const gameEnd = h('section', { class: 'game-end notice', role: 'dialog', 'aria-labelledby': 'h-game-end', 'data-testid': 'game-end', hidden: true });
+const GAME_ENDS = ['game_end', 'game_over'];
 const log = new EventLog();
 const talk = new TalkPanel(async (channel, text) => {
   await conn.request({ type: 'talk', table: tableId, channel, text });
@@ -95,7 +99,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, helpButton), board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, helpButton), gameEnd, board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
@@ -106,6 +110,10 @@ renderMeta();
 document.addEventListener('keydown', (ev) => {
   const target = ev.target;
   const field = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+  if (ev.key === 'Escape' && !gameEnd.hidden) {
+    hideGameEnd(true);
+    return;
+  }
   if (ev.key === '?' && !field && !help.open) {
     ev.preventDefault();
     openHelp();
@@ -209,6 +217,7 @@ function onMessage(msg) {
       for (const e of msg.events) {
         if (e.kind === 'talk') addTalk(e.data, msg.version);
         log.add(eventText(e), msg.version, msg.step === 'default' ? 'default' : '');
+        if (GAME_ENDS.includes(e.kind) && !msg.events.some((/** @type {any} */ x) => x.kind === 'set_end')) showGameEnd(eventText(e));
       }
       if (seat !== null && msg.seat === seat && msg.step !== 'talk') turn = null;
       if (msg.step !== 'talk') refreshView();
@@ -232,6 +241,7 @@ function onMessage(msg) {
       render();
       break;
     case 'turn':
+      hideGameEnd();
       turn = msg;
       if (msg.version >= viewVersion || !view) {
         view = msg.view;
@@ -317,6 +327,26 @@ function showError(err, key = 'table.error') {
   const message = onceRules(err instanceof Error ? err.message : String(err));
   const code = err instanceof ServerError ? err.code : '';
   alertBox.textContent = t(key, { message: code ? `${message} (${code})` : message });
+}
+
+/**
+ * Show the end of a game of the set (its places and points in words) before the next deal.
+ * @param {string} text
+ */
+function showGameEnd(text) {
+  const focused = document.activeElement;
+  const close = h('button', { type: 'button', 'data-testid': 'game-end-close', onclick: () => hideGameEnd(true) }, t('table.game_end_close'));
+  replace(gameEnd, h('h2', { id: 'h-game-end' }, t('table.game_end_title')), h('p', {}, text), h('p', { class: 'small' }, t('table.game_end_next')), close);
+  gameEnd.hidden = false;
+  if (focused === board || focused === document.body) close.focus({ preventScroll: true });
+}
+
+/** @param {boolean} [byHand] the person closed it (the focus goes back to the board) */
+function hideGameEnd(byHand = false) {
+  if (gameEnd.hidden) return;
+  const had = gameEnd.contains(document.activeElement);
+  gameEnd.hidden = true;
+  if (had || byHand) board.focus({ preventScroll: true });
 }
 
 /**
