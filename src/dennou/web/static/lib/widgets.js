@@ -260,7 +260,7 @@ const YEN_SCORES = new Set(['smuggling', 'chairs']);
 
 /**
  * The results of a finished game: rank, player, score (in yen where the game's scores are).
- * @param {{scores: number[], ranks: number[], teams?: any}} outcome
+ * @param {{scores: number[], ranks: number[], teams?: any, detail?: any}} outcome
  * @param {string[]} players
  * @param {string} [game]
  * @returns {HTMLElement}
@@ -268,7 +268,9 @@ const YEN_SCORES = new Set(['smuggling', 'chairs']);
 export function resultsTable(outcome, players, game = '') {
   const order = players.map((_, i) => i).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
   const number = (/** @type {number} */ x) => (Number.isInteger(x) ? x.toLocaleString() : x.toFixed(3));
-  const fmt = (/** @type {number} */ x) => (YEN_SCORES.has(game) ? t('table.yen', { n: number(x) }) : number(x));
+  // a host's ending (resign, claim...) scores 1 and 0, never money
+  const money = YEN_SCORES.has(game) && !(outcome.detail && HOST_ENDINGS.includes(outcome.detail.end));
+  const fmt = (/** @type {number} */ x) => (money ? t('table.yen', { n: number(x) }) : number(x));
   return h(
     'section',
     { class: 'results', 'aria-labelledby': 'h-results', 'data-testid': 'results' },

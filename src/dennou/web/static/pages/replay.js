@@ -6,7 +6,7 @@
 
 import { api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
-import { lang, t } from '../lib/i18n.js';
+import { lang, t, tOr } from '../lib/i18n.js';
 import { gameTitle, games, startPage } from '../lib/page.js';
 import { EventLog, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
@@ -250,11 +250,23 @@ function hiddenText(value) {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return t(value ? 'create.yes' : 'create.no');
   if (typeof value === 'number') return value.toLocaleString();
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return tOr(`replay.value.${value}`, value);
   if (Array.isArray(value)) return value.map(hiddenText).join(' ');
   return Object.entries(value)
     .map(([k, v]) => `${k} ${hiddenText(v)}`)
     .join(', ');
+}
+
+/**
+ * Whose record this is, in words (the server says `all`, `seat N` or `spectators`).
+ * @param {string} audience
+ * @param {string[]} players
+ * @returns {string}
+ */
+function audienceText(audience, players) {
+  const seatNo = audience.match(/^seat (\d+)$/);
+  if (seatNo) return t('replay.audience_seat', { name: players[Number(seatNo[1])] ?? seatNo[1] });
+  return audience === 'all' ? t('replay.audience_all') : t('replay.spectator');
 }
 
 function stop() {
@@ -332,7 +344,7 @@ function drawControls() {
     pace,
     slider,
     h('span', { 'data-testid': 'replay-step', role: 'status' }, t('replay.step', { step, total })),
-    h('span', { class: 'audience' }, t('replay.audience', { audience: meta.audience })),
+    h('span', { class: 'audience' }, t('replay.audience', { audience: audienceText(meta.audience, meta.players) })),
   );
 }
 
