@@ -1045,7 +1045,10 @@ class TableActor:
             return math.inf
         due = min((self._effective_deadline(s) for s in self.pending), default=math.inf)
         if self.state is not None and CHANCE in self.game.to_act(self.state):
-            due = min(due, self._chance_due())
+            paced = self._chance_due()
+            if paced > time.time():
+                # due now: after the requests queued meanwhile (each is followed by _proceed)
+                due = min(due, paced)
         return due
 
     def _chance_due(self) -> float:
