@@ -514,6 +514,7 @@ def _turn(view: dict[str, Any]) -> bytes:
             channels=[],
             deadline=0.0,
             time_limit=0.0,
+            time_bank=0.0,
         )
     )
 

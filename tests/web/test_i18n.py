@@ -60,3 +60,21 @@ def test_games_have_names_and_descriptions_in_both_languages() -> None:
         assert f"game.{game}" in en and f"game.{game}.desc" in ja
     assert ja["game.daifugo"] == "大富豪" and ja["game.numeron"] == "ヌメロン"
     assert "スペ3返し" in ja["daifugo.spade3"] and "8切り" in ja["daifugo.eight_cut"]
+
+
+def test_every_rules_option_has_a_label_a_description_and_named_choices_in_both_languages() -> None:
+    """82 of 103 options showed the English description (and every label the bare name) in the
+    Japanese form."""
+    from dennou.core.game import rules_options
+    from dennou.games import REGISTRY
+
+    en, ja = load("en"), load("ja")
+    for game, engine in REGISTRY.items():
+        for name, kind, _, _ in rules_options(engine.rules_type):
+            key = f"rules.{game}.{name}"
+            for lang in (en, ja):
+                assert key in lang and f"{key}.label" in lang, key
+            assert ja[f"{key}.label"] != name, key
+            choices = re.fullmatch(r"one of ([\w|]+)", kind)
+            for value in choices.group(1).split("|") if choices else ():
+                assert f"{key}.value.{value}" in en, f"{key}.value.{value}"

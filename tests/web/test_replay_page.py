@@ -5,6 +5,7 @@ are in the URL; hands are revealed at the end; a record file dropped on /replay 
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import httpx
 
 from dennou.core import record as rec
 from dennou.server.testing import ServerProcess
+from dennou.web.routes import STATIC
 
 from .browser import open_tab, wait_until
 
@@ -70,9 +72,11 @@ def test_a_finished_game_replays_to_its_last_step(
         timeout=10,
     ).json()["frames"][0]["hidden"]
     shown = page.inner_text("[data-testid=replay-revealed]")
+    words = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
     for i, fields in enumerate(last):
-        for key in fields:
-            assert f"{key} = " in shown and record.players[i] in shown
+        for key in fields:  # in words, never as JSON
+            assert f"{words[f'replay.field.{key}']}: " in shown and record.players[i] in shown
+    assert '"' not in shown and "[" not in shown
     page.screenshot(path=str(tmp_path / "replay-end.png"), full_page=True)
     # a shared link opens at its step and seat
     assert tab.errors == [], tab.errors

@@ -157,6 +157,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     time_limit_default: Annotated[
         float, Meta(gt=0, description="clock of a table that sets none, where the game has none")
     ] = 60.0
+    time_bank_max: Annotated[
+        float,
+        Meta(ge=0, description="longest time bank a table may give each seat, seconds"),
+    ] = 3600.0
     absent_grace_min: Annotated[
         float, Meta(gt=0, description="shortest wait for a disconnected seat a table may set")
     ] = 1.0
@@ -174,6 +178,14 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         float,
         Meta(ge=0, description="time the others must be away before a claim, in table clocks"),
     ] = 2.0
+    reveal_pace: Annotated[
+        float,
+        Meta(ge=0, le=60, description="seconds before each chance step while people watch"),
+    ] = 0.8
+    deal_pause: Annotated[
+        float,
+        Meta(ge=0, le=60, description="seconds before the next deal of a set while people watch"),
+    ] = 4.0
     # --- replays ---------------------------------------------------------------------------
     replay_cache_bytes: Annotated[
         int, Meta(ge=1 << 20, description="memory the replays kept for the browser may use")

@@ -6,7 +6,9 @@
   within the host's bounds; the default is the game's clock. A game whose rules still carry a
   host clock (``GameSpec.host_clock``: the ``time_limit`` rules option) gets the table's clock
   written into its rules, so the record says which clock was played; setting it as
-  a rules option is refused, never silently ignored.
+  a rules option is refused, never silently ignored. ``options.time_bank`` gives each seat
+  seconds to spend beyond its decisions' clocks over the whole table (a game, a Daifugo set);
+  the table's actor enforces it.
 - **Seed**: deals come from fresh server randomness unless a seed is given by someone no player
   needs to trust: the host's operator, server-side code (tournaments: duplicate deals), or a
   client for a *practice* table where nobody but the creator sits (every other seat a built-in
@@ -82,6 +84,9 @@ def new_table(
             f"time_limit must be {limits.time_limit_min:g}-{limits.time_limit_max:g} seconds, "
             f"got {clock:g}"
         )
+    bank = options.time_bank or 0.0
+    if bank > limits.time_bank_max:
+        raise ConfigError(f"time_bank must be 0-{limits.time_bank_max:g} seconds, got {bank:g}")
     grace = limits.absent_grace_default if options.absent_grace is None else options.absent_grace
     if not limits.absent_grace_min <= grace <= limits.absent_grace_max:
         raise ConfigError(
@@ -132,6 +137,7 @@ def new_table(
         seats=specs,
         options={
             "time_limit": clock,
+            "time_bank": bank,
             "absent_grace": grace,
             "practice": practice,
             "rated": options.rated,

@@ -94,6 +94,9 @@ class TableOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     time_limit: Annotated[float, Meta(gt=0, le=86400)] | None = None
     """Seconds per decision, for every game (default: the game's clock, else 60)."""
+    time_bank: Annotated[float, Meta(ge=0, le=86400)] | None = None
+    """Seconds each seat may spend beyond its decisions' clocks, over the whole table (a game,
+    or a Daifugo set): a decision that runs past ``time_limit`` draws on it (default 0)."""
     absent_grace: Annotated[float, Meta(gt=0, le=86400)] | None = None
     """Seconds a disconnected seat is waited for before its decisions default (default 5)."""
     seed: (
@@ -343,7 +346,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     fresh server randomness (the seed itself is published in the record when the game is over).
     ``owner``: the account that created the table. ``outcome``: once ``finished``.
     ``claim_grace``: seconds every other player must have been away before a ``claim``.
-    ``muted``: accounts whose talk the owner or an operator muted here.
+    ``muted``: accounts whose talk the owner or an operator muted here. ``time_bank``: seconds
+    each seat may spend beyond its decisions' clocks over the whole table (0: none).
     """
 
     id: str
@@ -360,6 +364,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     outcome: dict[str, Any] | None
     claim_grace: float
     muted: list[str]
+    time_bank: float
 
 
 class Tables(ServerMessage, tag="tables", kw_only=True):
@@ -454,7 +459,8 @@ class Turn(ServerMessage, tag="turn", kw_only=True):
     ``legal_description``: how the game describes its legal actions now (its shape is on the
     game's page), or null if it does not. ``legal_sample``: when ``legal`` is null, 20 of them;
     else null. ``channels``: where you may talk now. ``deadline``: Unix time in seconds;
-    ``time_limit``: seconds left when the turn was sent.
+    ``time_limit``: seconds left when the turn was sent (the clock, and the time bank that
+    is left); ``time_bank``: the part of ``time_limit`` that is the seat's time bank.
     """
 
     table: str
@@ -479,6 +485,7 @@ class Turn(ServerMessage, tag="turn", kw_only=True):
     channels: list[str]
     deadline: float
     time_limit: float
+    time_bank: float
 
 
 class End(ServerMessage, tag="end", kw_only=True):

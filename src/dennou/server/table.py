@@ -60,6 +60,10 @@ T = TypeVar("T")
 MAX_RESUME = 2000
 """A client that missed more events than this gets a fresh view instead."""
 
+GAME_ENDS = frozenset({"game_end", "game_over"})
+"""Event kinds that end one game of a set or series (Daifugo's, Star Hi-Lo's): the next deal
+waits ``deal_pause`` while people watch."""
+
 STORE_RETRY_FIRST = 0.1
 """Seconds before a table first tries again a write the store refused (then twice as long)."""
 
@@ -199,6 +203,12 @@ class TableActor:
         self.randomness = TableRandomness(row.seed)
         self.clock = float(row.options.get("time_limit") or hub.game_clock(game))
         self.grace = float(row.options.get("absent_grace") or hub.limits.absent_grace_default)
+        self.bank = float(row.options.get("time_bank") or 0.0)
+        self.banks: dict[int, float] = {}
+        """Seconds of each seat's time bank left (a seat not here has all of it). A decision
+        that runs past the clock draws on it; one that defaults on time spends all of it. Held
+        in memory: after a restart each seat has its whole bank again, as each pending decision
+        has a fresh clock."""
         self.practice = bool(row.options.get("practice"))
         self.claim_grace = max(
             self.grace,
@@ -220,6 +230,10 @@ class TableActor:
         tournament's owner, the UECda port's own account)."""
         self.state: Any = None
         self.version = 0
+        self._last_step_at = 0.0
+        self._last_game_end = False
+        """When the last step (not talk) was taken, and whether it ended a game of a set or a
+        series: chance steps are paced from it while people watch (:meth:`_chance_due`)."""
         self.chance_draws = 0
         self.moved = False
         """Whether a seat has acted (or been defaulted): after that, ``abort`` is refused, as it
@@ -354,8 +368,9 @@ class TableActor:
         now = time.time()
         for pending in self.pending.values():
             if pending.announced and pending.deadline != math.inf:
-                # nobody's clock runs while the table cannot move
+                # nobody's clock (nor time bank) runs while the table cannot move
                 pending.deadline += now - self._paused_at
+                pending.due_at += now - self._paused_at
         self._paused_at = now
         try:
             while redo:
@@ -953,6 +968,8 @@ class TableActor:
                 await self.cancel("step_limit")
                 return
             if CHANCE in acting:
+                if self._chance_due() > time.time():
+                    return  # paced: the actor's loop wakes for it (_next_deadline)
                 rng = self.randomness.chance(self.chance_draws)
                 action, new, events = await self.hub.work.run(
                     (self.game.spec.name, "chance"),
@@ -984,7 +1001,8 @@ class TableActor:
             if pending.announced:
                 continue
             now = time.time()
-            pending.announced, pending.due_at, pending.deadline = True, now, now + self.clock
+            pending.announced, pending.due_at = True, now
+            pending.deadline = now + self.clock + self.banks.get(seat, self.bank)
             conns = [c for c, role in self.conns.items() if role == seat]
             if conns:
                 turn = await self._turn_msg(seat)
@@ -1066,7 +1084,30 @@ class TableActor:
             )
         if self.status != "playing":
             return math.inf
-        return min((self._effective_deadline(s) for s in self.pending), default=math.inf)
+        due = min((self._effective_deadline(s) for s in self.pending), default=math.inf)
+        if self.state is not None and CHANCE in self.game.to_act(self.state):
+            paced = self._chance_due()
+            if paced > time.time():
+                # due now: after the requests queued meanwhile (each is followed by _proceed)
+                due = min(due, paced)
+        return due
+
+    def _chance_due(self) -> float:
+        """When the next chance step may be drawn.
+
+        At once at a table nobody watches (bots only: tournaments, benchmarks). While a person
+        plays here (connected or not: a page opening after the start must not find the session
+        over) or watches, a chance step comes ``reveal_pace``
+        after the step before it, so a game of chance steps only (10-card stud) is seen card by
+        card, and ``deal_pause`` after the end of a game of a set or series (the next deal of a
+        Daifugo set), so that end is seen before the next deal replaces it.
+        """
+        people = self.conns or any(spec["kind"] == "player" for spec in self.row.seats)
+        if not people or not self._last_step_at:
+            return 0.0
+        limits = self.hub.limits
+        pace = limits.deal_pause if self._last_game_end else limits.reveal_pace
+        return self._last_step_at + pace
 
     def _effective_deadline(self, seat: int) -> float:
         pending = self.pending[seat]
@@ -1112,6 +1153,9 @@ class TableActor:
         self.state = new_state
         self.version += 1
         self.actions += 1
+        if step.talk is None:
+            self._last_step_at = time.time()
+            self._last_game_end = any(e.kind in GAME_ENDS for e in events)
         if step.seat == CHANCE:
             self.chance_draws += 1
         elif step.talk is None and step.end is None:
@@ -1128,6 +1172,7 @@ class TableActor:
         acting = self.game.to_act(self.state) if self.state is not None else frozenset()
         for seat in list(self.pending):
             if seat not in acting:
+                self._spend(self.pending[seat], now)
                 self.pending.pop(seat).cancel()
         for seat in acting:
             if seat == CHANCE:
@@ -1137,8 +1182,18 @@ class TableActor:
             if seat not in self.pending or seat == actor or seat not in before:
                 old = self.pending.get(seat)
                 if old is not None:
+                    self._spend(old, now)
                     old.cancel()
                 self.pending[seat] = Pending(seat, self.version, self.state, now, math.inf)
+
+    def _spend(self, pending: Pending, now: float) -> None:
+        """A settled decision's time past the clock comes out of its seat's time bank."""
+        if not pending.announced or not self.bank:
+            return
+        over = min(now, pending.deadline) - pending.due_at - self.clock
+        if over > 0:
+            left = self.banks.get(pending.seat, self.bank)
+            self.banks[pending.seat] = max(0.0, left - over)
 
     async def _finish(
         self, outcome: dict[str, Any] | None, *, aborted_by: str | None = None
@@ -1320,6 +1375,7 @@ class TableActor:
             channels=self._channels(seat),
             deadline=round(pending.deadline, 3),
             time_limit=round(pending.deadline - time.time(), 3),
+            time_bank=round(self.banks.get(seat, self.bank), 3),
         )
 
     def info(self) -> p.TableInfo:
@@ -1352,6 +1408,7 @@ class TableActor:
             outcome=None if self.hub.withheld(self.id) else self.outcome,
             claim_grace=self.claim_grace,
             muted=sorted(self.muted),
+            time_bank=self.bank,
         )
 
 

@@ -55,9 +55,11 @@ TEST_LIMITS: dict[str, object] = {
     "replay_rate_address": 1000,
     "replay_burst_address": 1000,
     "pending_per_address": 10_000,
+    "reveal_pace": 0,
+    "deal_pause": 0,
 }
 """Limits of the test servers: wide enough for tests that are not about limits (every test
-client comes from 127.0.0.1, and tests run fast clocks)."""
+client comes from 127.0.0.1, and tests run fast clocks and unpaced chance steps)."""
 
 
 class ServerProcess:

@@ -106,6 +106,12 @@ function pct(p) {
 
 
 export default class Stud10Board extends Board {
+  constructor() {
+    super();
+    /** @type {Map<number, number[]> | null} the odds each view showed, by the log's length */
+    this.oddsSeen = null;
+  }
+
   /** @param {BoardState} s */
   render(s) {
     this.classList.add('board', 'b-stud10');
@@ -272,13 +278,19 @@ export default class Stud10Board extends Board {
         break;
       }
     }
+    // Views carry the odds of the moment only: the board keeps each one it was shown, by the
+    // log's length then, so the chart fills as cards turn (a replay moving back drops the later).
+    if (!this.oddsSeen) this.oddsSeen = new Map();
+    const seen = this.oddsSeen;
+    for (const at of [...seen.keys()]) if (at <= start || at > log.length) seen.delete(at);
+    if (view.odds && Array.isArray(view.odds.win) && log.length > start) seen.set(log.length, view.odds.win);
     /** @type {number[][]} */
     const points = [];
+    for (const at of [...seen.keys()].sort((a, b) => a - b)) points.push(/** @type {number[]} */ (seen.get(at)));
     for (const e of log.slice(start)) {
       if (e.kind === 'odds' && Array.isArray(e.data.win)) points.push(e.data.win);
       if (e.kind === 'showdown') points.push(e.data.payouts.map((/** @type {number} */ x) => (e.data.pot ? x / e.data.pot : 0)));
     }
-    if (!points.length && view.odds && view.odds.win) points.push(view.odds.win);
     if (!points.length) return null;
     const n = view.seats.length;
     const inHand = view.seats.filter((/** @type {any} */ x) => x.in_hand).length;

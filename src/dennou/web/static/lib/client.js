@@ -18,6 +18,9 @@ export class ServerError extends Error {
   }
 }
 
+/** Milliseconds a request waits for its answer by default. */
+export const REQUEST_TIMEOUT = 20000;
+
 export class Connection {
   constructor(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`) {
     this.url = url;
@@ -123,16 +126,33 @@ export class Connection {
   }
 
   /**
-   * Send a message and wait for the reply with its id (an `error` rejects with ServerError).
+   * Send a message and wait for the reply with its id (an `error` rejects with ServerError). A
+   * reply that does not come within `timeout` ms rejects (a late one is then dropped), so that
+   * nothing waits for ever on one lost answer.
    * @param {Message} message
    * @param {WebSocket | null} [ws]
+   * @param {number} [timeout]
    * @returns {Promise<Message>}
    */
-  request(message, ws = this.ws) {
+  request(message, ws = this.ws, timeout = REQUEST_TIMEOUT) {
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
     const id = this.nextId++;
     ws.send(JSON.stringify({ ...message, id }));
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending.delete(id)) reject(new Error('no answer in time'));
+      }, timeout);
+      this.pending.set(id, {
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+    });
   }
 
   /**

@@ -13,7 +13,7 @@ import { LANGS, href, lang, langUrl, loadI18n, t, tOr } from './i18n.js';
  *   connected: boolean}} SeatInfo
  * @typedef {{id: string, game: string, status: 'waiting' | 'playing' | 'finished' | 'aborted',
  *   rules: Record<string, any>, seats: SeatInfo[], version: number, spectators: number,
- *   time_limit: number, absent_grace?: number, owner?: string | null, claim_grace?: number,
+ *   time_limit: number, time_bank?: number, absent_grace?: number, owner?: string | null, claim_grace?: number,
  *   muted?: string[], outcome: any}} TableInfo
  */
 
@@ -195,4 +195,24 @@ export function when(seconds) {
   // Unix seconds, or an ISO 8601 string (`/api/accounts/{name}`)
   const date = typeof seconds === 'string' ? new Date(seconds) : new Date(seconds * 1000);
   return date.toLocaleString(lang() === 'ja' ? 'ja-JP' : 'en-GB');
+}
+
+/**
+ * A duration in words: seconds under two minutes, else minutes.
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function duration(seconds) {
+  if (seconds < 120) return t('clock.sec', { n: Number.isInteger(seconds) ? seconds : seconds.toFixed(1) });
+  return t('clock.min', { n: Math.round((seconds / 60) * 10) / 10 });
+}
+
+/**
+ * A table's time control in words: the clock per decision, and the time bank if any.
+ * @param {number} clock seconds per decision
+ * @param {number} bank seconds of time bank per seat
+ * @returns {string}
+ */
+export function clockText(clock, bank) {
+  return bank > 0 ? t('clock.with_bank', { clock: duration(clock), bank: duration(bank) }) : t('clock.per_decision', { clock: duration(clock) });
 }

@@ -2,7 +2,7 @@
 // and the results table.
 
 import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { t, tOr } from './i18n.js';
 
 const HOST_ENDINGS = ['resign', 'abort', 'claim', 'cancel'];
 
@@ -20,30 +20,57 @@ export function endingText(e, players) {
   return t(`table.ev.${e.kind}`, { name });
 }
 
-/** The decision clock: counts down to a deadline (local time, so clocks need not agree). */
+/**
+ * The decision clock: counts down to a deadline (local time, so clocks need not agree). With a
+ * time bank, the decision's own seconds count down first, then the bank's. Offline it stops
+ * (the host's clock is what counts; the page shows it again from the next turn).
+ */
 export class Clock {
   constructor() {
     this.el = h('p', { class: 'clock', role: 'timer', 'aria-live': 'off', 'data-testid': 'clock' });
     /** @type {number | null} */
     this.until = null;
+    this.bank = 0;
+    this.stopped = false;
     setInterval(() => this.tick(), 250);
   }
 
-  /** @param {number | null} secondsLeft */
-  set(secondsLeft) {
+  /**
+   * @param {number | null} secondsLeft all the time left (the bank's included)
+   * @param {number} [bank] the part of it that is the seat's time bank
+   */
+  set(secondsLeft, bank = 0) {
     this.until = secondsLeft === null ? null : performance.now() + secondsLeft * 1000;
+    this.bank = Math.max(0, bank);
+    this.stopped = false;
     this.tick();
   }
 
+  /** Stop counting (the connection is down): the clock shows that it is not running. */
+  stop() {
+    if (this.until === null || this.stopped) return;
+    this.stopped = true;
+    this.el.dataset.state = 'stopped';
+    this.el.textContent = t('table.clock_stopped');
+  }
+
   tick() {
+    if (this.stopped) return;
+    delete this.el.dataset.state;
     if (this.until === null) {
       this.el.hidden = true;
       return;
     }
     const left = Math.max(0, (this.until - performance.now()) / 1000);
+    const fmt = (/** @type {number} */ x) => (x < 10 ? x.toFixed(1) : String(Math.ceil(x)));
     this.el.hidden = false;
+    if (this.bank > 0 && left > this.bank) {
+      this.el.classList.toggle('low', false);
+      this.el.textContent = t('table.clock_bank', { s: fmt(left - this.bank), bank: Math.ceil(this.bank) });
+      return;
+    }
     this.el.classList.toggle('low', left < 10);
-    this.el.textContent = t('table.clock', { s: left < 10 ? left.toFixed(1) : Math.ceil(left) });
+    this.el.textContent = this.bank > 0 ? t('table.clock_in_bank', { s: fmt(left) }) : t('table.clock', { s: fmt(left) });
   }
 }
 
@@ -290,14 +317,33 @@ export class TalkPanel {
 }
 
 /**
- * The results of a finished game: rank, player, score.
- * @param {{scores: number[], ranks: number[], teams?: any}} outcome
+ * A team's result in words (1 a win, 0.5 a draw, 0 a loss; any other share as a number).
+ * @param {number} v
+ * @returns {string}
+ */
+function teamResult(v) {
+  if (v === 1) return t('table.team_won');
+  if (v === 0.5) return t('table.team_drew');
+  if (v === 0) return t('table.team_lost');
+  return v.toLocaleString();
+}
+
+/** Games whose scores are money (yen). */
+const YEN_SCORES = new Set(['smuggling', 'chairs']);
+
+/**
+ * The results of a finished game: rank, player, score (in yen where the game's scores are).
+ * @param {{scores: number[], ranks: number[], teams?: any, detail?: any}} outcome
  * @param {string[]} players
+ * @param {string} [game]
  * @returns {HTMLElement}
  */
-export function resultsTable(outcome, players) {
+export function resultsTable(outcome, players, game = '') {
   const order = players.map((_, i) => i).sort((a, b) => outcome.ranks[a] - outcome.ranks[b] || a - b);
-  const fmt = (/** @type {number} */ x) => (Number.isInteger(x) ? x.toLocaleString() : x.toFixed(3));
+  const number = (/** @type {number} */ x) => (Number.isInteger(x) ? x.toLocaleString() : x.toFixed(3));
+  // a host's ending (resign, claim...) scores 1 and 0, never money
+  const money = YEN_SCORES.has(game) && !(outcome.detail && HOST_ENDINGS.includes(outcome.detail.end));
+  const fmt = (/** @type {number} */ x) => (money ? t('table.yen', { n: number(x) }) : number(x));
   return h(
     'section',
     { class: 'results', 'aria-labelledby': 'h-results', 'data-testid': 'results' },
@@ -308,6 +354,6 @@ export function resultsTable(outcome, players) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.rank')), h('th', { scope: 'col' }, t('board.player')), h('th', { scope: 'col' }, t('table.score')))),
       h('tbody', {}, order.map((p) => h('tr', { class: outcome.ranks[p] === 1 ? 'winner' : '' }, h('td', {}, String(outcome.ranks[p])), h('th', { scope: 'row' }, players[p] ?? String(p)), h('td', {}, fmt(outcome.scores[p]))))),
     ),
-    outcome.teams ? h('p', {}, t('table.teams'), ' ', Object.entries(outcome.teams).map(([team, v]) => `${team} ${v}`).join(', ')) : null,
+    outcome.teams ? h('p', { 'data-testid': 'teams' }, t('table.teams'), ' ', Object.entries(outcome.teams).map(([team, v]) => t('table.team_score', { team: tOr(`talk.team.${team}`, team), n: teamResult(Number(v)) })).join(t('table.list_sep'))) : null,
   );
 }

@@ -5,10 +5,22 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, t, tOr } from '../lib/i18n.js';
-import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage, when } from '../lib/page.js';
+import { SeatRatings, clockText, gameTitle, games, seatLabel, showConnection, startPage, when } from '../lib/page.js';
 
 /** @typedef {import('../lib/page.js').GameInfo} GameInfo */
 /** @typedef {import('../lib/page.js').TableInfo} TableInfo */
+
+/**
+ * Time controls: seconds per decision and a time bank per table (a game, or a Daifugo set).
+ * Against people the standard; against bots only, a relaxed clock (nobody waits on a person
+ * who thinks longer).
+ */
+const PRESETS = [
+  { name: 'blitz', clock: 10, bank: 60 },
+  { name: 'standard', clock: 30, bank: 180 },
+  { name: 'relaxed', clock: 60, bank: 600 },
+  { name: 'long', clock: 300, bank: 1800 },
+];
 
 const { main, account } = await startPage('lobby.title');
 const conn = new Connection();
@@ -71,7 +83,7 @@ main.append(
     h(
       'table',
       { class: 'tables', id: 'live-tables' },
-      h('thead', {}, h('tr', {}, ['game', 'status', 'seats', 'spectators', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
+      h('thead', {}, h('tr', {}, ['game', 'status', 'seats', 'clock', 'spectators', 'actions'].map((c) => h('th', { scope: 'col' }, t(`lobby.col.${c}`))))),
       liveBody,
     ),
     liveMore,
@@ -111,7 +123,7 @@ async function refresh() {
   ]);
   /** @type {TableInfo[]} */
   const live = [...waiting.tables, ...playing.tables];
-  replace(liveBody, live.length ? live.map(liveRow) : h('tr', {}, h('td', { colspan: 5 }, t('lobby.none'))));
+  replace(liveBody, live.length ? live.map(liveRow) : h('tr', {}, h('td', { colspan: 6 }, t('lobby.none'))));
   ratings
     .load(live)
     .then((fresh) => {
@@ -179,6 +191,7 @@ function liveRow(table) {
       {},
       h('ul', { class: 'seats' }, table.seats.map((s) => h('li', {}, `${s.seat}: `, seatLabel(s), ' ', ratings.badge(table.id, s.seat), s.kind === 'player' && !s.connected ? ` (${t('seat.away')})` : ''))),
     ),
+    h('td', { 'data-testid': 'clock-setting' }, clockText(table.time_limit, table.time_bank || 0)),
     h('td', {}, String(table.spectators)),
     h('td', { class: 'actions' }, actions),
   );
@@ -307,7 +320,33 @@ function buildCreateForm(section) {
   const rulesBox = h('fieldset', { id: 'create-rules' });
   const seatsBox = h('fieldset', { id: 'create-seats' });
   const countSelect = h('select', { id: 'create-count', name: 'count' });
+  const preset = h('select', { id: 'opt-preset', 'data-testid': 'time-preset' }, PRESETS.map((x) => h('option', { value: x.name }, presetText(x))), h('option', { value: 'custom' }, t('create.preset.custom')));
   const timeLimit = h('input', { id: 'opt-time', type: 'number', min: 1, step: 'any', inputmode: 'decimal' });
+  const timeBank = h('input', { id: 'opt-bank', type: 'number', min: 0, step: 'any', inputmode: 'decimal' });
+  const customClock = h(
+    'div',
+    { class: 'custom-clock', hidden: true },
+    h('div', { class: 'field' }, h('label', { for: 'opt-time' }, t('create.time_limit')), timeLimit),
+    h('div', { class: 'field' }, h('label', { for: 'opt-bank' }, t('create.time_bank')), timeBank),
+  );
+  // The preset follows the seats (people or only bots) until the creator picks one.
+  let presetChosen = false;
+  const syncPreset = () => {
+    if (!presetChosen) {
+      const people = seatReaders.some((read) => read() === 'open');
+      preset.value = people ? 'standard' : 'relaxed';
+    }
+    const chosen = PRESETS.find((x) => x.name === preset.value);
+    customClock.hidden = Boolean(chosen);
+    if (chosen) {
+      timeLimit.value = String(chosen.clock);
+      timeBank.value = String(chosen.bank);
+    }
+  };
+  preset.addEventListener('change', () => {
+    presetChosen = true;
+    syncPreset();
+  });
   const grace = h('input', { id: 'opt-grace', type: 'number', min: 0, step: 'any', placeholder: '5' });
   const seed = h('input', { id: 'opt-seed', type: 'number', step: 1, min: 0 });
   const error = h('p', { class: 'error', role: 'alert', id: 'create-error' });
@@ -324,8 +363,8 @@ function buildCreateForm(section) {
     replace(rulesBox, h('legend', {}, t('create.rules')));
     for (const opt of g.rules) {
       const id = `rule-${opt.name}`;
-      const desc = tOr(`rules.${g.name}.${opt.name}`, opt.description);
-      const { input, read } = ruleInput(opt, id);
+      const desc = t(`rules.${g.name}.${opt.name}`);
+      const { input, read } = ruleInput(opt, id, g.name);
       ruleReaders.push(() => {
         const value = read();
         return value === undefined ? null : [opt.name, value];
@@ -334,9 +373,9 @@ function buildCreateForm(section) {
         h(
           'div',
           { class: 'field' },
-          h('label', { for: id }, h('code', {}, opt.name)),
+          h('label', { for: id, 'data-testid': 'rule-label' }, t(`rules.${g.name}.${opt.name}.label`), ' ', h('code', { class: 'small' }, opt.name)),
           input,
-          h('small', { id: `${id}-desc` }, desc, ' ', h('span', { class: 'default' }, t('create.default', { value: JSON.stringify(opt.default) }))),
+          h('small', { id: `${id}-desc` }, desc, ' ', h('span', { class: 'default' }, t('create.default', { value: valueText(g.name, opt.name, opt.default) }))),
         ),
       );
       input.setAttribute('aria-describedby', `${id}-desc`);
@@ -364,9 +403,11 @@ function buildCreateForm(section) {
       };
       kind.addEventListener('change', sync);
       sync();
+      kind.addEventListener('change', syncPreset);
       seatReaders.push(() => (kind.value.startsWith('bot:') && opts.value.trim() ? `${kind.value}:${opts.value.trim()}` : kind.value));
       seatsBox.append(h('div', { class: 'seat-row' }, h('label', { for: `seat-${i}` }, t('create.seat', { seat: i })), kind, opts));
     }
+    syncPreset();
   };
 
   const buildCount = () => {
@@ -397,6 +438,7 @@ function buildCreateForm(section) {
       /** @type {Record<string, number>} */
       const options = {};
       if (timeLimit.value) options.time_limit = Number(timeLimit.value);
+      if (timeBank.value) options.time_bank = Number(timeBank.value);
       if (grace.value) options.absent_grace = Number(grace.value);
       if (seed.value) options.seed = Number(seed.value);
       const reply = await conn.request({ type: 'create_table', game: gameSelect.value, rules, seats, options });
@@ -420,7 +462,8 @@ function buildCreateForm(section) {
         'fieldset',
         {},
         h('legend', {}, t('create.options')),
-        h('div', { class: 'field' }, h('label', { for: 'opt-time' }, t('create.time_limit')), timeLimit),
+        h('div', { class: 'field' }, h('label', { for: 'opt-preset' }, t('create.preset')), preset, h('small', {}, t('create.preset_help'))),
+        customClock,
         h('div', { class: 'field' }, h('label', { for: 'opt-grace' }, t('create.absent_grace')), grace),
         h('div', { class: 'field' }, h('label', { for: 'opt-seed' }, t('create.seed')), seed),
       ),
@@ -439,27 +482,49 @@ function buildCreateForm(section) {
   };
 }
 
+/** @param {{name: string, clock: number, bank: number}} x */
+function presetText(x) {
+  return `${t(`create.preset.${x.name}`)} — ${clockText(x.clock, x.bank)}`;
+}
+
+/**
+ * A rules value in words (a default, a select's choice): yes/no, none, a list, a choice's name.
+ * @param {string} game
+ * @param {string} option
+ * @param {any} value
+ * @returns {string}
+ */
+function valueText(game, option, value) {
+  if (value === null || value === undefined) return t('create.none');
+  if (typeof value === 'boolean') return t(value ? 'create.yes' : 'create.no');
+  if (Array.isArray(value)) return value.map((v) => valueText(game, option, v)).join(', ');
+  if (typeof value === 'string') return tOr(`rules.${game}.${option}.value.${value}`, value);
+  if (typeof value === 'number') return value.toLocaleString();
+  return JSON.stringify(value);
+}
+
 /**
  * An input for one rules option, and how to read it (undefined: keep the default).
  * @param {{name: string, type: string, default: any}} opt
  * @param {string} id
+ * @param {string} game
  * @returns {{input: HTMLInputElement | HTMLSelectElement, read: () => any}}
  */
-function ruleInput(opt, id) {
+function ruleInput(opt, id, game) {
   const type = opt.type;
   if (type === 'bool') {
     const input = h('input', { id, type: 'checkbox' });
     input.checked = Boolean(opt.default);
     return { input, read: () => (input.checked === Boolean(opt.default) ? undefined : input.checked) };
   }
-  const literal = type.match(/^Literal\[(.*)\]$/);
+  const literal = type.match(/^one of ([\w|]+)$/) || type.match(/^Literal\[(.*)\]$/);
   if (literal) {
-    const values = [...literal[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
-    const input = h('select', { id }, values.map((v) => h('option', { value: v }, v)));
+    const values = literal[1].includes("'") ? [...literal[1].matchAll(/'([^']*)'/g)].map((m) => m[1]) : literal[1].split('|');
+    const input = h('select', { id }, values.map((v) => h('option', { value: v }, t(`rules.${game}.${opt.name}.value.${v}`))));
     input.value = String(opt.default);
     return { input, read: () => (input.value === opt.default ? undefined : input.value) };
   }
-  const numeric = /^(int|float)$/.test(type) || /^Optional\[Annotated\[(int|float)/.test(type);
+  const numeric = /^(int|float)( or none)?$/.test(type) || /^Optional\[Annotated\[(int|float)/.test(type);
   if (numeric) {
     const input = h('input', { id, type: 'number', step: type.includes('float') ? 'any' : 1, placeholder: opt.default === null ? '—' : String(opt.default), inputmode: 'decimal' });
     return { input, read: () => (input.value === '' ? undefined : Number(input.value)) };

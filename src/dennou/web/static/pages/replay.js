@@ -6,10 +6,11 @@
 
 import { api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
-import { lang, t } from '../lib/i18n.js';
+import { lang, t, tOr } from '../lib/i18n.js';
 import { gameTitle, games, startPage } from '../lib/page.js';
 import { EventLog, endingText, resultsTable } from '../lib/widgets.js';
 import { loadBoard } from '../boards/index.js';
+import { talkText } from '../boards/base.js';
 
 /**
  * @typedef {{kind: string, text: string, data: Record<string, any>}} GameEvent
@@ -55,10 +56,29 @@ let seat = null;
 let timer = null;
 let speed = 1;
 
-const hash = new URLSearchParams(location.hash.slice(1));
-step = Math.max(0, Number.parseInt(hash.get('step') || '0', 10) || 0);
-seat = hash.has('seat') && hash.get('seat') !== '' ? Number.parseInt(hash.get('seat') || '', 10) : null;
-if (Number.isNaN(seat)) seat = null;
+/**
+ * The step and seat the URL's hash names.
+ * @returns {{step: number, seat: number | null}}
+ */
+function fromHash() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const at = Math.max(0, Number.parseInt(hash.get('step') || '0', 10) || 0);
+  const who = hash.has('seat') && hash.get('seat') !== '' ? Number.parseInt(hash.get('seat') || '', 10) : null;
+  return { step: at, seat: who === null || Number.isNaN(who) ? null : who };
+}
+({ step, seat } = fromHash());
+
+// A hash typed or pasted, and Back and Forward through the steps visited, move the replay.
+const follow = () => {
+  const wanted = fromHash();
+  if (!meta || (wanted.step === step && wanted.seat === seat)) return;
+  stop();
+  seat = wanted.seat !== null && wanted.seat < meta.players.length ? wanted.seat : null;
+  drawControls();
+  go(wanted.step, false).catch(fail);
+};
+window.addEventListener('hashchange', follow);
+window.addEventListener('popstate', follow);
 
 if (tableId) {
   start().catch(fail);
@@ -115,7 +135,7 @@ async function start() {
   board.id = 'board';
   replace(boardBox, board);
   drawControls();
-  await go(Math.min(step, first.steps));
+  await go(Math.min(step, first.steps), false);
 }
 
 function fileForm() {
@@ -145,10 +165,12 @@ function fileForm() {
 
 // --- moving ----------------------------------------------------------------------------------
 /**
- * Show step ``to`` (clamped to the record).
+ * Show step ``to`` (clamped to the record). A person's move is a history entry (Back returns to
+ * the step before); playing and following the URL only rewrite the current one.
  * @param {number} to
+ * @param {boolean} [remember]
  */
-async function go(to) {
+async function go(to, remember = true) {
   if (!meta) return;
   step = Math.max(0, Math.min(to, meta.steps));
   try {
@@ -166,7 +188,10 @@ async function go(to) {
   }
   const params = new URLSearchParams({ step: String(step) });
   if (seat !== null) params.set('seat', String(seat));
-  history.replaceState(null, '', `#${params}`);
+  if (`#${params}` !== location.hash) {
+    if (remember && location.hash) history.pushState(null, '', `#${params}`);
+    else history.replaceState(null, '', `#${params}`);
+  }
   draw();
 }
 
@@ -192,13 +217,13 @@ function draw() {
   log.clear();
   for (let v = Math.max(0, step - LOG_STEPS); v <= step; v++) {
     const f = frames.get(`${seat}:${v}`);
-    for (const e of f?.events || []) log.add(endingText(e, players) || module.eventText(e, t, players, f?.view) || e.text, v);
+    for (const e of f?.events || []) log.add((e.kind === 'talk' && e.data ? talkText(e.data, players) : null) || endingText(e, players) || module.eventText(e, t, players, f?.view) || e.text, v);
   }
   const position = /** @type {HTMLElement | null} */ (controls.querySelector('[data-testid=replay-step]'));
   if (position) position.textContent = t('replay.step', { step, total: meta.steps });
   const slider = /** @type {HTMLInputElement | null} */ (controls.querySelector('#replay-slider'));
   if (slider) slider.value = String(step);
-  replace(results, last && meta.outcome ? resultsTable(meta.outcome, players) : '');
+  replace(results, last && meta.outcome ? resultsTable(meta.outcome, players, meta.game) : '');
   replace(revealed, ...(last && frame.hidden ? revealedHands(frame.hidden, players) : []));
 }
 
@@ -212,8 +237,36 @@ function revealedHands(hidden, players) {
   const rows = hidden
     .map((fields, i) => ({ i, fields }))
     .filter((r) => Object.keys(r.fields).length)
-    .map((r) => h('li', {}, h('strong', {}, players[r.i] || String(r.i)), ': ', Object.entries(r.fields).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('; ')));
+    .map((r) => h('li', {}, h('strong', {}, players[r.i] || String(r.i)), ': ', Object.entries(r.fields).map(([k, v]) => `${t(`replay.field.${k}`)}: ${hiddenText(v)}`).join('; ')));
   return rows.length ? [h('h2', {}, t('replay.revealed')), h('ul', {}, ...rows)] : [];
+}
+
+/**
+ * A hidden field's value in words (cards, numbers, lists), never as JSON.
+ * @param {any} value
+ * @returns {string}
+ */
+function hiddenText(value) {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return t(value ? 'create.yes' : 'create.no');
+  if (typeof value === 'number') return value.toLocaleString();
+  if (typeof value === 'string') return tOr(`replay.value.${value}`, value);
+  if (Array.isArray(value)) return value.map(hiddenText).join(' ');
+  return Object.entries(value)
+    .map(([k, v]) => `${k} ${hiddenText(v)}`)
+    .join(', ');
+}
+
+/**
+ * Whose record this is, in words (the server says `all`, `seat N` or `spectators`).
+ * @param {string} audience
+ * @param {string[]} players
+ * @returns {string}
+ */
+function audienceText(audience, players) {
+  const seatNo = audience.match(/^seat (\d+)$/);
+  if (seatNo) return t('replay.audience_seat', { name: players[Number(seatNo[1])] ?? seatNo[1] });
+  return audience === 'all' ? t('replay.audience_all') : t('replay.spectator');
 }
 
 function stop() {
@@ -236,7 +289,7 @@ function play() {
       stop();
       return;
     }
-    go(step + 1);
+    go(step + 1, false);
   }, 1000 / speed);
 }
 
@@ -291,7 +344,7 @@ function drawControls() {
     pace,
     slider,
     h('span', { 'data-testid': 'replay-step', role: 'status' }, t('replay.step', { step, total })),
-    h('span', { class: 'audience' }, t('replay.audience', { audience: meta.audience })),
+    h('span', { class: 'audience' }, t('replay.audience', { audience: audienceText(meta.audience, meta.players) })),
   );
 }
 

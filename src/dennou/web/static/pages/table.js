@@ -6,11 +6,11 @@
 import { Connection, ServerError, api } from '../lib/client.js';
 import { h, replace } from '../lib/dom.js';
 import { href, lang, t } from '../lib/i18n.js';
-import { SeatRatings, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
+import { SeatRatings, clockText, gameTitle, games, seatLabel, showConnection, startPage } from '../lib/page.js';
 import { Clock, EventLog, TalkPanel, endingText, resultsTable } from '../lib/widgets.js';
 import { TurnSignal } from '../lib/attention.js';
 import { loadBoard } from '../boards/index.js';
-import { ACT_EVENT } from '../boards/base.js';
+import { ACT_EVENT, talkText } from '../boards/base.js';
 
 /** @typedef {import('../lib/client.js').Message} Message */
 /** @typedef {import('../lib/page.js').TableInfo} TableInfo */
@@ -20,7 +20,18 @@ const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const { main, account } = await startPage('table.title');
 const operator = await api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
 const conn = new Connection();
-conn.onStatus(showConnection);
+/** Whether the connection is up: offline, nothing can be sent, so no control is offered. */
+let online = false;
+conn.onStatus((status) => {
+  showConnection(status);
+  const was = online;
+  online = status === 'online';
+  if (!online) clock.stop();
+  if (was !== online) {
+    renderActions();
+    render();
+  }
+});
 
 /** @type {TableInfo | null} */
 let info = null;
@@ -73,6 +84,10 @@ const clock = new Clock();
 const board = /** @type {Board} */ (document.createElement(boardModule.tag));
 board.id = 'board';
 const results = h('div', { id: 'results-box' });
+// The end of a game of a set or series, held before the next deal replaces it (the host waits
+// `deal_pause` while people watch): until dismissed, or until this seat's next decision.
+const gameEnd = h('section', { class: 'game-end notice', role: 'dialog', 'aria-labelledby': 'h-game-end', 'data-testid': 'game-end', hidden: true });
+const GAME_ENDS = ['game_end', 'game_over'];
 const log = new EventLog();
 const talk = new TalkPanel(async (channel, text) => {
   await conn.request({ type: 'talk', table: tableId, channel, text });
@@ -95,7 +110,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), gameEnd, board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
@@ -106,6 +121,10 @@ renderMeta();
 document.addEventListener('keydown', (ev) => {
   const target = ev.target;
   const field = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+  if (ev.key === 'Escape' && !gameEnd.hidden) {
+    hideGameEnd(true);
+    return;
+  }
   if (ev.key === '?' && !field && !help.open) {
     ev.preventDefault();
     openHelp();
@@ -170,11 +189,11 @@ async function attach() {
   }
 }
 
-// The table info says who is away only when asked: look every 5 s while this seat plays with
-// other people (for claim).
+// The table info says who is away and how many watch only when asked: look every 5 s while the
+// page is seen and the table is not over (for claim, and the spectators' count).
 setInterval(async () => {
   const current = info || table;
-  if (seat === null || current.status !== 'playing' || !current.seats.some((s) => s.kind === 'player' && s.seat !== seat)) return;
+  if (!online || document.visibilityState !== 'visible' || current.status === 'finished' || current.status === 'aborted') return;
   try {
     info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     renderMeta();
@@ -209,6 +228,7 @@ function onMessage(msg) {
       for (const e of msg.events) {
         if (e.kind === 'talk') addTalk(e.data, msg.version);
         log.add(eventText(e), msg.version, msg.step === 'default' ? 'default' : '');
+        if (GAME_ENDS.includes(e.kind) && !msg.events.some((/** @type {any} */ x) => x.kind === 'set_end')) showGameEnd(eventText(e));
       }
       if (seat !== null && msg.seat === seat && msg.step !== 'talk') turn = null;
       if (msg.step !== 'talk') refreshView();
@@ -232,6 +252,7 @@ function onMessage(msg) {
       render();
       break;
     case 'turn':
+      hideGameEnd();
       if (msg.version > signalled) {
         signalled = msg.version; // one call per decision, not per repeat of it (a reconnect)
         signal.start();
@@ -243,7 +264,7 @@ function onMessage(msg) {
       }
       channels = msg.channels || channels;
       talk.open(channels);
-      clock.set(msg.time_limit);
+      clock.set(msg.time_limit, msg.time_bank || 0);
       render();
       break;
     case 'end':
@@ -272,7 +293,10 @@ function onMessage(msg) {
 let viewInFlight = false;
 let viewAgain = false;
 
-/** Ask for the current view (coalesced: at most one request in flight). */
+/** Seconds a view request may take before it is asked again (the board must not stay stale). */
+const VIEW_TIMEOUT = 5000;
+
+/** Ask for the current view (coalesced: at most one request in flight, each with a timeout). */
 function refreshView() {
   if (viewInFlight) {
     viewAgain = true;
@@ -280,8 +304,11 @@ function refreshView() {
   }
   viewInFlight = true;
   conn
-    .request({ type: 'get_view', table: tableId })
-    .catch(() => {})
+    .request({ type: 'get_view', table: tableId }, undefined, VIEW_TIMEOUT)
+    .catch((err) => {
+      // an answer that never came (not a refusal, not a lost connection: its attach asks again)
+      if (!(err instanceof ServerError) && online) viewAgain = true;
+    })
     .finally(() => {
       viewInFlight = false;
       if (viewAgain) {
@@ -312,14 +339,48 @@ async function act(action) {
  * @param {string} [key]
  */
 function showError(err, key = 'table.error') {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = onceRules(err instanceof Error ? err.message : String(err));
   const code = err instanceof ServerError ? err.code : '';
   alertBox.textContent = t(key, { message: code ? `${message} (${code})` : message });
+}
+
+/**
+ * Show the end of a game of the set (its places and points in words) before the next deal.
+ * @param {string} text
+ */
+function showGameEnd(text) {
+  const focused = document.activeElement;
+  const close = h('button', { type: 'button', 'data-testid': 'game-end-close', onclick: () => hideGameEnd(true) }, t('table.game_end_close'));
+  replace(gameEnd, h('h2', { id: 'h-game-end' }, t('table.game_end_title')), h('p', {}, text), h('p', { class: 'small' }, t('table.game_end_next')), close);
+  gameEnd.hidden = false;
+  if (focused === board || focused === document.body) close.focus({ preventScroll: true });
+}
+
+/** @param {boolean} [byHand] the person closed it (the focus goes back to the board) */
+function hideGameEnd(byHand = false) {
+  if (gameEnd.hidden) return;
+  const had = gameEnd.contains(document.activeElement);
+  gameEnd.hidden = true;
+  if (had || byHand) board.focus({ preventScroll: true });
+}
+
+/**
+ * A refusal's message with the rules section it names said once (an engine's message may carry
+ * it already when the host adds it again), in the page's words.
+ * @param {string} message
+ * @returns {string}
+ */
+function onceRules(message) {
+  const parts = message.split(' — rules: ');
+  if (parts.length < 2) return message;
+  const sections = [...new Set(parts.slice(1).map((x) => x.trim()))];
+  return `${parts[0]} (${t('table.rules_section', { section: sections.join(', ') })})`;
 }
 
 /** @param {any} e */
 function eventText(e) {
   try {
+    if (e.kind === 'talk' && e.data) return talkText(e.data, players());
     return endingText(e, players()) || boardModule.eventText(e, t, players(), view) || e.text;
   } catch {
     return e.text;
@@ -360,7 +421,7 @@ function render() {
       turn,
       outcome,
       mode: seat !== null && status === 'playing' ? 'play' : 'watch',
-      busy,
+      busy: busy || !online,
       t,
       lang: lang(),
     });
@@ -370,7 +431,7 @@ function render() {
   notice.textContent =
     status === 'waiting' ? t('table.waiting') : status === 'aborted' ? t('table.aborted') : turn ? t('table.your_turn') : seat === null && status === 'playing' ? t('table.watching') : '';
   if (outcome && status === 'finished') {
-    replace(results, resultsTable(outcome, players()), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
+    replace(results, resultsTable(outcome, players(), table.game), h('p', {}, h('a', { href: href(`/games/${tableId}`), 'data-testid': 'replay-link' }, t('table.replay'))));
   }
 }
 
@@ -438,7 +499,18 @@ function renderMeta() {
   }
   replace(
     meta,
-    h('p', {}, t('table.id', { id: tableId }), ' · ', t(`status.${current.status}`), ' · ', t('table.spectators', { n: current.spectators }), seat !== null ? [' · ', h('strong', {}, t('table.you_are', { seat }))] : null),
+    h(
+      'p',
+      {},
+      t('table.id', { id: tableId }),
+      ' · ',
+      t(`status.${current.status}`),
+      ' · ',
+      h('span', { 'data-testid': 'spectators' }, t('table.spectators', { n: current.spectators })),
+      ' · ',
+      h('span', { 'data-testid': 'time-control' }, t('table.time_control', { clock: clockText(current.time_limit, current.time_bank || 0) })),
+      seat !== null ? [' · ', h('strong', {}, t('table.you_are', { seat }))] : null,
+    ),
     h(
       'ul',
       { class: 'seats inline-list', 'aria-label': t('table.seats') },
@@ -541,6 +613,7 @@ function renderActions() {
     buttons.push(h('button', { type: 'button', 'data-testid': 'play-again', onclick: () => playAgain() }, t('table.play_again')));
   }
   const focused = document.activeElement instanceof HTMLElement && actionsBox.contains(document.activeElement) ? document.activeElement.dataset.testid : undefined;
+  if (!online) for (const b of buttons) if (b instanceof HTMLButtonElement) b.disabled = true;
   replace(actionsBox, buttons);
   if (focused) {
     // Keyboard users stay here: Resign hands the focus to Cancel (the safe choice), the
@@ -564,7 +637,7 @@ async function playAgain() {
       game: current.game,
       rules: current.rules,
       seats,
-      options: { time_limit: current.time_limit, absent_grace: current.absent_grace },
+      options: { time_limit: current.time_limit, time_bank: current.time_bank || 0, absent_grace: current.absent_grace },
     });
     location.href = href(`/tables/${encodeURIComponent(reply.table.id)}`);
   } catch (err) {
