@@ -291,7 +291,8 @@ def move_deals(
     ``b`` is a symmetric proposal and only those two seats' likelihoods change.
 
     Args:
-        deals: ``[M, seats]`` starting deals of :meth:`Context.deals` (card sets).
+        deals: ``[M, seats]`` starting deals (card sets) of
+            :meth:`~dennou.games.daifugo.search.Context.deals`.
         pool: The unseen card codes the deals share out (jokers as 52).
         fixed: Each seat's known cards (card sets; not moved).
         cap: Each seat's tribute cap (13: none).

@@ -94,8 +94,8 @@ class IsmctsBot(Bot):
         model_opponents: Weigh each opponent's hidden hand by the model of
             :data:`OPPONENT_MODELS` that explains its decisions in the set's finished games best
             (else by the playout policy).
-        blend: The value model's share of each playout's reward (:func:`position_value`;
-            experimental).
+        blend: The value model's share of each playout's reward
+            (:func:`~dennou.games.daifugo.policy.position_value`; experimental).
         cutoff: Stop each playout after this many moves and let the value model judge
             (experimental; 0: play to the end).
     """

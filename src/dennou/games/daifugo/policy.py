@@ -74,7 +74,8 @@ OPPONENT_MODELS = np.stack([WEIGHTS, load_weights(WEAKEST_FIRST_FILE), WEIGHTS])
 """The models an opponent's hidden hand is weighed by, ``[model, feature]``: the search's choices
 (as in the playouts), the policy fitted to the weakest-first rule's choices, and that rule
 itself (:func:`weakest_first`; its row of weights is unused). Each opponent gets the one that
-explains its decisions in the set's earlier games best (:meth:`IsmctsBot.observe`)."""
+explains its decisions in the set's earlier games best
+(:meth:`~dennou.games.daifugo.ismcts.IsmctsBot.observe`)."""
 
 OPPONENT_RULES = np.array([False, False, True])
 """Which of :data:`OPPONENT_MODELS` are the rule rather than a policy."""

@@ -66,7 +66,8 @@ def search(
         diamond3: The holder of the 3 of diamonds leads (a game's start under UECda).
         fl: Rule flags.
         w: Policy weights.
-        rule: ``[seats]`` the seats that play by :func:`weakest_first` instead.
+        rule: ``[seats]`` the seats that play by
+            :func:`~dennou.games.daifugo.policy.weakest_first` instead.
         vw: The value model's weights (:func:`position_value`).
         blend: The value model's share of the reward, judged after the first move (0: the
             playout's result alone).
