@@ -1088,8 +1088,10 @@ class TableActor:
         if self.state is not None and CHANCE in self.game.to_act(self.state):
             paced = self._chance_due()
             if paced > time.time():
-                # due now: after the requests queued meanwhile (each is followed by _proceed)
                 due = min(due, paced)
+            elif self.inbox.empty():
+                due = min(due, time.time())  # due now, and nothing is waiting before it
+            # else due now, after the requests queued meanwhile (each is followed by _proceed)
         return due
 
     def _chance_due(self) -> float:
