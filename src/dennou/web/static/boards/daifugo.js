@@ -32,7 +32,7 @@ export function cardEl(card, t, opts = {}) {
   const joker = card === 'JK';
   const suit = joker ? '' : /** @type {keyof typeof SUITS} */ (card.slice(-1));
   const rank = joker ? '' : card.slice(0, -1);
-  const label = joker ? t('daifugo.joker') : t('daifugo.card', { suit: t(`daifugo.suit.${suit}`), rank });
+  const label = joker ? `JK ${t('daifugo.joker')}` : t('daifugo.card', { suit: t(`daifugo.suit.${suit}`), rank });
   const face = joker ? [h('span', { class: 'rank' }, 'JK'), h('span', { class: 'suit' }, '★')] : [h('span', { class: 'rank' }, rank), h('span', { class: 'suit' }, SUITS[suit])];
   const cls = `card ${joker ? 'joker' : `suit-${suit}`}${opts.selected ? ' selected' : ''}`;
   if (opts.onclick) {
@@ -358,7 +358,7 @@ export default class DaifugoBoard extends Board {
       h('h3', {}, t('daifugo.standings')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'daifugo-standings' },
