@@ -5,6 +5,7 @@
 
 import { h, replace } from '../lib/dom.js';
 import { Board } from './base.js';
+import { flyFrom } from '../lib/motion.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -66,6 +67,8 @@ export default class DaifugoBoard extends Board {
     /** @type {Set<string>} cards selected (jokers: 'JK#0', 'JK#1') */
     this.selected = new Set();
     this.decisionKey = '';
+    /** What the field showed at the last drawing (a new play flies in from its player). */
+    this.fieldKey = null;
   }
 
   /** @param {BoardState} s */
@@ -77,6 +80,14 @@ export default class DaifugoBoard extends Board {
       this.selected = new Set();
     }
     this.classList.add('board', 'b-daifugo');
+    // Where the cards were: the seats, and one's own hand's cards (a play of one's own flies
+    // from the hand).
+    /** @type {Map<string, DOMRect>} */
+    const before = new Map();
+    for (const el of this.querySelectorAll('li.seat[data-seat], .hand button.card[data-card]')) {
+      const k = el instanceof HTMLElement && el.dataset.card ? `card-${el.dataset.card}` : `seat-${el.getAttribute('data-seat')}`;
+      if (!before.has(k)) before.set(k, el.getBoundingClientRect());
+    }
     replace(
       this,
       this.header(s),
@@ -86,6 +97,16 @@ export default class DaifugoBoard extends Board {
       s.seat !== null && view.hand ? this.hand(s) : null,
       this.standings(s),
     );
+    const layout = view.layout;
+    const fieldKey = layout ? `${view.game_no}:${layout.seat}:${layout.cards.join(' ')}:${(view.field || []).length}` : '';
+    if (this.fieldKey !== null && layout && fieldKey !== this.fieldKey) {
+      const mine = s.seat === layout.seat;
+      for (const el of this.querySelectorAll('[data-testid=field] .top .card')) {
+        const card = el.getAttribute('data-card') || '';
+        flyFrom(el, (mine && before.get(`card-${card}`)) || before.get(`seat-${layout.seat}`));
+      }
+    }
+    this.fieldKey = fieldKey;
   }
 
   /** @param {BoardState} s */
