@@ -17,19 +17,27 @@ import { ACT_EVENT } from '../boards/base.js';
 /** @typedef {import('../boards/base.js').Board} Board */
 
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
+// The page's first requests go out together: each is a round trip, long on a busy host.
+const infoAsked = api(`/api/tables/${encodeURIComponent(tableId)}`).then(
+  (found) => ({ found, err: null }),
+  (/** @type {unknown} */ err) => ({ found: null, err }),
+);
+const operatorAsked = api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
+games().catch(() => []);
 const { main, account } = await startPage('table.title');
-const operator = await api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
+const operator = await operatorAsked;
 const conn = new Connection();
 conn.onStatus(showConnection);
 
 /** @type {TableInfo | null} */
 let info = null;
-try {
-  info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
-} catch (err) {
+const asked = await infoAsked;
+if (asked.err) {
+  const err = asked.err;
   main.append(h('h1', {}, t('table.title')), h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
   throw err;
 }
+info = asked.found;
 const table = /** @type {TableInfo} */ (info);
 const gameInfo = (await games()).find((g) => g.name === table.game);
 const boardModule = await loadBoard(table.game);
