@@ -1,6 +1,6 @@
 """axe-core (web-dev's npm package) over every page: the lobby, a table of each game in the middle
 of a game, the replay, a player's page, the leaderboard, the account page and the operators'
-reports page report no serious or critical violation.
+reports page report no serious or critical violation, and no heading out of order.
 
 In CI (``DENNOU_REQUIRE_POSTGRES=1``) a missing axe-core fails the test instead of skipping it:
 ``scripts/ci-services.sh`` installs web-dev's packages.
@@ -34,7 +34,8 @@ def axe_or_skip() -> None:
 
 
 def serious(tab: Tab) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line per element."""
+    """axe-core's serious and critical violations on the page, and headings out of order (a
+    moderate one), one line per element."""
     page = tab.page
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
@@ -42,7 +43,7 @@ def serious(tab: Tab) -> list[str]:
         """async () => {
           const r = await axe.run(document, { resultTypes: ['violations'] });
           return r.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .filter((v) => ['serious', 'critical'].includes(v.impact) || v.id === 'heading-order')
             .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`
               + ` — ${(n.failureSummary || '').split('\\n').slice(1, 2).join('').trim()}`));
         }"""

@@ -103,7 +103,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('h2', { class: 'sr-only' }, t('table.board')), h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
