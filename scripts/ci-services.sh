@@ -93,7 +93,8 @@ if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi ipa; then
   apt-get update -qq
   apt-get install -y -qq chromium fonts-ipafont-gothic >/dev/null
 fi
-# The web app's JavaScript checks (TypeScript over JSDoc, ESLint): dev-only npm packages.
+# The web app's JavaScript checks (TypeScript over JSDoc, ESLint) and axe-core for its
+# accessibility tests: dev-only npm packages.
 if [ -f "$ROOT/web-dev/package-lock.json" ]; then
   (cd "$ROOT/web-dev" && npm ci --no-audit --no-fund --silent)
 fi

@@ -36,9 +36,20 @@ class Tab:
         return list(self.page.evaluate("[...(globalThis.dennouMissingKeys || [])]"))
 
 
-def open_tab(browser: Any, *, locale: str = "en-US", viewport: dict[str, int] | None = None) -> Tab:
-    """A fresh context (its own cookies) with one page whose WebSocket frames are recorded."""
-    context = browser.new_context(viewport=viewport or VIEWPORT, locale=locale)
+def open_tab(
+    browser: Any,
+    *,
+    locale: str = "en-US",
+    viewport: dict[str, int] | None = None,
+    **options: Any,
+) -> Tab:
+    """A fresh context (its own cookies) with one page whose WebSocket frames are recorded.
+
+    ``options`` go to Playwright's ``new_context``: ``bypass_csp=True`` lets a test add a script
+    of its own to the pages (a checker such as axe-core), ``reduced_motion="reduce"`` emulates
+    the system setting.
+    """
+    context = browser.new_context(viewport=viewport or VIEWPORT, locale=locale, **options)
     context.set_default_timeout(20_000)
     page = context.new_page()
     tab = Tab(context, page)

@@ -167,7 +167,7 @@ export default class ChairsBoard extends Board {
       const pts = [[0, 0], ...order.map((/** @type {number} */ c) => pos[c - 1])].map(P);
       layers.push(svg('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'plan' }));
     }
-    layers.push(svg('g', { class: 'totem' }, svg('rect', { x: -22, y: -60, width: 44, height: 120, rx: 8 }), svg('text', { y: 8, 'text-anchor': 'middle' }, 'T')));
+    layers.push(svg('g', { class: 'totem' }, svg('rect', { x: -34, y: -60, width: 68, height: 120, rx: 8 }), svg('text', { y: 30, 'text-anchor': 'middle' }, 'T')));
     pos.forEach((p, i) => {
       const c = i + 1;
       const [x, y] = P(p);
@@ -507,7 +507,7 @@ export default class ChairsBoard extends Board {
       'section',
       { class: 'gift-list', 'aria-label': t('chairs.gifts') },
       h('h3', {}, t('chairs.gifts')),
-      h('div', { class: 'scroll' }, h('ul', {}, list.map((g) => h('li', {}, t('chairs.gift_line', { p: g.period, giver: this.name(g.giver), to: this.name(g.to), n: g.count, name: this.name(g.name) }))))),
+      h('div', { class: 'scroll', tabindex: 0 }, h('ul', {}, list.map((g) => h('li', {}, t('chairs.gift_line', { p: g.period, giver: this.name(g.giver), to: this.name(g.to), n: g.count, name: this.name(g.name) }))))),
     );
   }
 
@@ -526,7 +526,7 @@ export default class ChairsBoard extends Board {
       holdings && w !== null && w !== undefined
         ? h(
             'div',
-            { class: 'scroll' },
+            { class: 'scroll', tabindex: 0 },
             h(
               'table',
               { 'data-testid': 'chairs-payouts' },

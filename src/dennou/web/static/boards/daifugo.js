@@ -5,6 +5,7 @@
 
 import { h, replace } from '../lib/dom.js';
 import { Board } from './base.js';
+import { flyFrom } from '../lib/motion.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -32,7 +33,7 @@ export function cardEl(card, t, opts = {}) {
   const joker = card === 'JK';
   const suit = joker ? '' : /** @type {keyof typeof SUITS} */ (card.slice(-1));
   const rank = joker ? '' : card.slice(0, -1);
-  const label = joker ? t('daifugo.joker') : t('daifugo.card', { suit: t(`daifugo.suit.${suit}`), rank });
+  const label = joker ? `JK ${t('daifugo.joker')}` : t('daifugo.card', { suit: t(`daifugo.suit.${suit}`), rank });
   const face = joker ? [h('span', { class: 'rank' }, 'JK'), h('span', { class: 'suit' }, '★')] : [h('span', { class: 'rank' }, rank), h('span', { class: 'suit' }, SUITS[suit])];
   const cls = `card ${joker ? 'joker' : `suit-${suit}`}${opts.selected ? ' selected' : ''}`;
   if (opts.onclick) {
@@ -66,6 +67,8 @@ export default class DaifugoBoard extends Board {
     /** @type {Set<string>} cards selected (jokers: 'JK#0', 'JK#1') */
     this.selected = new Set();
     this.decisionKey = '';
+    /** What the field showed at the last drawing (a new play flies in from its player). */
+    this.fieldKey = null;
   }
 
   /** @param {BoardState} s */
@@ -77,6 +80,14 @@ export default class DaifugoBoard extends Board {
       this.selected = new Set();
     }
     this.classList.add('board', 'b-daifugo');
+    // Where the cards were: the seats, and one's own hand's cards (a play of one's own flies
+    // from the hand).
+    /** @type {Map<string, DOMRect>} */
+    const before = new Map();
+    for (const el of this.querySelectorAll('li.seat[data-seat], .hand button.card[data-card]')) {
+      const k = el instanceof HTMLElement && el.dataset.card ? `card-${el.dataset.card}` : `seat-${el.getAttribute('data-seat')}`;
+      if (!before.has(k)) before.set(k, el.getBoundingClientRect());
+    }
     replace(
       this,
       this.header(s),
@@ -86,6 +97,16 @@ export default class DaifugoBoard extends Board {
       s.seat !== null && view.hand ? this.hand(s) : null,
       this.standings(s),
     );
+    const layout = view.layout;
+    const fieldKey = layout ? `${view.game_no}:${layout.seat}:${layout.cards.join(' ')}:${(view.field || []).length}` : '';
+    if (this.fieldKey !== null && layout && fieldKey !== this.fieldKey) {
+      const mine = s.seat === layout.seat;
+      for (const el of this.querySelectorAll('[data-testid=field] .top .card')) {
+        const card = el.getAttribute('data-card') || '';
+        flyFrom(el, (mine && before.get(`card-${card}`)) || before.get(`seat-${layout.seat}`));
+      }
+    }
+    this.fieldKey = fieldKey;
   }
 
   /** @param {BoardState} s */
@@ -358,7 +379,7 @@ export default class DaifugoBoard extends Board {
       h('h3', {}, t('daifugo.standings')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'daifugo-standings' },

@@ -413,7 +413,7 @@ export default class HiloBoard extends Board {
       h('h3', {}, t('hilo.games')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'hilo-games' },
@@ -450,7 +450,7 @@ export default class HiloBoard extends Board {
       h('h3', {}, t('hilo.standings')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'hilo-standings' },

@@ -4,6 +4,7 @@
 
 import { h, replace } from '../lib/dom.js';
 import { Board } from './base.js';
+import { appear } from '../lib/motion.js';
 
 /** @typedef {import('./base.js').BoardState} BoardState */
 /** @typedef {import('./base.js').GameEvent} GameEvent */
@@ -30,6 +31,8 @@ export default class NumeronBoard extends Board {
     /** @type {string | null} the defence item being composed */
     this.defence = null;
     this.phaseKey = '';
+    /** How many judged calls each seat's table showed (a new judgement appears in motion). */
+    this.shownCalls = /** @type {number[] | null} */ (null);
   }
 
   /** @param {BoardState} s */
@@ -54,6 +57,14 @@ export default class NumeronBoard extends Board {
       s.mode === 'play' && s.turn ? this.controls(s, digits) : null,
       view.phase === 'over' ? this.result(s) : null,
     );
+    const counts = seats.map((p) => this.querySelectorAll(`[data-testid=calls-${p}] tbody tr`).length);
+    if (this.shownCalls) {
+      for (const p of seats) {
+        const rows = this.querySelectorAll(`[data-testid=calls-${p}] tbody tr`);
+        for (let i = this.shownCalls[p]; i < rows.length; i++) appear(rows[i]);
+      }
+    }
+    this.shownCalls = counts;
   }
 
   /**

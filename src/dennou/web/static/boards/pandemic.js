@@ -134,7 +134,7 @@ export default class PandemicBoard extends Board {
       if (this.choice && this.choice.type === 'contact' && this.choice.player === p) cls.push('chosen');
       if ((view.qualified || []).includes(p)) cls.push('qualified');
       const g = svg('g', { class: cls.join(' '), transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, svg('circle', { r: 11 }), svg('text', { class: 'num', 'text-anchor': 'middle', dy: '0.35em' }, String(p)));
-      if (view.vaccines) g.append(svg('circle', { class: 'vac-bg', cx: 11, cy: -10, r: 6.5 }), svg('text', { class: 'vac', x: 11, y: -10, dy: '0.35em', 'text-anchor': 'middle' }, String(view.vaccines[p])));
+      if (view.vaccines) g.append(svg('circle', { class: 'vac-bg', cx: 11, cy: -10, r: 8 }), svg('text', { class: 'vac', x: 11, y: -10, dy: '0.35em', 'text-anchor': 'middle' }, String(view.vaccines[p])));
       if (labels) g.append(svg('text', { class: 'label', y: 22, 'text-anchor': 'middle' }, this.name(p).slice(0, 12)));
       // Clicking a person chooses to ask them for a contact (the list below does the same by keyboard).
       if (p !== s.seat && this.canAct && this.legal('contact').some((a) => a.player === p)) {
@@ -254,7 +254,7 @@ export default class PandemicBoard extends Board {
           if ((view.qualified || []).includes(p)) facts.push(t('pandemic.qualified'));
           const body = [h('span', { class: 'seatno' }, String(p)), h('span', { class: 'name' }, this.name(p), p === me ? h('span', { class: 'you' }, t('board.you')) : null), h('span', { class: 'about small' }, facts.join(' · '))];
           if (contactable.has(p)) {
-            return h('li', { class: cls.join(' ') }, h('button', { type: 'button', class: 'person-btn', 'data-key': `contact-${p}`, 'data-testid': 'contact', 'data-seat': p, 'aria-pressed': String(chosen), 'aria-label': t('pandemic.ask', { name: this.name(p) }), onclick: () => this.choose({ type: 'contact', player: p }) }, body));
+            return h('li', { class: cls.join(' ') }, h('button', { type: 'button', class: 'person-btn', 'data-key': `contact-${p}`, 'data-testid': 'contact', 'data-seat': p, 'aria-pressed': String(chosen), onclick: () => this.choose({ type: 'contact', player: p }) }, h('span', { class: 'sr-only' }, t('pandemic.ask', { name: this.name(p) })), body));
           }
           return h('li', { class: cls.join(' '), 'data-seat': p }, h('div', { class: 'person-box' }, body));
         }),
@@ -293,7 +293,7 @@ export default class PandemicBoard extends Board {
       rows.length
         ? h(
             'div',
-            { class: 'scroll' },
+            { class: 'scroll', tabindex: 0 },
             h('table', { 'data-testid': 'diary' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('pandemic.when')), h('th', { scope: 'col' }, t('pandemic.action')), h('th', { scope: 'col' }, t('pandemic.came_of_it')))), h('tbody', {}, rows.reverse())),
           )
         : null,
@@ -323,7 +323,7 @@ export default class PandemicBoard extends Board {
       h('p', { class: 'small' }, t('pandemic.history_key')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0, 'data-wide': '' },
         h(
           'table',
           { 'data-testid': 'pandemic-history' },

@@ -309,7 +309,7 @@ export default class SmugglingBoard extends Board {
       h('h3', {}, t('smuggling.record')),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'smuggling-results' },
@@ -366,7 +366,7 @@ export default class SmugglingBoard extends Board {
       h('p', { class: 'small' }, t('smuggling.settlement_help', { loan: this.m(loan) })),
       h(
         'div',
-        { class: 'scroll' },
+        { class: 'scroll', tabindex: 0 },
         h(
           'table',
           { 'data-testid': 'smuggling-final' },

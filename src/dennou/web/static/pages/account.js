@@ -141,7 +141,7 @@ function tokenSection() {
     error,
     h(
       'div',
-      { class: 'scroll' },
+      { class: 'scroll', tabindex: 0 },
       h(
         'table',
         { id: 'tokens', class: 'tables' },

@@ -37,7 +37,7 @@ const boardBox = h('div', { class: 'board-col' });
 const results = h('div', { id: 'results-box' });
 const revealed = h('div', { class: 'revealed', 'data-testid': 'replay-revealed' });
 const log = new EventLog();
-main.append(heading, alertBox, controls, h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, boardBox, results, revealed), h('div', { class: 'side-panels' }, log.el)));
+main.append(heading, alertBox, controls, h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('h2', { class: 'sr-only' }, t('table.board')), boardBox, results, revealed), h('div', { class: 'side-panels' }, log.el)));
 
 /** @type {string | null} the dropped record's text */
 let fileText = null;

@@ -17,8 +17,15 @@ import { ACT_EVENT, talkText } from '../boards/base.js';
 /** @typedef {import('../boards/base.js').Board} Board */
 
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
+// The page's first requests go out together: each is a round trip, long on a busy host.
+const infoAsked = api(`/api/tables/${encodeURIComponent(tableId)}`).then(
+  (found) => ({ found, err: null }),
+  (/** @type {unknown} */ err) => ({ found: null, err }),
+);
+const operatorAsked = api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
+games().catch(() => []);
 const { main, account } = await startPage('table.title');
-const operator = await api('/api/session').then((x) => Boolean(x && x.operator)).catch(() => false);
+const operator = await operatorAsked;
 const conn = new Connection();
 /** Whether the connection is up: offline, nothing can be sent, so no control is offered. */
 let online = false;
@@ -35,12 +42,13 @@ conn.onStatus((status) => {
 
 /** @type {TableInfo | null} */
 let info = null;
-try {
-  info = await api(`/api/tables/${encodeURIComponent(tableId)}`);
-} catch (err) {
+const asked = await infoAsked;
+if (asked.err) {
+  const err = asked.err;
   main.append(h('h1', {}, t('table.title')), h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
   throw err;
 }
+info = asked.found;
 const table = /** @type {TableInfo} */ (info);
 const gameInfo = (await games()).find((g) => g.name === table.game);
 const boardModule = await loadBoard(gameInfo?.board);
@@ -110,7 +118,7 @@ main.append(
   rematchBox,
   alertBox,
   notice,
-  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), gameEnd, board, results), side),
+  h('div', { class: 'table-layout' }, h('div', { class: 'board-col' }, h('h2', { class: 'sr-only' }, t('table.board')), h('div', { class: 'board-bar' }, clock.el, signal.el, helpButton), gameEnd, board, results), side),
   help,
 );
 board.setAttribute('aria-label', t('keys.board', { game: gameTitle(table.game, gameInfo?.title) }));
