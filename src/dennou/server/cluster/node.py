@@ -1,0 +1,437 @@
+"""One host process of a cluster: leases, forwarding and fan-out through Redis.
+
+Each table is owned by one process at a time: the one holding its lease (a row of
+``cluster_leases`` in the shared database, renewed every ``renew_every`` seconds and valid for
+``lease_ttl``). The owner runs the table's actor as a lone host does (a step is stored, then
+broadcast). A client connected to another process has its table messages forwarded to the owner
+over Redis pub/sub, where a :class:`RemoteConnection` stands for it: the actor sees an ordinary
+connection, and whatever it sends goes back to the client's process in one publish per process
+and loop turn, in order.
+
+A process that dies (SIGKILL) stops renewing: once its leases expire, the others take its
+tables from the store (as a restarted host reloads them), and the processes whose clients were
+at those tables close those connections (1012) so that the clients reconnect and catch up from
+the versions they saw. Every process keeps a key ``dennou:alive:NAME`` for ``lease_ttl``: a
+table's owner drops the seats of a process that is gone, and a process stops forwarding to one.
+
+Messages on the broker are a JSON header line, then the body (a client message as received,
+or the messages for a process's connections, one per line after its connection's number).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import socket
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from dennou.server import protocol as p
+from dennou.server.connection import Connection
+from dennou.server.errors import Refused
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
+
+SITE = "dennou"
+"""The default site: every Redis key and channel of a cluster starts with its site's name, so
+that sites (and test runs) sharing one Redis never hear each other."""
+
+RECONNECT = 1012
+"""The close code for a client whose table moved to another process (service restart)."""
+
+
+class RemoteConnection(Connection):
+    """A client of another process, as a table's owner sees it.
+
+    Args:
+        cluster: This process's cluster.
+        origin: The name of the process the client is connected to.
+        cid: The connection's number there.
+        account: The account it said hello as (``None``: a guest).
+        address: Its address.
+    """
+
+    def __init__(
+        self, cluster: Cluster, origin: str, cid: int, account: str | None, address: str
+    ) -> None:
+        super().__init__(account, address)
+        self.cluster = cluster
+        self.origin = origin
+        self.cid = cid
+        self.hello = True
+        self.inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.worker: asyncio.Task[None] | None = None
+
+    def send(self, message: p.ServerMessage) -> None:
+        """Send a message to the client through its process."""
+        if not self.closed:
+            self.send_raw(p.encode(message))
+
+    def send_raw(self, data: bytes) -> None:
+        """Send an encoded message to the client through its process."""
+        if not self.closed:
+            self.cluster.deliver(self.origin, self.cid, data)
+
+    async def close(self, code: int, reason: str) -> None:
+        """Have the client's process close the client's connection."""
+        if not self.closed:
+            self.closed = True
+            header = {"k": "close", "c": self.cid, "code": code, "why": reason}
+            self.cluster.publish(self.origin, header, b"")
+
+
+class Cluster:
+    """This process's part of the cluster.
+
+    Args:
+        hub: The hub of this process.
+        url: The Redis URL (``redis://host:port/db``; a password in it if Redis needs one).
+        lease_ttl: Seconds a lease (and this process's ``alive`` key) lasts unrenewed.
+        renew_every: Seconds between renewals (and the scans for tables nobody owns).
+        name: This process's name in the cluster (default: host, pid and a random suffix).
+        site: The site's name: the processes of one site share it (and its database).
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        url: str,
+        *,
+        lease_ttl: float = 3.0,
+        renew_every: float = 1.0,
+        name: str | None = None,
+        site: str = SITE,
+    ) -> None:
+        import redis.asyncio as aioredis
+
+        self.prefix = f"{site}:"
+        self.hub = hub
+        self.url = url
+        self.lease_ttl = lease_ttl
+        self.renew_every = renew_every
+        self.name = name or f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.redis: Any = aioredis.Redis.from_url(url)
+        self.owned: set[str] = set()
+        """Leases this process holds (table ids, and roles such as ``tournaments``)."""
+        self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        """Clients of other processes at this process's tables, by (process, number)."""
+        self.cids: dict[Connection, int] = {}
+        self.by_cid: dict[int, Connection] = {}
+        self.routes: dict[Connection, dict[str, str]] = {}
+        """This process's clients at tables owned elsewhere: their tables and owners."""
+        self._next_cid = 0
+        self._out: dict[str, list[bytes]] = defaultdict(list)
+        self._flushing = False
+        self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self.forwarded = 0
+        """Client messages this process forwarded to owners elsewhere."""
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def channel(self, name: str) -> str:
+        """The pub/sub channel of process ``name``."""
+        return f"{self.prefix}node:{name}"
+
+    async def start(self) -> None:
+        """Subscribe, announce this process, and start renewing and claiming."""
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel(self.name), f"{self.prefix}all")
+        await self._beat()
+        self._tasks = [
+            asyncio.create_task(self._read(), name="cluster-read"),
+            asyncio.create_task(self._send(), name="cluster-send"),
+            asyncio.create_task(self._leases(), name="cluster-leases"),
+        ]
+
+    async def stop(self) -> None:
+        """Give up this process's leases (the others take its tables at once) and disconnect."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        store = self.hub.store.store
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(store.release_leases, self.name)
+        with contextlib.suppress(Exception):
+            await self.redis.delete(f"{self.prefix}alive:{self.name}")
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _beat(self) -> None:
+        await self.redis.set(f"{self.prefix}alive:{self.name}", b"1", px=int(self.lease_ttl * 1000))
+
+    async def alive(self, names: list[str]) -> dict[str, bool]:
+        """Which of the processes ``names`` are alive (renewed their key in time)."""
+        if not names:
+            return {}
+        found = await self.redis.exists(*[f"{self.prefix}alive:{n}" for n in names])
+        if found == len(names):
+            return dict.fromkeys(names, True)
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.exists(f"{self.prefix}alive:{name}")
+        return {n: bool(v) for n, v in zip(names, await pipe.execute(), strict=True)}
+
+    # --- leases ---------------------------------------------------------------------------
+    async def take(self, name: str) -> str:
+        """Take (or keep) the lease ``name``; returns its owner now (this process if taken)."""
+        store = self.hub.store.store
+        owner = await asyncio.to_thread(store.take_lease, name, self.name, self.lease_ttl)
+        if owner == self.name:
+            self.owned.add(name)
+        return owner
+
+    async def _leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.renew_every)
+            try:
+                await self._renew()
+            except Exception as exc:  # the database or Redis is away: try again next time
+                self.hub.log(f"cluster: cannot renew: {exc!r}")
+
+    async def _renew(self) -> None:
+        store = self.hub.store.store
+        await self._beat()
+        held = await asyncio.to_thread(store.renew_leases, self.name, self.lease_ttl)
+        for lost in self.owned - held:
+            self.owned.discard(lost)
+            await self._lose(lost)
+        self.owned |= held & set(self.hub.tables)
+        evicted = [n for n in held if n not in self.hub.tables and ":" not in n]
+        if evicted:  # finished tables the hub let go of: anyone may load them again
+            await asyncio.to_thread(store.release_leases, self.name, evicted)
+            self.owned -= set(evicted)
+        for table_id in await asyncio.to_thread(store.unowned_tables, 100):
+            if await self.take(table_id) == self.name:
+                try:
+                    await self.hub.actor(table_id)
+                except Exception as exc:
+                    self.hub.log(f"cluster: cannot take over table {table_id}: {exc!r}")
+        await self._check_peers()
+
+    async def _lose(self, table_id: str) -> None:
+        """Another process holds a table this process ran (this one was too slow to renew)."""
+        actor = self.hub.tables.pop(table_id, None)
+        if actor is None:
+            return
+        self.hub.log(f"cluster: table {table_id} is owned elsewhere now; its clients reconnect")
+        await actor.stop()
+        for conn in list(actor.conns):
+            conn.tables.pop(table_id, None)
+            await conn.close(RECONNECT, f"table {table_id} moved: reconnect")
+
+    async def _check_peers(self) -> None:
+        """Drop the clients of processes that are gone; close ours at their tables."""
+        origins = {origin for origin, _ in self.remote}
+        owners = {o for tables in self.routes.values() for o in tables.values()}
+        living = await self.alive(sorted(origins | owners))
+        for key, conn in list(self.remote.items()):
+            if not living.get(key[0], True):
+                await self._gone(key)
+        for conn, tables in list(self.routes.items()):
+            if any(not living.get(o, True) for o in tables.values()):
+                await conn.close(RECONNECT, "a table's host process stopped: reconnect")
+
+    async def is_owner(self, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` (taking its lease if nobody holds it).
+
+        A table owned by a process that is gone is taken once its lease expires.
+        """
+        if table_id in self.owned:
+            return True
+        return await self._owner(table_id) == self.name
+
+    async def _owner(self, table_id: str) -> str:
+        owner = await self.take(table_id)
+        if owner == self.name:
+            return owner
+        deadline = time.monotonic() + self.lease_ttl + 2 * self.renew_every
+        while not (await self.alive([owner]))[owner] and time.monotonic() < deadline:
+            await asyncio.sleep(self.renew_every / 4)
+            owner = await self.take(table_id)
+        return owner
+
+    # --- forwarding -----------------------------------------------------------------------
+    async def route(self, conn: Connection, msg: p.ClientMessage, raw: str | bytes) -> bool:
+        """Forward ``msg`` to its table's owner if that is another process; ``True`` if so.
+
+        Called by the hub for every message that names a table, before its handler; a table
+        this process owns (or takes now) is handled here as on a lone host.
+        """
+        table = getattr(msg, "table", None)
+        if not isinstance(table, str):
+            return False
+        if table in self.owned and table in self.hub.tables:
+            return False
+        known = self.routes.get(conn, {}).get(table)
+        owner = known or await self._owner(table)
+        if owner == self.name:
+            return False
+        if isinstance(conn, RemoteConnection):
+            origin, cid = conn.origin, conn.cid  # it moved: pass the client on to its owner
+        else:
+            origin, cid = self.name, self._cid(conn)
+            self.routes.setdefault(conn, {})[table] = owner
+        header = {"k": "in", "p": origin, "c": cid, "a": conn.account, "ad": conn.address}
+        body = raw.encode() if isinstance(raw, str) else raw
+        self.forwarded += 1
+        if known is None:
+            # the first message to an owner: make sure someone receives it
+            if not await self.redis.publish(self.channel(owner), _pack(header, body)):
+                self.routes.get(conn, {}).pop(table, None)
+                raise Refused("not_found", f"table {table} is moving; try again")
+            return True
+        self.publish(owner, header, body)
+        return True
+
+    def _cid(self, conn: Connection) -> int:
+        cid = self.cids.get(conn)
+        if cid is None:
+            self._next_cid += 1
+            cid = self.cids[conn] = self._next_cid
+            self.by_cid[cid] = conn
+        return cid
+
+    def disconnected(self, conn: Connection) -> None:
+        """A client of this process went away: its tables' owners let it go."""
+        tables = self.routes.pop(conn, None)
+        cid = self.cids.pop(conn, None)
+        if cid is not None:
+            self.by_cid.pop(cid, None)
+        if tables and cid is not None:
+            for owner in set(tables.values()):
+                self.publish(owner, {"k": "gone", "p": self.name, "c": cid}, b"")
+
+    def push(self, account: str, message: p.ServerMessage) -> None:
+        """Tell ``account``'s connections on the other processes too (see ``Hub.push``)."""
+        self.publish("*", {"k": "push", "p": self.name, "a": account}, p.encode(message))
+
+    # --- the broker -----------------------------------------------------------------------
+    def deliver(self, origin: str, cid: int, data: bytes) -> None:
+        """Queue a message for connection ``cid`` of process ``origin`` (sent this loop turn)."""
+        self._out[origin].append(b"%d %s" % (cid, data))
+        self._schedule()
+
+    def publish(self, to: str, header: dict[str, Any], body: bytes) -> None:
+        """Queue a message for process ``to`` (``*``: every process), after those queued."""
+        self._out[to].append(b"\x00" + _pack(header, body))
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flushing = False
+        batch: list[tuple[str, bytes]] = []
+        for to, items in self._out.items():
+            lines: list[bytes] = []
+            for item in items:
+                if item.startswith(b"\x00"):  # a message of its own: what came before first
+                    if lines:
+                        batch.append((to, _pack({"k": "out"}, b"\n".join(lines))))
+                        lines = []
+                    batch.append((to, item[1:]))
+                else:
+                    lines.append(item)
+            if lines:
+                batch.append((to, _pack({"k": "out"}, b"\n".join(lines))))
+        self._out.clear()
+        if batch:
+            self._queue.put_nowait(batch)
+
+    async def _send(self) -> None:
+        while True:
+            batch = await self._queue.get()
+            while not self._queue.empty():
+                batch += self._queue.get_nowait()
+            pipe = self.redis.pipeline(transaction=False)
+            for to, data in batch:
+                pipe.publish(f"{self.prefix}all" if to == "*" else self.channel(to), data)
+            try:
+                await pipe.execute()
+            except Exception as exc:
+                self.hub.log(f"cluster: cannot publish: {exc!r}")
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                async for message in self._pubsub.listen():
+                    data = message.get("data")
+                    if isinstance(data, bytes):
+                        try:
+                            await self._receive(data)
+                        except Exception as exc:  # one bad message must not stop the reader
+                            self.hub.log(f"cluster: {exc!r}")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.hub.log(f"cluster: the broker: {exc!r}; subscribing again")
+                await asyncio.sleep(self.renew_every)
+
+    async def _receive(self, data: bytes) -> None:
+        head, _, body = data.partition(b"\n")
+        header = json.loads(head)
+        kind = header["k"]
+        if kind == "out":
+            for line in body.split(b"\n"):
+                cid, _, message = line.partition(b" ")
+                conn = self.by_cid.get(int(cid))
+                if conn is not None:
+                    conn.send_raw(message)
+        elif kind == "in":
+            key = (str(header["p"]), int(header["c"]))
+            rconn = self.remote.get(key)
+            if rconn is None:
+                rconn = self.remote[key] = RemoteConnection(
+                    self, key[0], key[1], header["a"], str(header["ad"])
+                )
+                rconn.worker = asyncio.create_task(self._serve(rconn))
+            rconn.account = header["a"]
+            rconn.inbox.put_nowait(body)
+        elif kind == "gone":
+            await self._gone((str(header["p"]), int(header["c"])))
+        elif kind == "close":
+            conn = self.by_cid.get(int(header["c"]))
+            if conn is not None:
+                asyncio.create_task(conn.close(int(header["code"]), str(header["why"])))
+        elif kind == "push" and header["p"] != self.name:
+            account = str(header["a"])
+            for conn in self.hub.signed_in.get(account, ()):
+                if not conn.closed and not conn.structured:
+                    conn.send_raw(body)
+
+    async def _serve(self, rconn: RemoteConnection) -> None:
+        """Handle a remote client's messages in the order its process received them."""
+        while True:
+            raw = await rconn.inbox.get()
+            if raw is None:
+                return
+            await self.hub.handle(rconn, raw)
+
+    async def _gone(self, key: tuple[str, int]) -> None:
+        rconn = self.remote.pop(key, None)
+        if rconn is None:
+            return
+        rconn.inbox.put_nowait(None)
+        rconn.closed = True
+        for actor in list(rconn.tables.values()):
+            with contextlib.suppress(Exception):
+                await actor.call(actor.detach, rconn)
+
+
+def _pack(header: dict[str, Any], body: bytes) -> bytes:
+    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + body
+
+
+__all__ = ["SITE", "Cluster", "RemoteConnection"]
