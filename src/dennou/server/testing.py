@@ -376,8 +376,10 @@ def redis_url() -> str | None:
 
 
 class ClusterProcesses:
-    """``count`` host processes of one cluster on loopback ports: one fresh PostgreSQL
-    database and one Redis (a site name of their own, so that test runs never hear each other).
+    """``count`` host processes of one cluster on loopback ports.
+
+    They share one fresh PostgreSQL database and one Redis (under a site name of their own, so
+    that test runs never hear each other).
 
     Args:
         data_dir: Each process's data directory is under it (``p0``, ``p1``...).

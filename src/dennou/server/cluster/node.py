@@ -130,6 +130,7 @@ class Cluster:
         self._queue: asyncio.Queue[list[tuple[str, bytes]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._closing: set[asyncio.Task[None]] = set()
         self.forwarded = 0
         """Client messages this process forwarded to owners elsewhere."""
 
@@ -234,7 +235,7 @@ class Cluster:
         origins = {origin for origin, _ in self.remote}
         owners = {o for tables in self.routes.values() for o in tables.values()}
         living = await self.alive(sorted(origins | owners))
-        for key, conn in list(self.remote.items()):
+        for key in list(self.remote):
             if not living.get(key[0], True):
                 await self._gone(key)
         for conn, tables in list(self.routes.items()):
@@ -272,26 +273,35 @@ class Cluster:
             return False
         if table in self.owned and table in self.hub.tables:
             return False
-        known = self.routes.get(conn, {}).get(table)
-        owner = known or await self._owner(table)
-        if owner == self.name:
-            return False
         if isinstance(conn, RemoteConnection):
             origin, cid = conn.origin, conn.cid  # it moved: pass the client on to its owner
         else:
             origin, cid = self.name, self._cid(conn)
-            self.routes.setdefault(conn, {})[table] = owner
         header = {"k": "in", "p": origin, "c": cid, "a": conn.account, "ad": conn.address}
         body = raw.encode() if isinstance(raw, str) else raw
-        self.forwarded += 1
-        if known is None:
-            # the first message to an owner: make sure someone receives it
-            if not await self.redis.publish(self.channel(owner), _pack(header, body)):
-                self.routes.get(conn, {}).pop(table, None)
-                raise Refused("not_found", f"table {table} is moving; try again")
+        known = self.routes.get(conn, {}).get(table)
+        if known is not None:
+            self.forwarded += 1
+            self.publish(known, header, body)
             return True
-        self.publish(owner, header, body)
-        return True
+        owner = await self._owner(table)
+        gone: set[str] = set()
+        deadline = time.monotonic() + self.lease_ttl + 2 * self.renew_every
+        while owner != self.name:
+            # the first message to an owner: someone must receive it (a process that has just
+            # died may still look alive until its key expires: wait for its lease instead)
+            if owner not in gone:
+                if await self.redis.publish(self.channel(owner), _pack(header, body)):
+                    self.forwarded += 1
+                    if not isinstance(conn, RemoteConnection):
+                        self.routes.setdefault(conn, {})[table] = owner
+                    return True
+                gone.add(owner)
+            if time.monotonic() > deadline:
+                raise Refused("not_found", f"table {table} is moving; try again")
+            await asyncio.sleep(self.renew_every / 4)
+            owner = await self.take(table)
+        return False
 
     def _cid(self, conn: Connection) -> int:
         cid = self.cids.get(conn)
@@ -403,8 +413,10 @@ class Cluster:
             await self._gone((str(header["p"]), int(header["c"])))
         elif kind == "close":
             conn = self.by_cid.get(int(header["c"]))
-            if conn is not None:
-                asyncio.create_task(conn.close(int(header["code"]), str(header["why"])))
+            if conn is not None:  # not awaited here: the reader goes on
+                task = asyncio.create_task(conn.close(int(header["code"]), str(header["why"])))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
         elif kind == "push" and header["p"] != self.name:
             account = str(header["a"])
             for conn in self.hub.signed_in.get(account, ()):
