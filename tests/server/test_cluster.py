@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
@@ -209,3 +210,77 @@ def test_a_process_killed_mid_game_loses_nothing_and_its_tables_finish_elsewhere
         assert rec.final_state(record, REGISTRY[record.game]) is not None
         assert not any(s.default for s in record.steps), "a seat was defaulted across the kill"
     check_spectator(fetch_record(cluster[1], tables["numeron"]), seen)
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Iterator[ClusterProcesses]:
+    pg, broker = postgres_url(), redis_url()
+    assert pg is not None and broker is not None
+    limits = {
+        "connections_per_account": 2,
+        "connections_per_address": 6,
+        "tables_per_account": 2,
+        "accounts_per_address": 4,
+        "talk_rate_account": 0.01,
+        "talk_burst_account": 3,
+    }
+    procs = ClusterProcesses(tmp_path, pg, broker, 3, limits=limits)
+    try:
+        procs.start()
+        yield procs
+    finally:
+        procs.stop()
+
+
+def test_limits_hold_across_the_processes_of_a_site(limited: ClusterProcesses) -> None:
+    cluster = limited
+    # sign-ups per address: four on three processes, the fifth refused wherever it asks
+    tokens = [cluster[i % 3].register(f"user{i}") for i in range(4)]
+    reply = httpx.post(cluster[1].http + "/api/accounts", json={"name": "user4"}, timeout=10)
+    assert reply.status_code == 429 and reply.json()["code"] == "limit_reached"
+
+    async def check() -> None:
+        # connections per account: one on each of two processes, the third refused
+        first = await Client.open(cluster[0].ws, tokens[0])
+        second = await Client.open(cluster[1].ws, tokens[0])
+        with pytest.raises(ServerError) as refused:
+            await Client.open(cluster[2].ws, tokens[0])
+        assert refused.value.code == "limit_reached"
+        await first.close()
+        deadline = time.monotonic() + 10  # the closed connection's count is given back
+        while True:
+            try:
+                third = await Client.open(cluster[2].ws, tokens[0])
+                break
+            except ServerError:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.1)
+        # open tables per account: two on two processes, the third refused on a third
+        await second.create_table("numeron", ["open", "open"], absent_grace=60)
+        await third.create_table("numeron", ["open", "open"], absent_grace=60)
+        other = await Client.open(cluster[0].ws, tokens[1])
+        with pytest.raises(ServerError) as refused:
+            await other.create_table("numeron", ["open", "open"])  # another account may
+            await third.create_table("numeron", ["open", "open"])
+        assert refused.value.code == "limit_reached"
+        # talk per account: a burst of three lines, said at tables of two processes
+        fourth = await Client.open(cluster[1].ws, tokens[3])
+        tables = [
+            (await maker.create_table("numeron", ["open", "open"], absent_grace=60))["id"]
+            for maker in (other, fourth)  # owned by processes 0 and 1
+        ]
+        watchers = [await Client.open(cluster[i].ws, tokens[2]) for i in (1, 2)]
+        for watcher, table in zip(watchers, tables, strict=True):
+            await watcher.request({"type": "spectate", "table": table})
+        said = []
+        for i in range(4):
+            line = {"type": "talk", "table": tables[i % 2], "text": "go", "channel": "spectators"}
+            try:
+                said.append((await watchers[i % 2].request(line))["type"])
+            except ServerError as exc:
+                said.append(exc.code)
+        assert said[3] == "rate_limited" and "rate_limited" not in said[:3], said
+        for client in (second, third, other, fourth, *watchers):
+            await client.close()
+
+    asyncio.run(check())

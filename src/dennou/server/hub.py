@@ -271,7 +271,7 @@ class Hub:
         """A connection closed: detach it from its tables, release its counts."""
         conn.closed = True
         if self.cluster is not None:
-            self.cluster.disconnected(conn)
+            await self.cluster.disconnected(conn)
         self.connections -= 1
         self.by_address[conn.address] -= 1
         if self.by_address[conn.address] <= 0:
@@ -381,6 +381,11 @@ class Hub:
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
         with contextlib.nullcontext() if host_made else self.table_slot(account):
+            if self.cluster is not None and not host_made:  # and on the whole site
+                async with self.cluster.table_slot(account):
+                    return await self._create_table_row(
+                        account, game_name, rules, seats, options, seed
+                    )
             return await self._create_table_row(account, game_name, rules, seats, options, seed)
 
     def open_tables_of(self, account: str) -> int:
@@ -587,6 +592,8 @@ class Hub:
                     "limit_reached",
                     f"at most {self.limits.connections_per_account} connections per account",
                 )
+        if self.cluster is not None:  # the site's limits, counted across its processes
+            await self.cluster.admit(conn, account)
         # a second hello on a connection signs it in again (as another account, or a guest)
         if conn.hello and conn.account is not None:
             self.by_account[conn.account] -= 1

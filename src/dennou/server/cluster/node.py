@@ -28,9 +28,11 @@ import secrets
 import socket
 import time
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from dennou.server import protocol as p
+from dennou.server.cluster.shared import SharedLimits
 from dennou.server.connection import Connection
 from dennou.server.errors import Refused
 
@@ -133,6 +135,8 @@ class Cluster:
         self._closing: set[asyncio.Task[None]] = set()
         self.forwarded = 0
         """Client messages this process forwarded to owners elsewhere."""
+        self.shared = SharedLimits(self)
+        hub.accounts.shared = self.shared
 
     # --- lifecycle ------------------------------------------------------------------------
     def channel(self, name: str) -> str:
@@ -271,6 +275,15 @@ class Cluster:
         table = getattr(msg, "table", None)
         if not isinstance(table, str):
             return False
+        if (
+            isinstance(msg, p.Talk)
+            and conn.account is not None
+            and not isinstance(conn, RemoteConnection)
+        ):
+            limits = self.hub.limits
+            rate, burst = limits.talk_rate_account, limits.talk_burst_account
+            if not await self.shared.take_token("talk", conn.account, rate, burst):
+                raise Refused("rate_limited", f"more than {rate:g} talk lines per second")
         if table in self.owned and table in self.hub.tables:
             return False
         if isinstance(conn, RemoteConnection):
@@ -311,8 +324,51 @@ class Cluster:
             self.by_cid[cid] = conn
         return cid
 
-    def disconnected(self, conn: Connection) -> None:
+    async def admit(self, conn: Connection, account: str | None) -> None:
+        """Count a client saying hello against the site's per-address and per-account limits.
+
+        Raises:
+            Refused: ``limit_reached``: the site has that many connections already.
+        """
+        limits, shared = self.hub.limits, self.shared
+        if not conn.hello:
+            await shared.connection(
+                conn,
+                "address",
+                conn.address,
+                limits.connections_per_address,
+                "connections per address",
+            )
+        if account is not None and not (conn.hello and conn.account == account):
+            if conn.hello and conn.account is not None:
+                await shared.release(conn, "account")
+            await shared.connection(
+                conn, "account", account, limits.connections_per_account, "connections per account"
+            )
+
+    @contextlib.asynccontextmanager
+    async def table_slot(self, account: str) -> AsyncIterator[None]:
+        """Hold ``account``'s place while its table is made: ``tables_per_account`` on the site.
+
+        Raises:
+            Refused: ``limit_reached``: the account has that many open tables on the site.
+        """
+        async with self.shared.account_lock(account):
+            store = self.hub.store.store
+            mine_open = await asyncio.to_thread(store.open_tables_by, account)
+            most = self.hub.limits.tables_per_account
+            if mine_open >= most:
+                raise Refused(
+                    "limit_reached",
+                    f"you have {mine_open} tables waiting or playing; the limit is {most}",
+                )
+            yield
+
+    async def disconnected(self, conn: Connection) -> None:
         """A client of this process went away: its tables' owners let it go."""
+        if conn in self.shared.held:
+            with contextlib.suppress(Exception):
+                await self.shared.release(conn)
         tables = self.routes.pop(conn, None)
         cid = self.cids.pop(conn, None)
         if cid is not None:
