@@ -105,13 +105,19 @@ def check_spectator(record: rec.Record, seen: list[int]) -> None:
     ("game", "seats"),
     [("numeron", ["open", "open"]), ("daifugo", ["open", "open", "bot:random", "bot:random"])],
 )
-def test_players_on_two_processes_and_a_spectator_on_a_third_share_one_table(
+def test_players_on_two_processes_and_a_spectator_on_a_third_share_one_listed_table(
     cluster: ClusterProcesses, game: str, seats: list[str]
 ) -> None:
     tokens = {name: cluster[0].register(name) for name in ("ann", "ben", "eve")}
 
     async def play() -> tuple[str, list[GameResult], list[int]]:
         table = await make_table(cluster[0].ws, tokens["ann"], game, seats)
+        # the lobby of every process lists it (its owner publishes its tables every second)
+        async with await Client.open(cluster[2].ws, tokens["eve"]) as lobby:
+            deadline = time.monotonic() + 10
+            while table not in {t["id"] for t in await lobby.list_tables(game, "waiting")}:
+                assert time.monotonic() < deadline, "another process's lobby never listed it"
+                await asyncio.sleep(0.2)
         seen: list[int] = []
         watcher = asyncio.create_task(spectate(urls(cluster, 2), tokens["eve"], table, seen))
         players = [

@@ -495,7 +495,7 @@ class Hub:
         limit: int | None = None,
         offset: int = 0,
     ) -> tuple[list[p.TableInfo], int, int | None]:
-        """One page of the tables in memory, newest first.
+        """One page of the tables in memory (in a cluster: on the site), newest first.
 
         Every unfinished table (all are in memory) and the newest :data:`LISTED_OVER` finished or
         aborted ones, whether their actor is in memory or not: the same before and after a
@@ -511,6 +511,10 @@ class Hub:
         for table_id, (created, info) in self.over.items():
             live = self.tables.get(table_id)
             found[table_id] = (created, live if live is not None else info)
+        if self.cluster is not None:  # the other processes' tables too
+            for table_id, (created, info) in self.cluster.lobby.items():
+                if table_id not in found:
+                    found[table_id] = (created, info)
         matching = []
         for created, item in found.values():
             name = item.game.spec.name if isinstance(item, TableActor) else item.game

@@ -31,6 +31,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from dennou.server import protocol as p
 from dennou.server.cluster.shared import SharedLimits
 from dennou.server.connection import Connection
@@ -136,6 +138,11 @@ class Cluster:
         self.forwarded = 0
         """Client messages this process forwarded to owners elsewhere."""
         self.shared = SharedLimits(self)
+        self.lobby: dict[str, tuple[float, p.TableInfo]] = {}
+        """Unfinished tables of the other processes, by id: their creation time and info (as
+        their owners last published it, at most ``renew_every`` seconds late)."""
+        self._marks: dict[str, tuple[Any, ...]] = {}
+        self._ticks = 0
         hub.accounts.shared = self.shared
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -148,6 +155,7 @@ class Cluster:
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.channel(self.name), f"{self.prefix}all")
         await self._beat()
+        await self._load_lobby()
         self._tasks = [
             asyncio.create_task(self._read(), name="cluster-read"),
             asyncio.create_task(self._send(), name="cluster-send"),
@@ -222,6 +230,50 @@ class Cluster:
                 except Exception as exc:
                     self.hub.log(f"cluster: cannot take over table {table_id}: {exc!r}")
         await self._check_peers()
+        self._publish_lobby()
+
+    async def _load_lobby(self) -> None:
+        """Start with every unfinished table in the store (their owners refresh them)."""
+        from dennou.server.table import TableActor
+
+        store = self.hub.store.store
+        rows = await asyncio.to_thread(store.tables, ["waiting", "playing"], 10_000)
+        for row in rows:
+            if row.game in self.hub.games:
+                with contextlib.suppress(Exception):
+                    info = TableActor(self.hub, row, self.hub.games[row.game]).info()
+                    self.lobby[row.id] = (row.created_at, info)
+
+    def _publish_lobby(self) -> None:
+        """Tell the other processes what changed at this process's tables since the last time.
+
+        Every tenth time, every table: a process that joined late learns them all.
+        """
+        self._ticks += 1
+        everything = self._ticks % 10 == 0
+        changed = []
+        for table_id, actor in self.hub.tables.items():
+            mark = (actor.version, actor.status, len(actor.conns), id(actor.row.seats))
+            if everything or self._marks.get(table_id) != mark:
+                self._marks[table_id] = mark
+                changed.append((actor.row.created_at, actor.info()))
+        for gone in [t for t in self._marks if t not in self.hub.tables]:
+            del self._marks[gone]
+        if changed:
+            self.publish("*", {"k": "lobby", "p": self.name}, msgspec.json.encode(changed))
+
+    def _update_lobby(self, body: bytes) -> None:
+        from dennou.server.hub import LISTED_OVER
+
+        hub = self.hub
+        for created, info in msgspec.json.decode(body, type=list[tuple[float, p.TableInfo]]):
+            if info.status in ("finished", "aborted"):
+                self.lobby.pop(info.id, None)
+                hub.over[info.id] = (created, info)
+                if len(hub.over) > LISTED_OVER:
+                    del hub.over[min(hub.over, key=lambda t: hub.over[t][0])]
+            else:
+                self.lobby[info.id] = (created, info)
 
     async def _lose(self, table_id: str) -> None:
         """Another process holds a table this process ran (this one was too slow to renew)."""
@@ -473,6 +525,8 @@ class Cluster:
                 task = asyncio.create_task(conn.close(int(header["code"]), str(header["why"])))
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
+        elif kind == "lobby" and header["p"] != self.name:
+            self._update_lobby(body)
         elif kind == "push" and header["p"] != self.name:
             account = str(header["a"])
             for conn in self.hub.signed_in.get(account, ()):
