@@ -104,7 +104,9 @@ def create_app(
             await cluster.start()
         await hub.start()
         app.state.tournaments = tournaments = TournamentHost(hub)
-        await tournaments.start()
+        # in a cluster, one process (the lease "role:tournaments") resumes the tournaments
+        if cluster is None or await cluster.take("role:tournaments") == cluster.name:
+            await tournaments.start()
         listener = None
         if uecda is not None:
             from dennou.uecda.listener import UecdaListener
