@@ -290,3 +290,42 @@ def test_limits_hold_across_the_processes_of_a_site(limited: ClusterProcesses) -
             await client.close()
 
     asyncio.run(check())
+
+
+def test_a_tournament_runs_with_its_entrant_on_another_process(
+    cluster: ClusterProcesses,
+) -> None:
+    from dennou.client.tournament import play_tournament
+    from dennou.core.bot import RandomBot
+
+    alice, olga = cluster[1].register("alice"), cluster[0].register("olga")
+
+    def post(i: int, path: str, token: str, body: Any = None) -> Any:
+        headers = {"authorization": f"Bearer {token}"}
+        reply = httpx.post(cluster[i].http + path, json=body, headers=headers, timeout=30)
+        assert reply.status_code in (200, 201), reply.text
+        return reply.json()
+
+    body = {
+        "game": "daifugo",
+        "entrants": ["@alice", "greedy", "random"],
+        "rules": {"games": 2},
+        "games": 3,
+        "options": {"tables": 2, "absent_grace": 60},
+    }
+    tid = post(0, "/api/tournaments", olga, body)["id"]
+    post(1, f"/api/tournaments/{tid}/accept", alice)
+    assert post(0, f"/api/tournaments/{tid}/start", olga)["status"] == "running"
+    # alice is connected to process 1 only: her seats and tables reach her through it
+    played = asyncio.run(
+        asyncio.wait_for(play_tournament(RandomBot(), cluster[1].ws, alice, tid, seed=1), 180)
+    )
+    assert len(played) == 3, "alice plays every match"
+    deadline = time.monotonic() + 60
+    while True:
+        info = httpx.get(f"{cluster[0].http}/api/tournaments/{tid}", timeout=10).json()
+        if info["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, info
+        time.sleep(0.2)
+    assert info["finished"] == 3

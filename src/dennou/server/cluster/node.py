@@ -9,10 +9,14 @@ connection, and whatever it sends goes back to the client's process in one publi
 and loop turn, in order.
 
 A process that dies (SIGKILL) stops renewing: once its leases expire, the others take its
-tables from the store (as a restarted host reloads them), and the processes whose clients were
-at those tables close those connections (1012) so that the clients reconnect and catch up from
-the versions they saw. Every process keeps a key ``dennou:alive:NAME`` for ``lease_ttl``: a
-table's owner drops the seats of a process that is gone, and a process stops forwarding to one.
+tables from the store (as a restarted host reloads them). Whoever takes a table announces it,
+and the processes whose clients were routed to its old owner close those connections (1012) so
+that the clients reconnect and catch up from the versions they saw. A process is gone when its
+channel has no subscriber (Redis drops a dead process's subscriptions when its socket closes;
+a slow process keeps them): a table's owner then drops that process's clients (their seats are
+absent), and a message for it waits for its table's lease instead. Each process also keeps a
+key ``SITE:alive:NAME`` (``alive_ttl``): the site's limits count its connections until it
+expires.
 
 Messages on the broker are a JSON header line, then the body (a client message as received,
 or the messages for a process's connections, one per line after its connection's number).
@@ -95,7 +99,7 @@ class Cluster:
     Args:
         hub: The hub of this process.
         url: The Redis URL (``redis://host:port/db``; a password in it if Redis needs one).
-        lease_ttl: Seconds a lease (and this process's ``alive`` key) lasts unrenewed.
+        lease_ttl: Seconds a lease lasts unrenewed.
         renew_every: Seconds between renewals (and the scans for tables nobody owns).
         name: This process's name in the cluster (default: host, pid and a random suffix).
         site: The site's name: the processes of one site share it (and its database).
@@ -117,6 +121,9 @@ class Cluster:
         self.hub = hub
         self.url = url
         self.lease_ttl = lease_ttl
+        self.alive_ttl = max(10.0, 3 * lease_ttl)
+        """Seconds this process's ``alive`` key lasts unrenewed: its connections count against
+        the site's limits until then (a slow process must not lose them)."""
         self.renew_every = renew_every
         self.name = name or f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.redis: Any = aioredis.Redis.from_url(url)
@@ -180,27 +187,28 @@ class Cluster:
             await self.redis.aclose()
 
     async def _beat(self) -> None:
-        await self.redis.set(f"{self.prefix}alive:{self.name}", b"1", px=int(self.lease_ttl * 1000))
+        await self.redis.set(f"{self.prefix}alive:{self.name}", b"1", px=int(self.alive_ttl * 1000))
 
-    async def alive(self, names: list[str]) -> dict[str, bool]:
-        """Which of the processes ``names`` are alive (renewed their key in time)."""
+    async def listening(self, names: list[str]) -> dict[str, bool]:
+        """Which of the processes ``names`` are subscribed to their channel now.
+
+        A process that dies (even SIGKILL) closes its socket, and Redis drops its subscriptions
+        at once; a process that is merely slow (a loaded machine) stays subscribed.
+        """
         if not names:
             return {}
-        found = await self.redis.exists(*[f"{self.prefix}alive:{n}" for n in names])
-        if found == len(names):
-            return dict.fromkeys(names, True)
-        pipe = self.redis.pipeline(transaction=False)
-        for name in names:
-            pipe.exists(f"{self.prefix}alive:{name}")
-        return {n: bool(v) for n, v in zip(names, await pipe.execute(), strict=True)}
+        counts = await self.redis.pubsub_numsub(*[self.channel(n) for n in names])
+        return {n: bool(c) for n, (_, c) in zip(names, counts, strict=True)}
 
     # --- leases ---------------------------------------------------------------------------
     async def take(self, name: str) -> str:
         """Take (or keep) the lease ``name``; returns its owner now (this process if taken)."""
         store = self.hub.store.store
         owner = await asyncio.to_thread(store.take_lease, name, self.name, self.lease_ttl)
-        if owner == self.name:
+        if owner == self.name and name not in self.owned:
             self.owned.add(name)
+            # the others' clients still routed to its old owner reconnect (here, to this one)
+            self.publish("*", {"k": "moved", "t": name, "o": self.name}, b"")
         return owner
 
     async def _leases(self) -> None:
@@ -287,16 +295,26 @@ class Cluster:
             await conn.close(RECONNECT, f"table {table_id} moved: reconnect")
 
     async def _check_peers(self) -> None:
-        """Drop the clients of processes that are gone; close ours at their tables."""
-        origins = {origin for origin, _ in self.remote}
-        owners = {o for tables in self.routes.values() for o in tables.values()}
-        living = await self.alive(sorted(origins | owners))
+        """Drop the clients of processes that are gone (their seats are absent now)."""
+        origins = sorted({origin for origin, _ in self.remote})
+        living = await self.listening(origins)
         for key in list(self.remote):
             if not living.get(key[0], True):
                 await self._gone(key)
+
+    def _moved(self, table_id: str, owner: str) -> None:
+        """``table_id`` has a new owner: this process's clients routed to the old one reconnect.
+
+        (Closing them is what a lone host's restart does too: the clients' reconnection and
+        catch-up from their last version is the one path that is tested for every client.)
+        """
         for conn, tables in list(self.routes.items()):
-            if any(not living.get(o, True) for o in tables.values()):
-                await conn.close(RECONNECT, "a table's host process stopped: reconnect")
+            old = tables.get(table_id)
+            if old is not None and old != owner:
+                del tables[table_id]
+                task = asyncio.create_task(conn.close(RECONNECT, f"table {table_id} moved"))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def is_owner(self, table_id: str) -> bool:
         """Whether this process owns ``table_id`` (taking its lease if nobody holds it).
@@ -308,14 +326,7 @@ class Cluster:
         return await self._owner(table_id) == self.name
 
     async def _owner(self, table_id: str) -> str:
-        owner = await self.take(table_id)
-        if owner == self.name:
-            return owner
-        deadline = time.monotonic() + self.lease_ttl + 2 * self.renew_every
-        while not (await self.alive([owner]))[owner] and time.monotonic() < deadline:
-            await asyncio.sleep(self.renew_every / 4)
-            owner = await self.take(table_id)
-        return owner
+        return await self.take(table_id)
 
     # --- forwarding -----------------------------------------------------------------------
     async def route(self, conn: Connection, msg: p.ClientMessage, raw: str | bytes) -> bool:
@@ -525,6 +536,8 @@ class Cluster:
                 task = asyncio.create_task(conn.close(int(header["code"]), str(header["why"])))
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
+        elif kind == "moved":
+            self._moved(str(header["t"]), str(header["o"]))
         elif kind == "lobby" and header["p"] != self.name:
             self._update_lobby(body)
         elif kind == "push" and header["p"] != self.name:
