@@ -30,6 +30,7 @@ import json
 import os
 import secrets
 import socket
+import threading
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
@@ -142,6 +143,9 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._closing: set[asyncio.Task[None]] = set()
+        self._renewer: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._renewed: asyncio.Queue[set[str]] = asyncio.Queue()
         self.forwarded = 0
         """Client messages this process forwarded to owners elsewhere."""
         self.shared = SharedLimits(self)
@@ -163,6 +167,11 @@ class Cluster:
         await self._pubsub.subscribe(self.channel(self.name), f"{self.prefix}all")
         await self._beat()
         await self._load_lobby()
+        loop = asyncio.get_running_loop()
+        self._renewer = threading.Thread(
+            target=self._renew_leases, args=(loop,), name="cluster-renew", daemon=True
+        )
+        self._renewer.start()
         self._tasks = [
             asyncio.create_task(self._read(), name="cluster-read"),
             asyncio.create_task(self._send(), name="cluster-send"),
@@ -176,6 +185,9 @@ class Cluster:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 10)
         store = self.hub.store.store
         with contextlib.suppress(Exception):
             await asyncio.to_thread(store.release_leases, self.name)
@@ -211,21 +223,48 @@ class Cluster:
             self.publish("*", {"k": "moved", "t": name, "o": self.name}, b"")
         return owner
 
+    def _renew_leases(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew this process's leases and ``alive`` key, on a thread of its own.
+
+        Off the event loop: a loop held up for seconds (a first compile of an engine's native
+        code, a loaded machine) must not cost the process its tables; a process that is alive
+        keeps them.
+        """
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        store = self.hub.store.store
+        key = f"{self.prefix}alive:{self.name}"
+        try:
+            while not self._stopping.wait(self.renew_every):
+                try:
+                    client.set(key, b"1", px=int(self.alive_ttl * 1000))
+                    held = store.renew_leases(self.name, self.lease_ttl)
+                except Exception as exc:  # the database or Redis is away: try again next time
+                    loop.call_soon_threadsafe(self.hub.log, f"cluster: cannot renew: {exc!r}")
+                    continue
+                loop.call_soon_threadsafe(self._renewed.put_nowait, held)
+        finally:
+            client.close()
+
     async def _leases(self) -> None:
         while True:
-            await asyncio.sleep(self.renew_every)
+            held = await self._renewed.get()
+            while not self._renewed.empty():  # behind: only the latest counts
+                held = self._renewed.get_nowait()
             try:
-                await self._renew()
+                await self._renew(held)
             except Exception as exc:  # the database or Redis is away: try again next time
-                self.hub.log(f"cluster: cannot renew: {exc!r}")
+                self.hub.log(f"cluster: {exc!r}")
 
-    async def _renew(self) -> None:
+    async def _renew(self, held: set[str]) -> None:
+        """What follows a renewal: lost and evicted leases, tables nobody owns, peers, lobby."""
         store = self.hub.store.store
-        await self._beat()
-        held = await asyncio.to_thread(store.renew_leases, self.name, self.lease_ttl)
         for lost in self.owned - held:
-            self.owned.discard(lost)
-            await self._lose(lost)
+            # taken since that renewal began, or really another's: the database says which
+            if await asyncio.to_thread(store.lease_owner, lost) != self.name:
+                self.owned.discard(lost)
+                await self._lose(lost)
         self.owned |= held & set(self.hub.tables)
         evicted = [n for n in held if n not in self.hub.tables and ":" not in n]
         if evicted:  # finished tables the hub let go of: anyone may load them again
