@@ -192,7 +192,7 @@ def test_a_process_killed_mid_game_loses_nothing_and_its_tables_finish_elsewhere
             )
         ]
         running = asyncio.gather(*players)
-        await asyncio.wait_for(far_enough.wait(), 60)
+        await asyncio.wait_for(far_enough.wait(), 180)  # a loaded machine compiles slowly
         owners = {lease_owner(cluster, t) for t in tables.values()}
         assert len(owners) == 1 and None not in owners  # the creator's process owns both
         killed_at.append(time.monotonic())
