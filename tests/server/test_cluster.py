@@ -33,9 +33,22 @@ def cluster(tmp_path: Path) -> Iterator[ClusterProcesses]:
     procs = ClusterProcesses(tmp_path, pg, broker, 3)
     try:
         procs.start()
+        warm(procs)
         yield procs
     finally:
         procs.stop()
+
+
+def warm(cluster: ClusterProcesses) -> None:
+    """Say hello to each process once: a host's first hello loads what it needs (seconds on a
+    loaded machine), and the tests' clients wait 10 s for theirs."""
+
+    async def hello(url: str) -> None:
+        client = await Client.open(url, None, timeout=120)
+        await client.close()
+
+    for proc in cluster.procs:
+        asyncio.run(hello(proc.ws))
 
 
 def lease_owner(cluster: ClusterProcesses, table: str) -> str | None:
@@ -52,7 +65,7 @@ def lease_owner(cluster: ClusterProcesses, table: str) -> str | None:
 
 
 async def make_table(url: str, token: str, game: str, seats: list[str]) -> str:
-    async with await Client.open(url, token) as client:
+    async with await Client.open(url, token, timeout=60) as client:
         rules = {k: v for k, v in quick_rules(game).items() if k != "time_limit"}
         # long clocks: these tests are about the cluster, not about a loaded machine's timeouts
         info = await client.create_table(game, seats, rules, absent_grace=60, time_limit=300)
@@ -69,7 +82,7 @@ async def spectate(
         url = urls[tries % len(urls)]
         tries += 1
         try:
-            async with await Client.open(url, token) as client:
+            async with await Client.open(url, token, timeout=60) as client:
                 await client.request({"type": "spectate", "table": table, "version": version})
                 while True:
                     msg = await client.messages.get()
@@ -233,6 +246,7 @@ def limited(tmp_path: Path) -> Iterator[ClusterProcesses]:
     procs = ClusterProcesses(tmp_path, pg, broker, 3, limits=limits)
     try:
         procs.start()
+        warm(procs)
         yield procs
     finally:
         procs.stop()
