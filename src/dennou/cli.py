@@ -821,6 +821,51 @@ app.command("uecda-client")(uecda_client)
 bot_app = typer.Typer(help="Run a bot against a dennou server.", no_args_is_help=True)
 bot_app.command("run")(bot_run)
 app.add_typer(bot_app, name="bot")
+cluster_app = typer.Typer(help="Many host processes, one site.", no_args_is_help=True)
+
+
+@cluster_app.command("up")
+def cluster_up_command(
+    processes: Annotated[int, typer.Option(min=1, max=64, help="host processes")] = 3,
+    host: Annotated[str, typer.Option(help="interface the host processes listen on")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="the first process's port (then +1, +2...)")
+    ] = 8000,
+    data_dir: Annotated[
+        Path, typer.Option(help="logs, and the database and broker this command starts")
+    ] = Path("./data/cluster"),
+    db: Annotated[
+        str | None, typer.Option(help="a running PostgreSQL (default: start one on loopback)")
+    ] = None,
+    broker: Annotated[
+        str | None, typer.Option(help="a running Redis (default: start one on loopback)")
+    ] = None,
+    pg_port: Annotated[int, typer.Option(help="port of the PostgreSQL it starts")] = 55433,
+    redis_port: Annotated[int, typer.Option(help="port of the Redis it starts")] = 56380,
+    pg_dir: Annotated[
+        Path | None,
+        typer.Option(help="data of the PostgreSQL it starts (default: under --data-dir)"),
+    ] = None,
+) -> None:
+    """Run a site here: PostgreSQL, Redis and N `dennou serve` processes (Ctrl-C stops)."""
+    from dennou.server.cluster.up import cluster_up
+
+    cluster_up(
+        processes,
+        host=host,
+        port=port,
+        data_dir=data_dir,
+        db=db,
+        broker=broker,
+        pg_port=pg_port,
+        redis_port=redis_port,
+        pg_dir=pg_dir,
+    )
+
+
+app.add_typer(cluster_app, name="cluster")
 
 
 def main() -> None:

@@ -159,3 +159,27 @@ def _alive(pid: int) -> bool:
     with contextlib.suppress(FileNotFoundError), open(f"/proc/{pid}/stat", encoding="ascii") as st:
         return st.read().split()[2] != "Z"
     return True
+
+
+def test_a_local_ray_started_without_an_address_binds_loopback_only(tmp_path: Path) -> None:
+    """``--ray`` without ``RAY_ADDRESS`` starts a Ray on 127.0.0.1, not the machine's address."""
+    if os.environ.get("DENNOU_REQUIRE_RAY") != "1":
+        pytest.importorskip("ray", reason="pip install 'dennou[ray]' (CI installs it)")
+    script = tmp_path / "local_ray.py"
+    script.write_text(
+        "import ray\n"
+        "from dennou.arena.runners import RayRunner\n"
+        "RayRunner(workers=1)\n"
+        "print(ray.nodes()[0]['NodeManagerAddress'])\n"
+        "print(ray.get_runtime_context().gcs_address)\n"
+        "ray.shutdown()\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    node, gcs = done.stdout.split()[-2:]
+    assert node == "127.0.0.1"
+    assert gcs.startswith("127.0.0.1:")

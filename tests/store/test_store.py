@@ -304,3 +304,25 @@ def test_aborts_are_counted_and_only_counted_tables_keep_results_after_the_migra
     store.create_table(table_row("t9", "playing"))
     store.finish_table("t9", None, [], [], status="aborted", aborted_by="ann")
     assert store.aborts("ann") == 1 and store.aborts("ben") == 0
+
+
+def test_a_lease_has_one_owner_until_it_expires_and_unowned_tables_are_listed(
+    store: Store,
+) -> None:
+    now = 1000.0
+    store.create_table(table_row("t1"))
+    store.create_table(table_row("t2", status="playing"))
+    store.create_table(table_row("t3", status="finished"))
+    assert store.unowned_tables(10, now) == ["t1", "t2"]
+    assert store.take_lease("t1", "a", 3.0, now) == "a"
+    assert store.take_lease("t1", "b", 3.0, now + 1) == "a"  # a's, and not expired
+    assert store.lease_owner("t1", now + 1) == "a"
+    assert store.unowned_tables(10, now + 1) == ["t2"]
+    assert store.renew_leases("a", 3.0, now + 2) == {"t1"}  # valid until now + 5
+    assert store.take_lease("t1", "b", 3.0, now + 4.9) == "a"
+    assert store.take_lease("t1", "b", 3.0, now + 5.1) == "b"  # a stopped renewing
+    assert store.renew_leases("a", 3.0, now + 5.2) == set()  # a learns that it lost t1
+    assert store.unowned_tables(10, now + 5.2) == ["t2"]
+    store.release_leases("b")
+    assert store.lease_owner("t1", now + 5.3) is None
+    assert store.open_tables_by("ann") == 2

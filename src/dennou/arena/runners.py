@@ -282,7 +282,8 @@ class RayRunner(Runner):
     it is. Entrant classes (``module:Class``) must be importable on the cluster's workers.
 
     Args:
-        address: A Ray address (default: ``RAY_ADDRESS``, else start a local Ray).
+        address: A Ray address (default: ``RAY_ADDRESS``, else start a local Ray, bound to
+            127.0.0.1 only).
         workers: CPUs for a local Ray (default: every core); tasks in flight follow the
             cluster's CPUs.
     """
@@ -298,7 +299,15 @@ class RayRunner(Runner):
         if not ray.is_initialized():
             address = address or os.environ.get("RAY_ADDRESS") or None
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+                # A Ray this process starts is on loopback only (it runs code it is sent): Ray
+                # keeps a node on 127.0.0.1 only where clusters are off (its macOS mode).
+                ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
+                ray.init(
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    _node_ip_address="127.0.0.1",
+                )
             else:
                 ray.init(address=address, log_to_driver=False)
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]

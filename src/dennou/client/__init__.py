@@ -188,7 +188,7 @@ class GameResult:
 
 async def run_bot(
     bot: Bot | Callable[[Game[Any, Any]], Bot],
-    server: str,
+    server: str | Sequence[str],
     token: str,
     *,
     table: str | None = None,
@@ -204,7 +204,9 @@ async def run_bot(
 
     Args:
         bot: The bot, or a factory given the game (for bots built per game).
-        server: The WebSocket URL (``ws://127.0.0.1:8000/ws``).
+        server: The WebSocket URL (``ws://127.0.0.1:8000/ws``), or the URLs of a site's
+            processes: after a lost connection, the next one is tried (as a load balancer would
+            send it to another).
         token: The account's token.
         table: A table id to join (or return to).
         join: A game name: the first waiting table of it with an open seat, else a new table
@@ -235,7 +237,7 @@ async def run_bot(
 
 async def _play_on(
     state: _Play,
-    server: str,
+    server: str | Sequence[str],
     token: str,
     table: str | None,
     join: str | None,
@@ -244,7 +246,11 @@ async def _play_on(
 ) -> GameResult:
     """Play until the end, reconnecting after a lost connection (see :func:`run_bot`)."""
     lost_at: float | None = None
+    servers = [server] if isinstance(server, str) else list(server)
+    tries = 0
     while True:
+        server = servers[tries % len(servers)]
+        tries += 1
         try:
             client = await Client.open(server, token)
         except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:

@@ -76,6 +76,9 @@ class Accounts:
         self._attempts: dict[str, deque[float]] = {}
         self._failures: dict[str, deque[float]] = {}
         self._talk: dict[str, TokenBucket] = {}
+        self.shared: Any = None
+        """A cluster's limits (:class:`dennou.server.cluster.shared.SharedLimits`): sign-ups
+        and sign-in attempts per address are also counted across its processes."""
 
     async def register(
         self, raw_name: str, address: str, password: str | None = None, *, token: bool = True
@@ -98,11 +101,11 @@ class Accounts:
         checked = None if password is None else check_password(password, name)
         now = time.monotonic()
         recent = _recent(self._registered, address, HOUR, now)
+        why = f"at most {self.limits.accounts_per_address} accounts per address per hour"
         if len(recent) >= self.limits.accounts_per_address:
-            raise Refused(
-                "limit_reached",
-                f"at most {self.limits.accounts_per_address} accounts per address per hour",
-            )
+            raise Refused("limit_reached", why)
+        if self.shared is not None:
+            await self.shared.recent("signup", address, HOUR, self.limits.accounts_per_address, why)
         recent.append(now)  # counted before the slow hash: a burst cannot run past the limit
         hashed = None if checked is None else await self.passwords.hash(checked)
         try:
@@ -129,10 +132,12 @@ class Accounts:
         """
         now = time.monotonic()
         attempts = _recent(self._attempts, address, MINUTE, now)
+        why = f"at most {self.limits.sign_in_per_address} sign-in attempts per minute"
         if len(attempts) >= self.limits.sign_in_per_address:
-            raise Refused(
-                "limit_reached",
-                f"at most {self.limits.sign_in_per_address} sign-in attempts per minute",
+            raise Refused("limit_reached", why)
+        if self.shared is not None:
+            await self.shared.recent(
+                "sign_in", address, MINUTE, self.limits.sign_in_per_address, why
             )
         attempts.append(now)
         key = name_key(unicodedata.normalize("NFKC", raw_name))

@@ -57,6 +57,8 @@ def create_app(
     check_messages: str | None = None,
     uecda: UecdaListenerConfig | None = None,
     secure_cookies: bool = False,
+    broker: str | None = None,
+    site: str = "dennou",
 ) -> Starlette:
     """Build the app; the store opens (and migrates) when the app starts.
 
@@ -79,6 +81,9 @@ def create_app(
             (:mod:`dennou.uecda.listener`): ``(host, port, options)``.
         secure_cookies: The host is served over HTTPS (behind a proxy that terminates TLS): the
             session cookie is always ``Secure`` and every response carries HSTS.
+        broker: A Redis URL: this process is one of a cluster sharing ``db`` (PostgreSQL)
+            and that Redis (:mod:`dennou.server.cluster`); ``None``: a lone host.
+        site: The cluster's name (its keys and channels in Redis start with it).
     """
     limits = limits or Limits()
     if rate is not None or burst is not None:
@@ -93,9 +98,17 @@ def create_app(
 
             hub.check = MessageChecker(check_messages)
         app.state.hub = hub
+        cluster = None
+        if broker is not None:
+            from dennou.server.cluster import Cluster
+
+            cluster = hub.cluster = Cluster(hub, broker, site=site)
+            await cluster.start()
         await hub.start()
         app.state.tournaments = host = tournaments.TournamentHost(hub)
-        await host.start()
+        # in a cluster, one process (the lease "role:tournaments") resumes the tournaments
+        if cluster is None or await cluster.take("role:tournaments") == cluster.name:
+            await host.start()
         listener = None
         if uecda is not None:
             from dennou.uecda.listener import UecdaListener
@@ -113,6 +126,8 @@ def create_app(
                 await listener.stop()
             await host.stop()
             await hub.stop()
+            if cluster is not None:
+                await cluster.stop()
             hub.log(
                 f"store: {store.commits} commits, {store.steps_written} steps, "
                 f"{store.busy:.2f} s writing on the loop, slowest {store.slowest * 1000:.0f} ms"

@@ -85,6 +85,21 @@ def serve(
             help="the host is reached over HTTPS (a proxy terminates TLS): Secure cookies, HSTS"
         ),
     ] = False,
+    broker: Annotated[
+        str | None,
+        typer.Option(
+            help="a Redis URL (redis://host:port/0): run as one process of a cluster sharing "
+            "--db (PostgreSQL) and this broker (docs/architecture.md)",
+            envvar="DENNOU_BROKER",
+        ),
+    ] = None,
+    site: Annotated[
+        str,
+        typer.Option(
+            help="the cluster's name: its processes share it (their keys in the broker)",
+            envvar="DENNOU_SITE",
+        ),
+    ] = "dennou",
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -101,6 +116,11 @@ def serve(
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--limit") from None
     operators = [o for item in operator or [] for o in item.split(",") if o.strip()]
+    if broker is not None and not (db or "").startswith("postgresql"):
+        raise typer.BadParameter(
+            "a cluster's processes share one PostgreSQL: give --db postgresql://...",
+            param_hint="--broker",
+        )
     uecda = None
     if uecda_port is not None:
         from dennou.uecda.listener import UecdaOptions, parse_bots
@@ -126,6 +146,8 @@ def serve(
             f"  WebSocket  ws://{shown}:{bound_port}/ws",
             f"  data       {_where(db, data_dir)}",
         ]
+        if hub.cluster is not None:
+            lines.append(f"  cluster    {hub.cluster.name} (broker {_where(broker, '')})")
         if uecda is not None:
             lines.append(f"  UECda      {shown}:{hub_uecda_port(hub)} (protocol 20070)")
         if operators:
@@ -149,6 +171,8 @@ def serve(
         check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
         uecda=uecda,
         secure_cookies=secure_cookies,
+        broker=broker,
+        site=site,
     )
     config = uvicorn.Config(
         app,

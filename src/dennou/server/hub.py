@@ -131,6 +131,9 @@ class Hub:
         }
         self.uecda: Any = None
         """The UECda listener (:mod:`dennou.uecda.listener`) when the host runs one."""
+        self.cluster: Any = None
+        """This process's part of a cluster (:class:`dennou.server.cluster.Cluster`) when the
+        host is one of many (``--broker``): it owns tables by lease and forwards the rest."""
         missing = set(p.CLIENT_MESSAGES) - set(self._handlers)
         assert not missing, f"no handler for {missing}"
 
@@ -165,7 +168,12 @@ class Hub:
         self.bots.warm()
         store = self.store.store
         bad: list[tuple[str, str]] = []
-        rows = await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
+        # in a cluster, the tables nobody owns are taken by lease (Cluster), not all at once
+        rows = (
+            await self.store.call(store.tables, ["waiting", "playing"], 100_000, bad=bad)
+            if self.cluster is None
+            else []
+        )
         for row in rows:
             try:
                 game = self.games[row.game]
@@ -262,6 +270,8 @@ class Hub:
     async def disconnected(self, conn: Connection) -> None:
         """A connection closed: detach it from its tables, release its counts."""
         conn.closed = True
+        if self.cluster is not None:
+            await self.cluster.disconnected(conn)
         self.connections -= 1
         self.by_address[conn.address] -= 1
         if self.by_address[conn.address] <= 0:
@@ -290,6 +300,8 @@ class Hub:
         conns = [c for c in self.signed_in.get(account, ()) if not c.closed and not c.structured]
         for conn in conns:
             conn.send(message)
+        if self.cluster is not None:
+            self.cluster.push(account, message)
         return len(conns)
 
     # --- lobby ------------------------------------------------------------------------------
@@ -370,6 +382,11 @@ class Hub:
         if account is None:
             raise Refused("unauthorized", "sign in with a token to create a table")
         with contextlib.nullcontext() if host_made else self.table_slot(account):
+            if self.cluster is not None and not host_made:  # and on the whole site
+                async with self.cluster.table_slot(account):
+                    return await self._create_table_row(
+                        account, game_name, rules, seats, options, seed
+                    )
             return await self._create_table_row(account, game_name, rules, seats, options, seed)
 
     def open_tables_of(self, account: str) -> int:
@@ -427,6 +444,8 @@ class Hub:
             seed=seed,
         )
         actor = TableActor(self, row, game)  # everything is checked before the row is stored
+        if self.cluster is not None:  # leased before it exists: nobody else takes it up
+            await self.cluster.take(row.id)
         await self.store.call(self.store.store.create_table, row)
         self.tables[row.id] = actor
         actor.start()
@@ -448,6 +467,8 @@ class Hub:
         return await asyncio.shield(loading)
 
     async def _load(self, table_id: str) -> TableActor:
+        if self.cluster is not None and not await self.cluster.is_owner(table_id):
+            raise Refused("conflict", f"table {table_id} is hosted by another process of the site")
         row = await self.store.call(self.store.store.get_table, table_id)
         if row is None or row.game not in self.games:
             raise Refused("not_found", f"no table {table_id!r}")
@@ -475,7 +496,7 @@ class Hub:
         limit: int | None = None,
         offset: int = 0,
     ) -> tuple[list[p.TableInfo], int, int | None]:
-        """One page of the tables in memory, newest first.
+        """One page of the tables in memory (in a cluster: on the site), newest first.
 
         Every unfinished table (all are in memory) and the newest :data:`LISTED_OVER` finished or
         aborted ones, whether their actor is in memory or not: the same before and after a
@@ -491,6 +512,10 @@ class Hub:
         for table_id, (created, info) in self.over.items():
             live = self.tables.get(table_id)
             found[table_id] = (created, live if live is not None else info)
+        if self.cluster is not None:  # the other processes' tables too
+            for table_id, (created, info) in self.cluster.lobby.items():
+                if table_id not in found:
+                    found[table_id] = (created, info)
         matching = []
         for created, item in found.values():
             name = item.game.spec.name if isinstance(item, TableActor) else item.game
@@ -528,6 +553,8 @@ class Hub:
                 raise Refused("hello_first", "send hello first")
             conn.strikes = 0
             try:
+                if self.cluster is not None and await self.cluster.route(conn, msg, raw):
+                    return  # its table's owner is another process: it answers
                 await self._handlers[type(msg)](conn, msg)
             except DennouError:
                 raise
@@ -570,6 +597,8 @@ class Hub:
                     "limit_reached",
                     f"at most {self.limits.connections_per_account} connections per account",
                 )
+        if self.cluster is not None:  # the site's limits, counted across its processes
+            await self.cluster.admit(conn, account)
         # a second hello on a connection signs it in again (as another account, or a guest)
         if conn.hello and conn.account is not None:
             self.by_account[conn.account] -= 1

@@ -364,6 +364,71 @@ def postgres_url() -> str | None:
     return url
 
 
+def redis_url() -> str | None:
+    """The test Redis URL; skips the test without one (fails it in CI).
+
+    ``DENNOU_TEST_REDIS_URL`` names the server (``scripts/ci-services.sh`` exports it);
+    ``DENNOU_REQUIRE_REDIS=1`` turns the skip into a failure.
+    """
+    import pytest
+
+    url = os.environ.get("DENNOU_TEST_REDIS_URL")
+    if not url:
+        if os.environ.get("DENNOU_REQUIRE_REDIS") == "1":
+            pytest.fail("DENNOU_REQUIRE_REDIS=1 but DENNOU_TEST_REDIS_URL is not set")
+        pytest.skip("no Redis (source scripts/ci-services.sh to get one)")
+    return url
+
+
+class ClusterProcesses:
+    """``count`` host processes of one cluster on loopback ports.
+
+    They share one fresh PostgreSQL database and one Redis (under a site name of their own, so
+    that test runs never hear each other).
+
+    Args:
+        data_dir: Each process's data directory is under it (``p0``, ``p1``...).
+        postgres: The test PostgreSQL URL (:func:`postgres_url`).
+        redis: The test Redis URL (:func:`redis_url`).
+        count: Processes.
+        limits: Limits on top of :data:`TEST_LIMITS`.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        postgres: str,
+        redis: str,
+        count: int = 3,
+        *,
+        limits: Mapping[str, object] | None = None,
+    ) -> None:
+        self.postgres = postgres
+        self.db, self.db_name = fresh_postgres_database(postgres)
+        self.site = "dennou-test-" + secrets.token_hex(4)
+        args = ["--broker", redis, "--site", self.site]
+        self.procs = [
+            ServerProcess(data_dir / f"p{i}", self.db, limits=limits, args=args)
+            for i in range(count)
+        ]
+
+    def __getitem__(self, index: int) -> ServerProcess:
+        return self.procs[index]
+
+    def start(self) -> None:
+        """Start every process, one after the other (the first migrates the database)."""
+        for proc in self.procs:
+            proc.start()
+
+    def stop(self) -> None:
+        """Stop the processes still running and drop the database."""
+        try:
+            for proc in self.procs:
+                proc.stop()
+        finally:
+            drop_postgres_database(self.postgres, self.db_name)
+
+
 def fresh_postgres_database(url: str) -> tuple[str, str]:
     """Create an empty database next to the one in ``url``; returns (its url, its name)."""
     import sqlalchemy as sa

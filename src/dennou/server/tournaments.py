@@ -658,6 +658,9 @@ class TournamentHost:
                 return "playing"
             if stored.status == "finished":
                 return "finished"
+            cluster = self.hub.cluster
+            if cluster is not None and not await cluster.is_owner(table_id):
+                return stored.status  # another process of the site plays it
             actor = await self.hub.actor(table_id)
         if actor.status == "waiting":  # created, not started when the server died
             await actor.call(actor.begin)
@@ -694,6 +697,8 @@ class TournamentHost:
             created_by=run.row.owner,
             created_at=time.time(),
         )
+        if self.hub.cluster is not None:  # leased before it exists: nobody else takes it up
+            await self.hub.cluster.take(table_id)
         await self._call(self.hub.store.store.create_table, row)
         actor = TableActor(self.hub, row, run.game)
         self.hub.tables[table_id] = actor

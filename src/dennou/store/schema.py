@@ -118,3 +118,13 @@ aborts = sa.Table(
     sa.Column("aborted_at", sa.Float, nullable=False),
 )
 """Every game a player aborted (one per table): an account's public info counts them."""
+
+leases = sa.Table(
+    "cluster_leases",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False, index=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)
+"""Who owns what in a cluster of host processes (``dennou serve --broker``): a table by its id,
+or a role such as ``tournaments``. An owner renews its leases; one that expired may be taken."""

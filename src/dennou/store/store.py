@@ -520,6 +520,99 @@ class Store:
                     )
                 )
 
+    # --- cluster leases ---------------------------------------------------------------------
+    def take_lease(self, name: str, owner: str, ttl: float, now: float | None = None) -> str:
+        """Take or renew the lease ``name`` for ``owner`` unless another owner holds it.
+
+        One statement decides (an update of a lease that is ``owner``'s or expired, else an
+        insert that fails if someone inserted first): two processes never both get it.
+
+        Returns:
+            The owner now: ``owner`` when it got the lease, else who holds it.
+        """
+        now = time.time() if now is None else now
+        leases = schema.leases
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                leases.update()
+                .where(leases.c.name == name)
+                .where(sa.or_(leases.c.owner == owner, leases.c.expires_at < now))
+                .values(owner=owner, expires_at=now + ttl)
+            ).rowcount
+            if taken:
+                return owner
+            held = conn.execute(
+                sa.select(leases.c.owner).where(leases.c.name == name)
+            ).scalar_one_or_none()
+        if held is not None:
+            return str(held)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(leases.insert().values(name=name, owner=owner, expires_at=now + ttl))
+            return owner
+        except sa.exc.IntegrityError:
+            return self.lease_owner(name, now) or self.take_lease(name, owner, ttl, now)
+
+    def lease_owner(self, name: str, now: float | None = None) -> str | None:
+        """Who holds the lease ``name`` now (``None``: nobody, or it expired)."""
+        now = time.time() if now is None else now
+        leases = schema.leases
+        with self.engine.connect() as conn:
+            held = conn.execute(
+                sa.select(leases.c.owner)
+                .where(leases.c.name == name)
+                .where(leases.c.expires_at >= now)
+            ).scalar_one_or_none()
+        return None if held is None else str(held)
+
+    def renew_leases(self, owner: str, ttl: float, now: float | None = None) -> set[str]:
+        """Extend every lease ``owner`` holds; returns their names (the ones it still has)."""
+        now = time.time() if now is None else now
+        leases = schema.leases
+        with self.engine.begin() as conn:
+            conn.execute(
+                leases.update().where(leases.c.owner == owner).values(expires_at=now + ttl)
+            )
+            names = conn.execute(sa.select(leases.c.name).where(leases.c.owner == owner)).all()
+        return {str(n) for (n,) in names}
+
+    def release_leases(self, owner: str, names: Sequence[str] | None = None) -> None:
+        """Give up ``owner``'s leases (``names``; ``None``: all of them)."""
+        leases = schema.leases
+        query = leases.delete().where(leases.c.owner == owner)
+        if names is not None:
+            query = query.where(leases.c.name.in_(list(names)))
+        with self.engine.begin() as conn:
+            conn.execute(query)
+
+    def unowned_tables(self, limit: int, now: float | None = None) -> list[str]:
+        """Waiting or playing tables whose lease is missing or expired, oldest first."""
+        now = time.time() if now is None else now
+        tables, leases = schema.tables, schema.leases
+        query = (
+            sa.select(tables.c.id)
+            .select_from(tables.outerjoin(leases, leases.c.name == tables.c.id))
+            .where(tables.c.status.in_(["waiting", "playing"]))
+            .where(sa.or_(leases.c.name.is_(None), leases.c.expires_at < now))
+            .order_by(tables.c.created_at)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [str(t) for (t,) in conn.execute(query).all()]
+
+    def open_tables_by(self, account: str) -> int:
+        """Waiting or playing tables ``account`` created."""
+        tables = schema.tables
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(tables)
+                    .where(tables.c.created_by == account)
+                    .where(tables.c.status.in_(["waiting", "playing"]))
+                ).scalar_one()
+            )
+
     def aborts(self, account: str) -> int:
         """How many games ``account`` has aborted."""
         with self.engine.connect() as conn:
