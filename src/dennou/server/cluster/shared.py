@@ -19,12 +19,20 @@ import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from dennou.server.errors import Refused
 
-if TYPE_CHECKING:
-    from dennou.server.cluster.node import Cluster
+
+class Site(Protocol):
+    """What the shared counts need of this process's cluster (:class:`~.node.Cluster`)."""
+
+    name: str
+    """This process's name on the site."""
+    prefix: str
+    """The site's prefix of every key."""
+    redis: Any
+    """The broker's client."""
 
 _TAKE = """
 local total = 0
@@ -85,7 +93,7 @@ class SharedLimits:
         cluster: This process's cluster.
     """
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Site) -> None:
         self.cluster = cluster
         redis = cluster.redis
         self._take = redis.register_script(_TAKE)
