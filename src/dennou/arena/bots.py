@@ -1,8 +1,10 @@
 """Bots by name: ``solver``, ``montecarlo:ms=500``, ``random`` (every game has ``random``).
 
 Locally (:func:`make_bot`) a spec may also be a program: ``cmd:./mybot args`` plays over the
-engine bridge (:mod:`dennou.arena.bridge`). The host never runs one: :func:`resolve_bot`, which
-builds the host's bot seats, refuses it.
+engine bridge (:mod:`dennou.arena.bridge`), or a language model: ``llm:model=NAME`` asks an
+OpenAI-compatible endpoint (:mod:`dennou.arena.llm`). The host runs neither: :func:`resolve_bot`,
+which builds the host's bot seats, refuses them; a host seats only the models its operator
+declared (``dennou serve --llm NAME=URL``), by their names.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _p
 
 
 def available_bots(game: Game[Any, Any]) -> dict[str, Callable[..., Any]]:
-    """Every bot name usable for ``game`` (the game's own first)."""
-    return {**GENERIC_BOTS, **game.bots()}
+    """Every bot name usable for ``game`` (the game's own first, then declared models)."""
+    from dennou.arena.llm import LLMBot, declared_models
+
+    models = dict.fromkeys(declared_models(), LLMBot)
+    return {**GENERIC_BOTS, **game.bots(), **models}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -59,17 +64,26 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
     from dennou.arena.bridge import is_command
+    from dennou.arena.llm import declared_model_options, is_llm
 
     if is_command(spec):
         raise ConfigError(
             f"{spec!r}: a command bot runs only on your machine (dennou match, dennou "
             "tournament, dennou bot run --cmd); a host plays built-in bots"
         )
+    if is_llm(spec):
+        raise ConfigError(
+            f"{spec!r}: a host asks only the models its operator declared (dennou serve --llm "
+            "NAME=URL), by their names; llm:... runs on your machine (dennou match)"
+        )
     name, options = parse_bot_spec(spec)
     bots = available_bots(game)
     if name not in bots:
         raise ConfigError(f"no bot {name!r} for {game.spec.name}; bots: {', '.join(bots)}")
     factory = bots[name]
+    model = declared_model_options(name, options)
+    if model is not None:
+        return factory, model
     return factory, bot_options(factory, options, name=name)
 
 
@@ -83,11 +97,23 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
     from dennou.arena.bridge import COMMAND, CommandBot, is_command
+    from dennou.arena.llm import LLMBot, is_llm, parse_llm_spec
 
     if is_command(spec):
         return CommandBot(spec.strip()[len(COMMAND) :], game)
-    factory, kwargs = resolve_bot(game, spec)
-    bot = factory(**kwargs)
+    if is_llm(spec):
+        bot: Bot = LLMBot(**bot_options(LLMBot, parse_llm_spec(spec), name="llm"))
+    else:
+        factory, kwargs = resolve_bot(game, spec)
+        bot = factory(**kwargs)
     if not isinstance(bot, Bot):
         raise ConfigError(f"{spec!r} did not make a Bot")
+    bind_game(bot, game)
     return bot
+
+
+def bind_game(bot: Bot, game: Game[Any, Any]) -> None:
+    """Tell a bot that needs it which game it plays (``bind_game(game)``, if it has one)."""
+    bind = getattr(bot, "bind_game", None)
+    if callable(bind):
+        bind(game)
