@@ -134,10 +134,10 @@ class LlamaServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(f"{self.base_url}/models", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
+            url = f"{self.base_url}/models"
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
+                    return
             time.sleep(0.2)
         tail = self.log.read_bytes()[-3000:].decode("utf-8", "replace")
         raise RuntimeError(f"llama_cpp.server did not start: {tail}")

@@ -260,6 +260,9 @@ class LLMBot(Bot):
         self._events = []
         self._channels = []
         self._decisions = 0
+        # the client library loads now, off the clock (it takes seconds on a busy machine)
+        with contextlib.suppress(LLMError):
+            self._client_for()
 
     def observe(self, events: Sequence[Event]) -> None:
         """Keep the text of the events this seat saw (the latest go into the prompt)."""
@@ -293,7 +296,8 @@ class LLMBot(Bot):
         messages = self._messages(
             game, view, deadline, choices, count, description, sample, channels
         )
-        schema = self._schema(choices, description, channels)
+        examples = [_compact(a) for a in sample or []]
+        schema = self._schema(choices, description, channels, examples)
         problem = "no request was made"
         attempt = 0
         while True:
@@ -362,7 +366,11 @@ class LLMBot(Bot):
         ]
 
     def _schema(
-        self, choices: list[str] | None, description: dict[str, Any] | None, channels: list[str]
+        self,
+        choices: list[str] | None,
+        description: dict[str, Any] | None,
+        channels: list[str],
+        sample: list[str],
     ) -> dict[str, Any]:
         action: dict[str, Any]
         if choices is not None:
@@ -370,6 +378,8 @@ class LLMBot(Bot):
         else:
             about = json.dumps(description or {}, ensure_ascii=False)[:2000]
             action = {"type": "string", "maxLength": 1000, "description": about}
+            if sample:
+                action["examples"] = sample
         properties: dict[str, Any] = {"action": action}
         if channels and self.say_lines:
             properties["say"] = {
