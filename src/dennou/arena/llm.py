@@ -638,6 +638,15 @@ def declared_models() -> list[str]:
     return sorted(_DECLARED)
 
 
+def model_seats(seats: Sequence[dict[str, Any]]) -> int:
+    """How many of a table's seat specs (``{"kind": "bot", "bot": spec}``) are declared models."""
+    return sum(
+        1
+        for seat in seats
+        if seat.get("kind") == "bot" and str(seat.get("bot", "")).split(":")[0] in _DECLARED
+    )
+
+
 def declared_model_options(name: str, options: dict[str, str]) -> dict[str, Any] | None:
     """The bot options of declared model ``name`` with a seat's ``options`` (``None``: none).
 
@@ -685,6 +694,7 @@ __all__ = [
     "declared_models",
     "forget_models",
     "is_llm",
+    "model_seats",
     "parse_declaration",
     "parse_llm_spec",
     "rules_summary",

@@ -15,6 +15,7 @@ import os
 import socket
 import sys
 import urllib.parse
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -87,6 +88,17 @@ def serve(
             help="the host is reached over HTTPS (a proxy terminates TLS): Secure cookies, HSTS"
         ),
     ] = False,
+    llm: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="seat a language model as a bot (repeatable): NAME=URL[,model=M][,key_env=VAR]"
+            " (an OpenAI-compatible endpoint; the key is read from $VAR, default OPENAI_API_KEY)"
+        ),
+    ] = None,
+    llm_log: Annotated[
+        str | None,
+        typer.Option(help="append every exchange with a model here (operators only; JSON lines)"),
+    ] = None,
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -103,6 +115,7 @@ def serve(
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--limit") from None
     operators = [o for item in operator or [] for o in item.split(",") if o.strip()]
+    models = _declare_models(llm or [], llm_log)
     uecda = None
     if uecda_port is not None:
         from dennou.uecda.cli import parse_bots
@@ -133,6 +146,8 @@ def serve(
             lines.append(f"  UECda      {shown}:{hub_uecda_port(hub)} (protocol 20070)")
         if operators:
             lines.append(f"  operators  {', '.join(operators)}")
+        if models:
+            lines.append(f"  models     {', '.join(models)}")
         print("\n".join(lines), flush=True)
         LongLivedObjects().install()
 
@@ -167,6 +182,32 @@ def serve(
         lifespan="on",
     )
     uvicorn.Server(config).run(sockets=[listening])
+
+
+def _declare_models(items: list[str], log: str | None) -> list[str]:
+    """Declare ``--llm`` models (checked now: a bad one stops the start) and the audit log."""
+    from dennou.arena.bots import GENERIC_BOTS
+    from dennou.arena.llm import LOG_ENV, declare_model, parse_declaration
+    from dennou.games import REGISTRY
+
+    taken = set(GENERIC_BOTS)
+    for name in REGISTRY:
+        taken |= set(REGISTRY[name].bots())
+    shown = []
+    for item in items:
+        try:
+            name, options = parse_declaration(item)
+        except ConfigError as exc:
+            raise typer.BadParameter(exc.message, param_hint="--llm") from None
+        if name in taken:
+            raise typer.BadParameter(f"{name!r} is a built-in bot's name", param_hint="--llm")
+        taken.add(name)
+        declare_model(name, options)
+        shown.append(f"{name} ({options['base_url']})")
+    if log:
+        # bot workers are spawned from this process: they inherit the variable
+        os.environ[LOG_ENV] = str(Path(log).resolve())
+    return shown
 
 
 def listen(host: str, port: int) -> socket.socket:

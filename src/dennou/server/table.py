@@ -723,6 +723,7 @@ class TableActor:
 
         Raises:
             ConfigError: An unknown bot or option (nothing changed).
+            Refused: ``limit_reached``: past the creator's ``model_seats_per_account``.
         """
         if self.status != "waiting" or not bots:
             return []
@@ -732,6 +733,9 @@ class TableActor:
             spec = bots[i % len(bots)]
             resolve_bot(self.game, spec)
             seats[seat] = {"kind": "bot", "bot": spec}
+        # the new model seats count against the creator's quota (those it had are counted)
+        added = [seats[seat] for seat in filled]
+        self.hub.check_model_seats(self.row.created_by or "", added)
         await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
         self.row.seats = seats
         if self._ready():
