@@ -118,3 +118,21 @@ def test_at_a_liar_game_table_the_model_talks_only_in_channels_open_to_it(
         open_to_model.append(channels)
         assert channel in channels, (channel, channels)
     assert all(not c.startswith("team:south") for c, _ in said)  # seat 0 plays for the north
+
+
+def test_a_host_table_with_a_model_seat_plays_to_its_end_against_the_real_server(
+    llama: LlamaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_llm_host import model_host, play_on_host
+
+    server = model_host(tmp_path, f"{llama.base_url},schema_mode=json_object", monkeypatch)
+    server.start()
+    try:
+        token = server.register("cho")
+        _, record = play_on_host(server, token, ["bot:tiny", "bot:solver"])
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in record.splitlines()]
+    assert any(line.get("seat") == 0 and "action" in line for line in lines), lines[:5]
+    log = [json.loads(line) for line in (tmp_path / "llm.log").read_text().splitlines()]
+    assert log and all(entry["error"] is None for entry in log[:3]), log[:3]
