@@ -292,7 +292,7 @@ class LLMBot(Bot):
         deadline = self.deadline if self.deadline is not None else time.monotonic() + DEFAULT_CLOCK
         self._decisions += 1
         listed, count, description, sample = legal_parts(game, legal, self._decisions, self.seat)
-        choices = [_compact(a) for a in listed] if listed is not None else None
+        choices = labels(listed) if listed is not None else None
         messages = self._messages(
             game, view, deadline, choices, count, description, sample, channels
         )
@@ -307,7 +307,7 @@ class LLMBot(Bot):
             attempt += 1
             try:
                 reply = self._request(messages, schema, min(left, self.timeout))
-                action, say = self._parse(game, reply, choices)
+                action, say = self._parse(game, reply, choices, listed)
             except LLMError as exc:
                 problem = str(exc)
                 continue
@@ -500,23 +500,31 @@ class LLMBot(Bot):
         )
 
     def _parse(
-        self, game: Game[Any, Any], raw: str, choices: list[str] | None
+        self,
+        game: Game[Any, Any],
+        raw: str,
+        choices: list[str] | None,
+        listed: list[dict[str, Any]] | None,
     ) -> tuple[Action, Any]:
         if len(raw) > MAX_REPLY:
             raise LLMError(f"the reply is longer than {MAX_REPLY} characters")
         try:
-            reply = json.loads(raw)
+            reply = json.loads(raw, strict=False)  # control characters inside strings too
         except ValueError:
             raise LLMError(f"the reply is not JSON: {raw[:200]!r}") from None
         if not isinstance(reply, dict) or not isinstance(reply.get("action"), str):
             raise LLMError(f"the reply has no action string: {raw[:200]!r}")
         text = reply["action"]
-        if choices is not None and text not in choices:
-            raise LLMError(f"the reply's action is not a legal one: {text[:200]!r}")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = text  # a game's text form of an action is accepted too
+        data: Any
+        if choices is not None and listed is not None:
+            if text not in choices:
+                raise LLMError(f"the reply's action is not a legal one: {text[:200]!r}")
+            data = listed[choices.index(text)]
+        else:
+            try:
+                data = json.loads(text, strict=False)
+            except ValueError:
+                data = text  # a game's text form of an action is accepted too
         try:
             action = game.parse_action(data)
         except GameError as exc:
@@ -667,6 +675,23 @@ def declared_model_options(name: str, options: dict[str, str]) -> dict[str, Any]
     return {**declared, **bot_options(LLMBot, options, name=name)}
 
 
+def labels(actions: Sequence[Any]) -> list[str]:
+    r"""A label per listed action: its compact JSON without quotes (``{number:012,type:call}``).
+
+    Labels hold no ``"`` or ``\\``, so a schema's ``enum`` of them needs no escapes (some
+    endpoints' grammar converters mishandle escaped quotes); a label repeated is numbered.
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for i, action in enumerate(actions):
+        label = _compact(action).replace('"', "").replace("\\", "")
+        if label in seen:
+            label = f"{i}:{label}"
+        seen.add(label)
+        out.append(label)
+    return out
+
+
 def _compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -694,6 +719,7 @@ __all__ = [
     "declared_models",
     "forget_models",
     "is_llm",
+    "labels",
     "model_seats",
     "parse_declaration",
     "parse_llm_spec",
