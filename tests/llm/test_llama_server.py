@@ -23,7 +23,6 @@ from .tinymodel import LlamaServer
 OPPONENT = {
     "numeron": "solver",
     "daifugo": "greedy",
-    "hilo": "bayes",
     "smuggling": "greedy",
     "pandemic": "belief",
     "chairs": "heuristic",
@@ -133,6 +132,7 @@ def test_a_host_table_with_a_model_seat_plays_to_its_end_against_the_real_server
     finally:
         server.stop()
     lines = [json.loads(line) for line in record.splitlines()]
-    assert any(line.get("seat") == 0 and "action" in line for line in lines), lines[:5]
+    mine = [line for line in lines if line.get("seat") == 0 and line.get("type") == "step"]
+    assert mine and all("action" in line or "llm:" in line.get("note", "") for line in mine)
     log = [json.loads(line) for line in (tmp_path / "llm.log").read_text().splitlines()]
     assert log and all(entry["error"] is None for entry in log[:3]), log[:3]
