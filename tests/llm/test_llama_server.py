@@ -29,7 +29,7 @@ OPPONENT = {
 }
 """A built-in bot of each game that the model plays against (``random`` where none is named)."""
 
-SMALL = {"smuggling": {"team_size": 1, "small_games": 2}}
+SMALL = {"smuggling": {"team_size": 1, "small_games": 2}, "hilo": {"max_games": 1, "max_rounds": 3}}
 """Rules that keep a test game short."""
 
 

@@ -560,7 +560,7 @@ class LLMBot(Bot):
             "completion_tokens": exchange.completion_tokens,
             "error": exchange.error,
         }
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        line = json.dumps(entry) + "\n"  # ASCII: no character a reader splits lines at
         with self._lock, contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as out:
             out.write(line)
 
