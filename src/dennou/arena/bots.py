@@ -1,8 +1,10 @@
 """Bots by name: ``solver``, ``montecarlo:ms=500``, ``random`` (every game has ``random``).
 
 Locally (:func:`make_bot`) a spec may also be a program: ``cmd:./mybot args`` plays over the
-engine bridge (:mod:`dennou.arena.bridge`). The host never runs one: :func:`resolve_bot`, which
-builds the host's bot seats, refuses it.
+engine bridge (:mod:`dennou.arena.bridge`), or a language model: ``llm:model=NAME`` asks an
+OpenAI-compatible endpoint (:mod:`dennou.arena.llm`). The host runs neither: :func:`resolve_bot`,
+which builds the host's bot seats, refuses them; a host seats only the models its operator
+declared (``dennou serve --llm NAME=URL``), by their names.
 """
 
 from __future__ import annotations
@@ -37,12 +39,15 @@ GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _p
 
 
 def available_bots(game: Game[Any, Any]) -> Bots:
-    """Every bot usable for ``game`` by name (the generic ones first).
+    """Every bot usable for ``game`` by name (the generic ones first, then declared models).
 
     Listing the names imports no bot: a bot the game names by its place is imported when it is
     looked up (:class:`~dennou.core.lazy.Bots`).
     """
-    return Bots({**GENERIC_BOTS, **game.bots().entries()})
+    from dennou.arena.llm import LLMBot, declared_models
+
+    models = dict.fromkeys(declared_models(), LLMBot)
+    return Bots({**GENERIC_BOTS, **game.bots().entries(), **models})
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -71,16 +76,26 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
+    from dennou.arena.llm import declared_model_options, is_llm
+
     if is_command(spec):
         raise ConfigError(
             f"{spec!r}: a command bot runs only on your machine (dennou match, dennou "
             "tournament, dennou bot run --cmd); a host plays built-in bots"
+        )
+    if is_llm(spec):
+        raise ConfigError(
+            f"{spec!r}: a host asks only the models its operator declared (dennou serve --llm "
+            "NAME=URL), by their names; llm:... runs on your machine (dennou match)"
         )
     name, options = parse_bot_spec(spec)
     bots = available_bots(game)
     if name not in bots:
         raise ConfigError(f"no bot {name!r} for {game.spec.name}; bots: {', '.join(bots)}")
     factory = bots[name]
+    model = declared_model_options(name, options)
+    if model is not None:
+        return factory, model
     return factory, bot_options(factory, options, name=name)
 
 
@@ -93,14 +108,20 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     Raises:
         ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
     """
+    from dennou.arena.llm import LLMBot, is_llm, parse_llm_spec
+
     if is_command(spec):
         from dennou.arena.bridge import CommandBot  # a program's machinery, for `cmd:` only
 
         return CommandBot(spec.strip()[len(COMMAND) :], game)
-    factory, kwargs = resolve_bot(game, spec)
-    bot = factory(**kwargs)
+    if is_llm(spec):
+        bot: Bot = LLMBot(**bot_options(LLMBot, parse_llm_spec(spec), name="llm"))
+    else:
+        factory, kwargs = resolve_bot(game, spec)
+        bot = factory(**kwargs)
     if not isinstance(bot, Bot):
         raise ConfigError(f"{spec!r} did not make a Bot")
+    bind_game(bot, game)
     return bot
 
 
@@ -134,3 +155,10 @@ def load_bot(target: str) -> Bot | Any:
         return make_bot(game, target)
 
     return factory
+
+
+def bind_game(bot: Bot, game: Game[Any, Any]) -> None:
+    """Tell a bot that needs it which game it plays (``bind_game(game)``, if it has one)."""
+    bind = getattr(bot, "bind_game", None)
+    if callable(bind):
+        bind(game)

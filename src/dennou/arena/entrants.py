@@ -5,6 +5,8 @@ An entrant is a name and what plays for it:
 - a built-in bot spec, ``greedy`` or ``montecarlo:playouts=500`` (see :mod:`dennou.arena.bots`);
 - a program, ``cmd:./mybot args``, played over the engine bridge (:mod:`dennou.arena.bridge`;
   locally only);
+- a language model, ``llm:model=NAME`` (:mod:`dennou.arena.llm`; locally only: a host seats
+  the models its operator declared, by their names);
 - a Python bot, ``package.module:Class`` (the module part has a dot, so it cannot be mistaken
   for a bot name with options); the class is built with no arguments, or with the game if its
   constructor takes ``game``;
@@ -25,6 +27,7 @@ import msgspec
 
 from dennou.arena.bots import available_bots, make_bot, parse_bot_spec
 from dennou.arena.bridge import is_command
+from dennou.arena.llm import is_llm
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError
 from dennou.core.game import Game
@@ -106,6 +109,14 @@ def check_entrant(game: Game[Any, Any], entrant: Entrant, *, remote_ok: bool = F
             raise ConfigError(
                 f"entrant {entrant.name!r}: the host never runs a command ({entrant.spec}); "
                 "run it as a remote program (dennou bot run --cmd ...)"
+            )
+        make_bot(game, entrant.spec)
+        return
+    if is_llm(entrant.spec):
+        if remote_ok:
+            raise ConfigError(
+                f"entrant {entrant.name!r}: a host asks only the models its operator declared "
+                f"(dennou serve --llm NAME=URL), by their names, not {entrant.spec!r}"
             )
         make_bot(game, entrant.spec)
         return

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from dennou.arena.bots import available_bots, make_bot
+from dennou.arena.llm import LLMBot
 from dennou.core import native
 from dennou.core.game import CHANCE, Game
 
@@ -70,8 +71,8 @@ def warm_game(game: Game[Any, Any]) -> dict[str, float]:
     view = game.view(state, seat)
     legal = game.legal_actions(state, seat)
     taken["view"] = time.perf_counter() - start
-    for name in sorted(available_bots(game)):
-        if name in SKIPPED_BOTS:
+    for name, factory in sorted(available_bots(game).items()):
+        if name in SKIPPED_BOTS or factory is LLMBot:  # a model has nothing to compile
             continue
         start = time.perf_counter()
         bot = make_bot(game, name)

@@ -365,7 +365,9 @@ class BotPool:
                 self.rebuilds += 1
             self._built.add(job.key)
         batches = job.history(0 if known is None else known)
-        request = Decide(job.key, job.spec, fresh, batches, job.state, job.rng_seed, job.channels)
+        request = Decide(
+            job.key, job.spec, fresh, batches, job.state, job.rng_seed, job.channels, job.think
+        )
         conn = worker.conn
         dropped, worker.dropped = [Forget(k) for k in worker.dropped], []
         await loop.run_in_executor(self._io, _send_all, conn, [*dropped, request])

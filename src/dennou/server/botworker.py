@@ -78,6 +78,8 @@ class Decide:
         state: The state the decision began in.
         rng_seed: Seeds the decision's ``random.Random``.
         channels: Channels the seat may talk in now (the bot may ``chat`` first).
+        think: Seconds the seat's clock allows (the bot's :attr:`~Bot.deadline`; ``None``:
+            no clock).
     """
 
     key: Key
@@ -87,6 +89,7 @@ class Decide:
     state: Any
     rng_seed: int
     channels: frozenset[str]
+    think: float | None = None
 
 
 @dataclass
@@ -122,6 +125,9 @@ def _prepare(bots: dict[Key, Bot], job: Decide) -> Bot:
     if bot is None:
         spec = job.spec
         bot = spec.factory(**spec.kwargs)
+        bind = getattr(bot, "bind_game", None)
+        if callable(bind):  # a bot that needs its game (a language model's prompt)
+            bind(spec.game)
         bot.reset(seat=spec.seat, rules=spec.rules, players=spec.players)
         bots[job.key] = bot
     for batch in job.batches:
@@ -140,7 +146,20 @@ def _decide(bot: Bot, job: Decide) -> Answer:
         with contextlib.suppress(Exception):  # chat is optional: a failing chat says nothing
             chat = [(str(c), str(t)) for c, t in list(bot.chat(view, job.channels, rng))[:5]]
     legal = game.legal_actions(job.state, seat)
-    action = bot.act(view, legal, rng)
+    if job.channels:
+        # a bot that talks mid-decision (a language model answers its talk with its action):
+        # its lines go with the answer, and the host checks them like chat()'s
+        def say(channel: str, text: str) -> str | None:
+            chat.append((str(channel), str(text)))
+            return None
+
+        bot.say = say
+    if job.think is not None:
+        bot.deadline = time.monotonic() + job.think - (time.perf_counter() - started)
+    try:
+        action = bot.act(view, legal, rng)
+    finally:
+        bot.say, bot.deadline = None, None
     ms = round((time.perf_counter() - started) * 1000, 3)
     dumped = game.dump_action(action) if isinstance(action, Action) else action
     return Answer(action=dumped, chat=chat, ms=ms)

@@ -13,6 +13,7 @@ import os
 import socket
 import sys
 import urllib.parse
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -100,6 +101,17 @@ def serve(
             envvar="DENNOU_SITE",
         ),
     ] = "dennou",
+    llm: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="seat a language model as a bot (repeatable): NAME=URL[,model=M][,key_env=VAR]"
+            " (an OpenAI-compatible endpoint; the key is read from $VAR, default OPENAI_API_KEY)"
+        ),
+    ] = None,
+    llm_log: Annotated[
+        str | None,
+        typer.Option(help="append every exchange with a model here (operators only; JSON lines)"),
+    ] = None,
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
@@ -121,6 +133,7 @@ def serve(
             "a cluster's processes share one PostgreSQL: give --db postgresql://...",
             param_hint="--broker",
         )
+    models = _declare_models(llm or [], llm_log)
     uecda = None
     if uecda_port is not None:
         from dennou.uecda.listener import UecdaOptions, parse_bots
@@ -152,6 +165,8 @@ def serve(
             lines.append(f"  UECda      {shown}:{hub_uecda_port(hub)} (protocol 20070)")
         if operators:
             lines.append(f"  operators  {', '.join(operators)}")
+        if models:
+            lines.append(f"  models     {', '.join(models)}")
         print("\n".join(lines), flush=True)
         LongLivedObjects().install()
 
@@ -188,6 +203,32 @@ def serve(
         lifespan="on",
     )
     uvicorn.Server(config).run(sockets=[listening])
+
+
+def _declare_models(items: list[str], log: str | None) -> list[str]:
+    """Declare ``--llm`` models (checked now: a bad one stops the start) and the audit log."""
+    from dennou.arena.bots import GENERIC_BOTS
+    from dennou.arena.llm import LOG_ENV, declare_model, parse_declaration
+    from dennou.games import REGISTRY
+
+    taken = set(GENERIC_BOTS)
+    for name in REGISTRY:
+        taken |= set(REGISTRY[name].bots())
+    shown = []
+    for item in items:
+        try:
+            name, options = parse_declaration(item)
+        except ConfigError as exc:
+            raise typer.BadParameter(exc.message, param_hint="--llm") from None
+        if name in taken:
+            raise typer.BadParameter(f"{name!r} is a built-in bot's name", param_hint="--llm")
+        taken.add(name)
+        declare_model(name, options)
+        shown.append(f"{name} ({options['base_url']})")
+    if log:
+        # bot workers are spawned from this process: they inherit the variable
+        os.environ[LOG_ENV] = str(Path(log).resolve())
+    return shown
 
 
 def listen(host: str, port: int) -> socket.socket:

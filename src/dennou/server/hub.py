@@ -19,6 +19,7 @@ from typing import Any
 
 from dennou import __version__
 from dennou.arena.bots import available_bots
+from dennou.arena.llm import model_seats
 from dennou.core.errors import DennouError
 from dennou.core.game import Game, rules_options
 from dennou.core.jsondata import to_json
@@ -397,6 +398,31 @@ class Hub:
             if a.row.created_by == account and a.status in ("waiting", "playing")
         )
 
+    def model_seats_of(self, account: str) -> int:
+        """Seats of declared language models on tables ``account`` created, waiting or playing."""
+        return sum(
+            model_seats(a.row.seats)
+            for a in self.tables.values()
+            if a.row.created_by == account and a.status in ("waiting", "playing")
+        )
+
+    def check_model_seats(self, account: str, seats: list[dict[str, Any]]) -> None:
+        """Refuse ``seats`` if their model seats would pass ``model_seats_per_account``.
+
+        Raises:
+            Refused: ``limit_reached``.
+        """
+        adding = model_seats(seats)
+        if not adding:
+            return
+        held = self.model_seats_of(account)
+        if held + adding > self.limits.model_seats_per_account:
+            raise Refused(
+                "limit_reached",
+                f"language-model seats: you hold {held} on open tables, this adds {adding}; "
+                f"the limit is {self.limits.model_seats_per_account}",
+            )
+
     @contextlib.contextmanager
     def table_slot(self, account: str) -> Iterator[None]:
         """Hold one of ``account``'s ``tables_per_account`` places while its table is made.
@@ -443,6 +469,7 @@ class Hub:
             operator=self.accounts.is_operator(account),
             seed=seed,
         )
+        self.check_model_seats(account, row.seats)  # before the first await, like the slot
         actor = TableActor(self, row, game)  # everything is checked before the row is stored
         if self.cluster is not None:  # leased before it exists: nobody else takes it up
             await self.cluster.take(row.id)

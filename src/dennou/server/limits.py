@@ -65,6 +65,14 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         int,
         Meta(ge=1, description="tables an account may have waiting or playing that it created"),
     ] = 10
+    model_seats_per_account: Annotated[
+        int,
+        Meta(
+            ge=0,
+            description="seats of declared language models (serve --llm) on tables an account "
+            "created that are waiting or playing",
+        ),
+    ] = 4
     tournaments_per_account: Annotated[
         int,
         Meta(ge=1, description="tournaments an account may have created, running or paused"),

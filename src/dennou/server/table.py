@@ -180,6 +180,9 @@ class Host(Protocol):
     def game_clock(self, game: Game[Any, Any]) -> float:
         """The game's clock when a table sets none."""
 
+    def check_model_seats(self, account: str, seats: list[dict[str, Any]]) -> None:
+        """Refuse ``seats`` if their model seats would pass the account's quota."""
+
 
 class TableActor:
     """The actor of one table.
@@ -779,6 +782,7 @@ class TableActor:
 
         Raises:
             ConfigError: An unknown bot or option (nothing changed).
+            Refused: ``limit_reached``: past the creator's ``model_seats_per_account``.
         """
         if self.status != "waiting" or not bots:
             return []
@@ -788,6 +792,9 @@ class TableActor:
             spec = bots[i % len(bots)]
             resolve_bot(self.game, spec)
             seats[seat] = {"kind": "bot", "bot": spec}
+        # the new model seats count against the creator's quota (those it had are counted)
+        added = [seats[seat] for seat in filled]
+        self.hub.check_model_seats(self.row.created_by or "", added)
         await self.hub.store.call(self.hub.store.store.update_table, self.id, seats=seats)
         self.row.seats = seats
         if self._ready():

@@ -34,6 +34,7 @@ class Site(Protocol):
     redis: Any
     """The broker's client."""
 
+
 _TAKE = """
 local total = 0
 local fields = redis.call('HGETALL', KEYS[1])
