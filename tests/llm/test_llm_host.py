@@ -77,7 +77,8 @@ def test_a_declared_model_plays_a_host_table_and_its_key_and_replies_stay_with_t
         numeron = next(g for g in games if g["name"] == "numeron")
         assert "tiny" in numeron["bots"]
         token = server.register("ann")
-        _, record = play_on_host(server, token, ["bot:tiny", "bot:random"])
+        # against the solver: a short game
+        _, record = play_on_host(server, token, ["bot:tiny", "bot:solver"])
         lines = [json.loads(line) for line in record.splitlines()]
         steps = [line for line in lines if line.get("seat") == 0 and "action" in line]
         assert steps, lines[:3]
