@@ -220,27 +220,10 @@ class NewReport(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     reason: Annotated[str, Meta(max_length=500)] = ""
 
 
-class Report(msgspec.Struct, kw_only=True):
-    """A report as the operators see it (the reporter sees their own)."""
-
-    id: int
-    table_id: str
-    version: int
-    reporter: str
-    talker: str
-    channel: str
-    text: str
-    reason: str
-    created_at: float
-    resolved_by: str | None = None
-    resolved_at: float | None = None
-    resolution: str | None = None
-
-
 class ReportList(msgspec.Struct, kw_only=True):
     """Reports, open ones oldest first (resolved ones newest first)."""
 
-    reports: list[Report]
+    reports: list[ReportRow]
 
 
 class Resolution(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -654,7 +637,7 @@ async def api_report(request: Request) -> Any:
     )
     if made is None:
         raise Refused("conflict", "you have reported that line already")
-    return msgspec.convert(made, Report, from_attributes=True)
+    return made
 
 
 async def api_reports(request: Request) -> Any:
@@ -664,7 +647,7 @@ async def api_reports(request: Request) -> Any:
     _operator(hub, account)
     resolved = _flag(request.query_params.get("resolved"), "resolved")
     rows = await hub.store.call(ReportStore(hub.store.store).listing, resolved, hub.limits.page_max)
-    return ReportList(reports=[msgspec.convert(r, Report, from_attributes=True) for r in rows])
+    return ReportList(reports=rows)
 
 
 async def api_resolve_report(request: Request) -> Any:
@@ -682,7 +665,7 @@ async def api_resolve_report(request: Request) -> Any:
         )
     except StoreError:
         raise Refused("not_found", f"no report {raw!r}") from None
-    return msgspec.convert(row, Report, from_attributes=True)
+    return row
 
 
 REPLAY_QUERY = (
@@ -833,7 +816,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "/api/tables/{table}/reports",
         api_report,
         "Report a talk line you could read (by the version it came at) to the host's operators",
-        Report,
+        ReportRow,
         status=201,
         body=NewReport,
         auth="optional",
@@ -863,7 +846,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "/api/reports/{report}",
         api_resolve_report,
         "An operator resolves a report (dismissed, muted or warned)",
-        Report,
+        ReportRow,
         body=Resolution,
         auth="optional",
         cookie=True,
