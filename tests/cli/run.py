@@ -36,8 +36,8 @@ def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a command: this venv first on PATH, plain output, no stray token."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DENNOU_TOKEN")}
     # the caller's services are the caller's: a command under test never sees their directory
-    # or port, so nothing a test starts or stops can be CI's own PostgreSQL
-    for name in ("DENNOU_SERVER", "DENNOU_PG_DIR", "DENNOU_PG_PORT"):
+    # or port, so nothing a test starts or stops can be CI's own PostgreSQL or Redis
+    for name in ("DENNOU_SERVER", "DENNOU_PG_DIR", "DENNOU_PG_PORT", "DENNOU_REDIS_PORT"):
         env.pop(name, None)
     env.update(
         PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",

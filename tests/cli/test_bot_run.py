@@ -119,7 +119,7 @@ def wait_for(check: Any, timeout: float, what: str) -> None:
 def test_a_bot_that_cannot_play_the_game_takes_no_seat(host: ServerProcess) -> None:
     token = host.register("ann")
     table = make_table(host, token, "daifugo", ["open", "bot:greedy", "bot:random"])
-    for target in ("solver", "dennou.games.numeron.bots:SolverBot"):
+    for target in ("solver", "dennou.games.numeron.solver:SolverBot"):
         done = dennou(
             "bot",
             "run",

@@ -60,6 +60,8 @@ def test_every_example_is_run_by_a_test() -> None:
         (README, MATCHES, "python"),
         (README, RL, "python"),
         (JS_README, "A dennou client in JavaScript", "console"),
+        # tests/llm/test_llama_server.py runs it against the tiny local model
+        (README, "Language-model players (言語モデル)", "bash"),
     }
     for path in (README, JS_README):
         for block in blocks(path):
@@ -208,25 +210,28 @@ def test_readme_names_every_test_that_skips_without_a_service() -> None:
 
 
 @pytest.fixture
-def pg_port() -> Iterator[int]:
+def own_ports() -> Iterator[dict[str, str]]:
+    """Ports of the services this test starts and stops: never the caller's (CI's) own."""
     if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
         missing("PostgreSQL is not installed (scripts/ci-services.sh installs it)")
-    port = free_port()
-    yield port
-    # in case the test failed half-way: stop the cluster this test started, by its own script
+    ports = {"DENNOU_PG_PORT": str(free_port()), "DENNOU_REDIS_PORT": str(free_port())}
+    yield ports
+    # in case the test failed half-way: stop the services this test started, by its own script
     subprocess.run(
         ["bash", "scripts/ci-services.sh", "--stop"],
         cwd=ROOT,
-        env=environment({"DENNOU_PG_PORT": str(port)}),
+        env=environment(ports),
         capture_output=True,
         timeout=60,
         check=False,
     )
-    shutil.rmtree(f"/tmp/dennou-pg-{port}", ignore_errors=True)
+    shutil.rmtree(f"/tmp/dennou-pg-{ports['DENNOU_PG_PORT']}", ignore_errors=True)
+    shutil.rmtree(f"/tmp/dennou-redis-{ports['DENNOU_REDIS_PORT']}", ignore_errors=True)
 
 
-def test_ci_services_postgres_stops_with_one_command(pg_port: int) -> None:
-    env = environment({"DENNOU_PG_PORT": str(pg_port), "DENNOU_CI_NPM": "0"})
+def test_ci_services_postgres_stops_with_one_command(own_ports: dict[str, str]) -> None:
+    pg_port = int(own_ports["DENNOU_PG_PORT"])
+    env = environment({**own_ports, "DENNOU_CI_NPM": "0"})
     assert "DENNOU_PG_DIR" not in env, "the caller's cluster is never this test's"
     probe = (
         f"{sys.executable} -c 'import socket; socket.create_connection((\"127.0.0.1\", {pg_port}))'"

@@ -144,3 +144,27 @@ def test_a_host_table_with_a_model_seat_plays_to_its_end_against_the_real_server
     assert mine and all("action" in line or "llm:" in line.get("note", "") for line in mine)
     log = [json.loads(line) for line in (tmp_path / "llm.log").read_text().splitlines()]
     assert log and all(entry["error"] is None for entry in log[:3]), log[:3]
+
+
+def test_the_readmes_model_command_plays_smuggling_once_openai_base_url_is_set(
+    llama: LlamaServer,
+) -> None:
+    """README, "Language-model players": its one command, with the endpoint in the environment."""
+    import subprocess
+
+    from ..cli.readme import blocks
+    from ..cli.run import ROOT, environment
+
+    [block] = [
+        b for b in blocks(ROOT / "README.md") if b.section.startswith("Language-model players")
+    ]
+    install, _, command = block.text.strip().partition(" && ")
+    assert install == "pip install -e '.[llm]'", install
+    env = environment(
+        {"OPENAI_BASE_URL": llama.base_url, "OPENAI_API_KEY": "none", "OPENAI_MODEL": "tiny"}
+    )
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=280
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "llm" in done.stdout and "greedy" in done.stdout, done.stdout

@@ -12,19 +12,16 @@ variable ``DENNOU_WHILE_COMPILING``):
   does, and that decision waits for it. The bot always plays at full strength and stays
   reproducible for a fixed seed (tests, benchmarks, research, ``dennou warm``).
 * ``play-on`` (the host's bot workers, ``dennou bot run``): the build runs once on a background
-  thread; ``ready`` waits until at most :attr:`Native.budget` (time enough to load a cache) has
-  passed since the build started (one budget for all the decisions made meanwhile, not one
-  each) and otherwise answers ``False`` at once, and the bot decides this time by its
-  documented fallback (Daifugo's search bots: ``greedy``; Numeron's solvers: a random possible
-  number, no item). No decision waits for a compiler; the bot is at full strength as soon as
-  the build is done.
+  thread; ``ready`` waits at most :attr:`Native.budget` (time enough to load a cache) and
+  otherwise answers ``False``, and the bot decides this time by its documented fallback
+  (Daifugo's search bots: ``greedy``; Numeron's solvers: a random possible number, no item). No
+  decision waits for a compiler; the bot is at full strength as soon as the build is done.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from typing import Literal
 
@@ -71,8 +68,7 @@ class Native:
     Args:
         name: What it is, for messages (``daifugo search``).
         build: Runs the code once (compiling it, or loading it from Numba's cache).
-        budget: Seconds after the build's start until which ``ready`` waits in ``play-on`` mode
-            (then it answers ``False`` without waiting).
+        budget: Seconds ``ready`` waits in ``play-on`` mode before answering ``False``.
     """
 
     def __init__(self, name: str, build: Callable[[], object], budget: float = 0.5) -> None:
@@ -81,7 +77,6 @@ class Native:
         self._build = build
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._started = 0.0
         self._done = threading.Event()
         self._error: BaseException | None = None
         self._fell_back = False
@@ -92,7 +87,6 @@ class Native:
         with self._lock:
             if self._thread is not None:
                 return
-            self._started = time.monotonic()
             self._thread = threading.Thread(
                 target=self._run, name=f"dennou-native-{self.name}", daemon=True
             )
@@ -150,8 +144,7 @@ class Native:
             if self._on_build_thread():
                 return True
             self.start()
-            left = self.budget - (time.monotonic() - self._started)
-            if not self._done.wait(max(0.0, left)):
+            if not self._done.wait(self.budget):
                 if not self._fell_back:
                     self._fell_back = True
                     if _on_fallback is not None:
