@@ -224,12 +224,7 @@ class TournamentStore:
             if done is not None:
                 return False
             where = (ratings.c.game == game) & (ratings.c.preset == preset)
-            current = {
-                r.player: (r.mu, r.sigma, r.games)
-                for r in conn.execute(
-                    sa.select(ratings).where(where & ratings.c.player.in_(list(players)))
-                )
-            }
+            current = _ratings_of(conn, game, preset, players)
             new = update(current)
             now = time.time()
             for player, (mu, sigma, games) in new.items():
@@ -308,14 +303,8 @@ class TournamentStore:
 
     def ratings_of(self, game: str, preset: str, players: Sequence[str]) -> dict[str, RatingRow]:
         """The current ratings of these players at one game and rules preset (unrated: absent)."""
-        where = (ratings.c.game == game) & (ratings.c.preset == preset)
         with self.engine.connect() as conn:
-            return {
-                r.player: (r.mu, r.sigma, r.games)
-                for r in conn.execute(
-                    sa.select(ratings).where(where & ratings.c.player.in_(list(players)))
-                )
-            }
+            return _ratings_of(conn, game, preset, players)
 
     def leaderboard(
         self, game: str, preset: str | None = None, limit: int = 1000
@@ -329,6 +318,17 @@ class TournamentStore:
             for r in conn.execute(query.limit(limit)):
                 out.setdefault(r.preset, []).append((r.player, r.mu, r.sigma, r.games))
         return out
+
+
+def _ratings_of(
+    conn: sa.Connection, game: str, preset: str, players: Sequence[str]
+) -> dict[str, RatingRow]:
+    """The players' ratings at one game and rules preset, read on ``conn`` (unrated: absent)."""
+    where = (ratings.c.game == game) & (ratings.c.preset == preset)
+    return {
+        r.player: (r.mu, r.sigma, r.games)
+        for r in conn.execute(sa.select(ratings).where(where & ratings.c.player.in_(list(players))))
+    }
 
 
 __all__ = [
