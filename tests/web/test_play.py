@@ -116,6 +116,8 @@ def test_play_a_whole_game_by_clicking_while_a_spectator_watches(
     if mid_text is None:  # a game without decisions (10-card stud): a shot of the running board
         mid_text = ""
     page.wait_for_selector("[data-testid=board-result]")
+    # the table's last game never promises a next deal
+    assert not page.locator("[data-testid=game-end-next]").count()
     page.screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
     wait_until(lambda: watcher.page.locator("[data-testid=results]").count(), 30)
     watcher.page.screenshot(path=str(tmp_path / f"{game}-watch-end.png"), full_page=True)

@@ -280,6 +280,8 @@ function onMessage(msg) {
       watchForRematch();
       outcome = msg.outcome;
       turn = null;
+      // The game that just ended was the table's last: no deal follows it.
+      gameEnd.querySelector('[data-testid=game-end-next]')?.remove();
       if (info) info = { ...info, status: msg.status || 'finished', outcome: msg.outcome };
       refreshView();
       renderMeta();
@@ -359,7 +361,7 @@ function showError(err, key = 'table.error') {
 function showGameEnd(text) {
   const focused = document.activeElement;
   const close = h('button', { type: 'button', 'data-testid': 'game-end-close', onclick: () => hideGameEnd(true) }, t('table.game_end_close'));
-  replace(gameEnd, h('h2', { id: 'h-game-end' }, t('table.game_end_title')), h('p', {}, text), h('p', { class: 'small' }, t('table.game_end_next')), close);
+  replace(gameEnd, h('h2', { id: 'h-game-end' }, t('table.game_end_title')), h('p', {}, text), h('p', { class: 'small', 'data-testid': 'game-end-next' }, t('table.game_end_next')), close);
   gameEnd.hidden = false;
   if (focused === board || focused === document.body) close.focus({ preventScroll: true });
 }
