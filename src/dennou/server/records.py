@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from dennou.core.game import Game, TalkLine
+from dennou.core.game import Event, Game, TalkLine
 from dennou.core.record import Record, Step, apply_step, start
 
 REDACTED = "[private]"
@@ -63,7 +63,7 @@ def for_audience(record: Record, game: Game[Any, Any], seat: int | None) -> Reco
     for step in record.steps:
         state, events = apply_step(game, state, step)
         talk = step.talk
-        if talk is not None and events and not any(e.visible_to(seat) for e in events):
+        if talk is not None and events and not _heard(events, seat):
             hidden += 1
             step = Step(
                 step.seat,
@@ -87,4 +87,34 @@ def for_audience(record: Record, game: Game[Any, Any], seat: int | None) -> Reco
     )
 
 
-__all__ = ["REDACTED", "Audience", "audience_label", "audience_of", "for_audience", "readable"]
+def heard_line(
+    record: Record, game: Game[Any, Any], version: int, seat: int | None
+) -> TalkLine | None:
+    """The talk line at ``version`` (1: the first step) if ``seat`` could read it, else ``None``.
+
+    ``None`` also when the step is not a talk line or the record is shorter.
+    """
+    if not 0 < version <= len(record.steps):
+        return None
+    state = start(record, game)
+    for step in record.steps[: version - 1]:
+        state, _ = apply_step(game, state, step)
+    step = record.steps[version - 1]
+    _, events = apply_step(game, state, step)
+    return step.talk if step.talk is not None and _heard(events, seat) else None
+
+
+def _heard(events: Sequence[Event], seat: int | None) -> bool:
+    """Whether ``seat`` could read a talk step that made ``events`` (its channel's audience)."""
+    return any(e.visible_to(seat) for e in events)
+
+
+__all__ = [
+    "REDACTED",
+    "Audience",
+    "audience_label",
+    "audience_of",
+    "for_audience",
+    "heard_line",
+    "readable",
+]

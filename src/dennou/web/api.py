@@ -17,8 +17,9 @@ from starlette.responses import Response
 
 from dennou.arena.leaderboard import rules_preset
 from dennou.core.errors import StoreError
+from dennou.core.game import TalkLine
 from dennou.core.jsondata import to_json
-from dennou.core.record import Record, apply_step, start
+from dennou.core.record import Record
 from dennou.server.bucket import TokenBucket
 from dennou.server.errors import Refused
 from dennou.server.http_api import (
@@ -30,7 +31,7 @@ from dennou.server.http_api import (
     read_json,
 )
 from dennou.server.hub import Hub
-from dennou.server.records import audience_label, audience_of, readable
+from dennou.server.records import audience_label, audience_of, heard_line, readable
 from dennou.server.security import COOKIE, clear_session, same_origin, session_token, set_session
 from dennou.server.tournaments import board_names
 from dennou.store.reports import ReportRow, ReportStore
@@ -612,24 +613,14 @@ async def api_report(request: Request) -> Any:
     seat = audience_of(row.seats, account, operator=False)
     audience = seat if seat != "all" else None
 
-    def heard() -> tuple[str, str, str] | None:
+    def heard() -> TalkLine | None:
         record = hub.store.store.record(table)
-        if record is None or body.version > len(record.steps):
-            return None
-        state = start(record, game)
-        for step in record.steps[: body.version - 1]:
-            state, _ = apply_step(game, state, step)
-        step = record.steps[body.version - 1]
-        _, events = apply_step(game, state, step)
-        talk = step.talk
-        if talk is None or not any(e.visible_to(audience) for e in events):
-            return None  # not a line, or one the caller never read: nothing to report
-        return talk.name, talk.channel, talk.text
+        return None if record is None else heard_line(record, game, body.version, audience)
 
     line = await hub.store.call(heard)
     if line is None:
         raise Refused("not_found", f"no talk line you could read at version {body.version}")
-    talker, channel, text = line
+    talker, channel, text = line.name, line.channel, line.text
     if talker == account:
         raise Refused("bad_message", "that line is your own")
     made = await hub.store.call(
