@@ -28,7 +28,13 @@ from dennou import __version__
 from dennou.arena.bots import available_bots
 from dennou.arena.entrants import make_entrant_bot
 from dennou.arena.human import HumanBot, QuitGame
-from dennou.arena.match import mean_length, run_match, summarize
+from dennou.arena.match import (
+    is_team_match,
+    mean_length,
+    rotating_teams,
+    run_match,
+    summarize,
+)
 from dennou.arena.play import GameRun
 from dennou.arena.seating import seat_players, split_specs
 from dennou.core import record as records
@@ -227,8 +233,13 @@ def match_command(
     for spec in dict.fromkeys(specs):
         make_entrant_bot(game, spec)  # fail early on a bad spec
     info = Console(stderr=True, width=console.width) if as_json else console
-    note = "; bots rotate one seat each game" if rotate and len(set(specs)) > 1 else ""
-    if seating.filled:
+    teams = rotating_teams(game, config, len(specs))
+    note = ""
+    if rotate and len(set(specs)) > 1:
+        note = "; whole teams rotate each game" if teams else "; bots rotate one seat each game"
+    if seating.by_team:
+        note += "; each bot named fills a team"
+    elif seating.filled:
         note += (
             f"; {seating.filled} seats filled from the bots named, in turn"
             " (--players for another count)"
@@ -309,6 +320,9 @@ DEFAULTS_NOTE = (
 )
 
 
+TEAM_NOTE = "W/D/L: each seat's team's result (a team game); score: the seat's own"
+
+
 def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
     """Print the table of a match, and what its ``defaults`` column counts."""
     table = Table(
@@ -346,6 +360,8 @@ def print_match(game: Game[Any, Any], played: Sequence[records.Record]) -> None:
         if st.defaults
     ]
     console.print(DEFAULTS_NOTE + (f" ({'; '.join(reasons)})" if reasons else ""), highlight=False)
+    if is_team_match(played):
+        console.print(TEAM_NOTE, highlight=False)
 
 
 def _count(n: int, noun: str) -> str:
@@ -387,6 +403,7 @@ def match_json(
         "mean_length": mean_length(played),
         "bots": bots,
         "defaults_note": DEFAULTS_NOTE,
+        "team_results": is_team_match(played),
     }
 
 

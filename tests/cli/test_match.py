@@ -209,3 +209,57 @@ def test_a_team_game_seats_a_team_per_bot_and_rotates_whole_teams() -> None:
         assert all(
             lineup[a] == lineup[b] for a in range(4) for b in range(4) if team_of[a] == team_of[b]
         )
+
+
+@pytest.mark.parametrize(
+    "bots",
+    ["greedy,random", "greedy,greedy,random,random"],
+    ids=["a-bot-a-team", "each-side-seated-by-hand"],
+)
+def test_match_of_a_team_game_rotates_whole_teams_and_counts_the_teams_results(
+    bots: str, tmp_path: Path
+) -> None:
+    """Smuggling 2 v 2 (North seats 0-1, South 2-3): teammates sit together in every game, the
+    sides swap each game, and W/D/L are each seat's team's result (its score its own money)."""
+    out = tmp_path / "s.jsonl"
+    done = dennou(
+        "match",
+        "smuggling",
+        "--bots",
+        bots,
+        "--games",
+        "3",
+        "--rules",
+        "team_size=2",
+        "--rules",
+        "small_games=2",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--json",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "seats: 0 greedy#0, 1 greedy#1, 2 random#2, 3 random#3" in done.stderr
+    assert "whole teams rotate each game" in done.stderr
+    north, south = ["greedy#0", "greedy#1"], ["random#2", "random#3"]
+    played = records.read(out)
+    assert [r.players for r in played] == [
+        north + south,
+        ["random#0", "random#1", "greedy#2", "greedy#3"],
+        north + south,
+    ]
+    results = json.loads(done.stdout)
+    assert results["team_results"] is True
+    by_bot = {b["bot"]: b for b in results["bots"]}
+    greedy_wins = 0.0
+    for record in played:
+        assert record.outcome is not None
+        team_of, teams = record.outcome["detail"]["team_of"], record.outcome["teams"]
+        assert team_of[0] == team_of[1] != team_of[2] == team_of[3]
+        side = 0 if record.players[0].startswith("greedy") else 2
+        greedy_wins += 2 * teams[team_of[side]]
+    greedy, rand = by_bot["greedy"], by_bot["random"]
+    assert greedy["seats"] == rand["seats"] == 6
+    assert greedy["wins"] + greedy["draws"] / 2 == greedy_wins
+    assert (greedy["wins"], greedy["draws"]) == (rand["losses"], rand["draws"])

@@ -57,11 +57,24 @@ def run_match(
     return records
 
 
+def rotating_teams(
+    game: Game[Any, Any], rules: Rules | None, players: int
+) -> tuple[tuple[int, ...], ...] | None:
+    """The teams a rotating match turns as wholes (``None``: seats turn one by one).
+
+    Those of :meth:`~dennou.core.game.Game.team_seats` when the teams are of one size.
+    """
+    teams = game.team_seats(game.make_rules() if rules is None else rules, players)
+    if teams is None or len({len(t) for t in teams}) != 1:
+        return None
+    return teams
+
+
 def rotated(game: Game[Any, Any], rules: Rules | None, specs: Sequence[str], i: int) -> list[str]:
     """The specs of game ``i`` of a rotating match: seats turn by one, or whole teams by one."""
     n = len(specs)
-    teams = game.team_seats(game.make_rules() if rules is None else rules, n)
-    if teams is None or len({len(t) for t in teams}) != 1:
+    teams = rotating_teams(game, rules, n)
+    if teams is None:
         return [specs[(s + i) % n] for s in range(n)]
     order = list(specs)
     for t, seats in enumerate(teams):
@@ -126,16 +139,22 @@ def proportion_ci(successes: float, n: int) -> tuple[float, float]:
 
 
 def summarize(records: Sequence[Record]) -> list[BotStats]:
-    """Per bot spec: results, scores and decision times, pooled over seats, in spec order."""
+    """Per bot spec: results, scores and decision times, pooled over seats, in spec order.
+
+    A seat's result is its own (sole first: a win), or in a team game its team's (the team's
+    result 1: a win, ½: a draw, 0: a loss); its score is always its own.
+    """
     stats: dict[str, BotStats] = {}
     for record in records:
         specs = record.meta.get("bot_specs") or record.meta.get("bots") or record.players
         assert record.outcome is not None, "only finished games can be summarised"
         outcome = Outcome(tuple(record.outcome["scores"]), tuple(record.outcome["ranks"]))
+        teams = record.outcome.get("teams") or {}
+        team_of = record.outcome.get("detail", {}).get("team_of") if teams else None
         for seat, spec in enumerate(specs):
             st = stats.setdefault(spec, BotStats(spec))
             st.games += 1
-            result = outcome.result(seat)
+            result = outcome.result(seat) if team_of is None else _team_result(teams[team_of[seat]])
             st.wins += result == "win"
             st.draws += result == "draw"
             st.losses += result == "loss"
@@ -150,6 +169,16 @@ def summarize(records: Sequence[Record]) -> list[BotStats]:
                 st.defaults += 1
                 st.default_reasons[step.default] += 1
     return list(stats.values())
+
+
+def _team_result(value: float) -> str:
+    """``win``, ``draw`` or ``loss`` of a team's result (1, ½ or 0; above ½ wins)."""
+    return "win" if value > 0.5 else "draw" if value == 0.5 else "loss"
+
+
+def is_team_match(records: Sequence[Record]) -> bool:
+    """Whether the records' results are teams' (a team game: :func:`summarize` counts them)."""
+    return any(r.outcome is not None and r.outcome.get("teams") for r in records)
 
 
 def mean_length(records: Sequence[Record]) -> float:

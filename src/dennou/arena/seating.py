@@ -27,11 +27,13 @@ class Seating:
         specs: The bot spec at each seat; ``None`` at the person's seat.
         names: The player name at each seat (``<bot>#<seat>`` for bots).
         filled: How many seats were filled by repeating the named bots.
+        by_team: Whether each bot named filled a team's seats (a team game).
     """
 
     specs: tuple[str | None, ...]
     names: tuple[str, ...]
     filled: int
+    by_team: bool = False
 
     def describe(self) -> str:
         """One line: who sits at each seat."""
@@ -107,7 +109,7 @@ def seat_players(
         team_of = {seat: t for t, seats in enumerate(teams) for seat in seats}
         lineup = [bots[team_of[seat]] for seat in range(total)]
         names = tuple(bot_name(s, i) for i, s in enumerate(lineup))
-        return Seating(tuple(lineup), names, total - len(bots))
+        return Seating(tuple(lineup), names, total - len(bots), by_team=True)
     turn = 0
     for seat in range(total):
         if seat == person:
