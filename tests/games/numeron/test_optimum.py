@@ -15,7 +15,8 @@ import pytest
 from dennou.games.numeron import GAME, judge
 from dennou.games.numeron.actions import Call, SetNumber
 from dennou.games.numeron.calls import MAX_CALLS, book, survival
-from dennou.games.numeron.optimum import Race, Search, Tree, capacity_bound, tree
+from dennou.games.numeron.optimum import Race, Search, capacity_bound
+from dennou.games.numeron.plain import Tree, tree
 from dennou.games.numeron.race import OptimalBot, Planner
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.state import all_numbers
@@ -173,7 +174,7 @@ def test_survival_is_the_tail_of_the_distribution() -> None:
 def test_book_distributions_sum_to_the_tree_total(digits: int, total: int) -> None:
     b = book(digits)
     assert b is not None
-    d = b.dist[0]
+    d = b.dist(0, np.arange(len(all_numbers(digits)), dtype=np.int64))
     assert d.sum() == len(all_numbers(digits)) and (np.arange(len(d)) * d).sum() == total
 
 

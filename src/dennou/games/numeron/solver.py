@@ -27,7 +27,6 @@ candidates); ``tests/games/numeron/test_solver.py`` keeps a plain-Python oracle 
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -56,7 +55,16 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, digit_matrix, digit_sets, index_of, knowledge
+from dennou.games.numeron.knowledge import digit_matrix, digit_sets, index_of, knowledge
+from dennou.games.numeron.plain import (
+    SEARCHING,
+    best_reveal,
+    hit_code,
+    item_partition,
+    new_number,
+    play_on,
+    relabel_rank,
+)
 from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
@@ -253,11 +261,6 @@ def judgment_codes(digits: int, call: int, cands: IntArray) -> npt.NDArray[np.ui
     t, m = _arrays(digits)
     out = _codes_fly(t, m, call, cands)
     return out
-
-
-def hit_code(digits: int) -> int:
-    """The judgment code of an all-EAT call (Numeron)."""
-    return digits * (digits + 1)
 
 
 @cache
@@ -509,33 +512,10 @@ class SolverBot(Bot):
         return legal[rng.randrange(len(legal))]
 
 
-SEARCHING = frozenset({"call", "attack_item", "defence"})
-"""The phases in which the solvers run compiled code."""
-
-
 @cache
 def native(digits: int) -> Native:
     """The ``solver`` bot's compiled code for ``digits`` (:func:`warm_up` builds it)."""
     return Native(f"numeron solver ({digits} digits)", lambda: warm_up(digits))
-
-
-def play_on(view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The solvers' choice while their code compiles (:mod:`dennou.core.native`).
-
-    A call: a random number still possible for the opponent's secret; no item; no defence;
-    anything else (the secret): at random.
-    """
-    phase = view["phase"]
-    if phase == "call":
-        digits = view["rules"]["digits"]
-        mine = knowledge(view["log"], digits, 1 - view["seat"])
-        possible = np.flatnonzero(mine.mask) if mine.count else np.arange(len(mine.mask))
-        return Call(all_numbers(digits)[int(possible[rng.randrange(len(possible))])])
-    if phase == "attack_item" and NoItem() in legal:
-        return NoItem()
-    if phase == "defence" and Decline() in legal:
-        return Decline()
-    return legal[rng.randrange(len(legal))]
 
 
 @cache
@@ -546,56 +526,6 @@ def warm_up(digits: int) -> None:
     score_calls(digits, few, few, "calls")
     lookahead_values(digits, few[:2], few, few)
     judgment_codes(digits, 0, few)
-
-
-def relabel_rank(digits: int, rng: random.Random) -> IntArray:
-    """Tie-break ranks after a random relabelling of the digits 0-9.
-
-    ``rank[i]`` is the index of the number ``i`` once each digit ``x`` is renamed ``sigma(x)``;
-    with the identity it is ``i``. Play is symmetric under relabelling, so every relabelling
-    gives the same strength (the same calls counts over all secrets).
-    """
-    sigma = list(range(10))
-    rng.shuffle(sigma)
-    t = digit_matrix(digits).astype(np.int64)
-    mapped = np.array(sigma, dtype=np.int64)[t]
-    codes = np.zeros(len(t), dtype=np.int64)
-    for col in range(digits):
-        codes = codes * 10 + mapped[:, col]
-    lookup = np.full(10**digits, -1, dtype=np.int64)
-    base = np.zeros(len(t), dtype=np.int64)
-    for col in range(digits):
-        base = base * 10 + t[:, col]
-    lookup[base] = np.arange(len(t))
-    rank: IntArray = lookup[codes]
-    return rank
-
-
-def best_reveal(theirs: Candidates) -> int:
-    """The position of the opponent's digit to see that leaves the fewest expected candidates."""
-    t = digit_matrix(theirs.digits)[theirs.mask]
-    best, where = math.inf, 0
-    for p in range(theirs.digits):
-        counts = np.bincount(t[:, p], minlength=10).astype(np.float64)
-        value = float((counts**2).sum())
-        if value < best:
-            best, where = value, p
-    return where
-
-
-def _item_partition(digits: int, action: Action, cands: IntArray) -> list[IntArray]:
-    """The candidates split by what an information item would answer."""
-    t = digit_matrix(digits)[cands].astype(np.int64)
-    if isinstance(action, HighLow):
-        key = ((t >= 5) * (1 << np.arange(digits))).sum(axis=1)
-    elif isinstance(action, Slash):
-        key = t.max(axis=1) - t.min(axis=1)
-    elif isinstance(action, Target):
-        hits = t == action.digit
-        key = np.where(hits.any(axis=1), hits.argmax(axis=1), digits)
-    else:
-        return [cands]
-    return [cands[key == k] for k in np.unique(key)]
 
 
 KEEP = 0.15
@@ -640,7 +570,7 @@ def choose_attack_item(
     best: tuple[float, Action] = (after_call(cands) / total, NoItem())
     for action in legal:
         if isinstance(action, HighLow | Slash | Target):
-            value = sum(after_call(p) for p in _item_partition(digits, action, cands)) / total
+            value = sum(after_call(p) for p in item_partition(digits, action, cands)) / total
             if value + KEEP < best[0]:
                 best = (value, action)
         elif isinstance(action, Double):
@@ -710,19 +640,6 @@ def choose_defence(
     if best is None or best[0] <= mine.count:
         return Decline()
     actions = best[1]
-    fresh = [a for a in actions if not old[index[_new_number(view["my_number"], a)]]]
+    fresh = [a for a in actions if not old[index[new_number(view["my_number"], a)]]]
     pool = fresh or actions
     return pool[rng.randrange(len(pool))]
-
-
-def _new_number(number: str, action: Action) -> str:
-    if isinstance(action, Shuffle):
-        return action.number
-    if isinstance(action, Change):
-        p = action.position
-        return number[:p] + str(action.digit) + number[p + 1 :]
-    assert isinstance(action, Move)
-    digits = list(number)
-    digits[action.source] = str(int(digits[action.source]) - action.amount)
-    digits[action.target] = str(int(digits[action.target]) + action.amount)
-    return "".join(digits)
