@@ -34,7 +34,9 @@ def _judge_code(t: Any, masks: Any, i: int, j: int) -> Any:  # pragma: no cover 
     return eat * (d + 1) + _popcount(masks[i] & masks[j]) - eat
 
 
-@nb.njit(cache=True)
+# nogil: built on the bots' loading thread (25 M judgments with 4 digits) while the game's
+# first decisions run on the main one.
+@nb.njit(cache=True, nogil=True)
 def codes_table(t: Any, masks: Any) -> Any:  # pragma: no cover - compiled
     """The judgment code of every number (row, as the call) on every number (column)."""
     n = t.shape[0]

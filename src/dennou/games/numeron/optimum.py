@@ -24,8 +24,8 @@ included) of any calling strategy, calls being any numbers of distinct digits::
   the optimum that :meth:`Tree.calls_per_secret` then checks over every secret.
 
 A solved strategy is stored as a :class:`Tree` (a flat array of nodes: the call and the child per
-judgment) and shipped as ``optimum{digits}.json``; :func:`tree` loads it. The bots follow it while
-the candidate set is one of its nodes.
+judgment) and shipped as ``optimum{digits}.json``; :func:`~dennou.games.numeron.plain.tree` loads
+it. The bots follow it while the candidate set is one of its nodes, with NumPy alone.
 """
 
 from __future__ import annotations

@@ -6,12 +6,14 @@ the opponent may hold (what this seat has learnt), and ``S'``, the numbers the o
 this seat holds (what the opponent has learnt: the same public log read from the other side).
 
 **Calls.** ``optimal`` minimises the expected number of calls: while ``S`` is a node of the
-shipped optimal strategy (:func:`dennou.games.numeron.optimum.tree`, 3 and 4 digits; calls are
+shipped optimal strategy (:func:`dennou.games.numeron.plain.tree`, 3 and 4 digits; calls are
 relabelled by a digit permutation drawn each game so the bot is not predictable: renaming digits
 changes no judgment, so each game follows an optimal strategy, and as a uniform permutation sends
 any secret to a uniform one, the expected calls are the optimum for every secret), it makes the
 tree's call; otherwise (after items, or 5 digits) the exact search for small sets and the
-``solver``'s call chooser for large ones.
+``solver``'s call chooser for large ones. Only those searches (and the race's scoring, and the
+items' model) run compiled code: following the tree needs NumPy alone
+(:mod:`dennou.games.numeron.plain`), so a new process's first decisions never wait for Numba.
 
 ``race`` maximises the chance to hit before the opponent does. With ``Q(j)``, the chance that the
 opponent needs at least ``j`` more calls (from the distribution of calls left for ``S'``), and
@@ -470,8 +472,10 @@ class RaceBot(Bot):
             return self.call(view, legal, planner, rng, deadline)
         if phase == "reveal":
             return Reveal(best_reveal(knowledge(view["log"], digits, 1 - view["seat"])))
-        if phase in ("attack_item", "defence") and digits > 4 and not self.searchable(digits):
-            return play_on(view, legal, rng)  # 5 digits: the items' model is compiled code
+        if phase in ("attack_item", "defence") and self.items and not self.searchable(digits):
+            # The items' model (the tree's averages by size) is built with the compiled code,
+            # on its thread: while it loads, no item.
+            return play_on(view, legal, rng)
         if phase == "attack_item":
             if not self.items:
                 return NoItem()
