@@ -503,10 +503,14 @@ class RaceBot(Bot):
         searches = len(mine) > 0 and planner.needs_search(mine, self.objective)
         if searches and not self.searchable(digits):
             return play_on(view, legal, rng)  # compiling on a fresh install: play on
-        theirs = knowledge(view["log"], digits, seat)
+        theirs = (
+            np.flatnonzero(knowledge(view["log"], digits, seat).mask).astype(np.int64)
+            if self.objective == "win"
+            else np.zeros(0, dtype=np.int64)  # only the race reads the opponent's side
+        )
         index = planner.choose(
             mine,
-            np.flatnonzero(theirs.mask).astype(np.int64),
+            theirs,
             self.objective,
             rng,
             deadline,
