@@ -254,7 +254,7 @@ class Relabelling(random.Random):
         super().__init__(seed)
         self.sigma: list[int] | None = sigma
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         if self.sigma is not None and len(x) == 10:
             x[:] = self.sigma
             self.sigma = None
