@@ -26,7 +26,7 @@ from dennou.games.daifugo import bots as daifugo_bots
 from dennou.games.daifugo import ismcts
 from dennou.games.daifugo.greedy import greedy_choice
 from dennou.games.numeron import GAME as NUMERON
-from dennou.games.numeron import judge, race, solver
+from dennou.games.numeron import judge, plain, race, solver
 from dennou.games.numeron.actions import Call, NoItem, SetNumber
 from dennou.games.numeron.knowledge import knowledge
 from dennou.games.numeron.plain import tree
@@ -156,7 +156,7 @@ def test_numeron_tree_bots_make_the_tree_calls_while_compiling(
 
 def test_numeron_solvers_use_no_item_while_compiling(compiling: threading.Event) -> None:
     view = {"phase": "attack_item", "seat": 0, "rules": {"digits": 4}, "log": []}
-    assert solver.play_on(view, [NoItem()], random.Random(0)) == NoItem()
+    assert plain.play_on(view, [NoItem()], random.Random(0)) == NoItem()
 
 
 def test_the_bots_search_once_the_code_is_built(compiling: threading.Event) -> None:
