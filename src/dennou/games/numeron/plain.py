@@ -17,7 +17,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -37,7 +37,7 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, digit_matrix, knowledge
+from dennou.games.numeron.knowledge import Candidates, digit_matrix, judge_all, knowledge
 from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
@@ -51,16 +51,21 @@ def hit_code(digits: int) -> int:
     return digits * (digits + 1)
 
 
+@lru_cache(maxsize=2048)
+def _row(digits: int, call: int) -> npt.NDArray[np.uint8]:
+    """The judgment codes of one call on every number (kept for the calls a game repeats)."""
+    eat, bite = judge_all(digits, all_numbers(digits)[call])
+    row: npt.NDArray[np.uint8] = (eat * (digits + 1) + bite).astype(np.uint8)
+    row.flags.writeable = False
+    return row
+
+
 def codes(digits: int, call: int, numbers: IntArray) -> npt.NDArray[np.uint8]:
     """The judgment code of the call with index ``call`` on each number (index) in ``numbers``.
 
-    ``EAT * (digits + 1) + BITE``, computed on ``numbers`` alone (digits compared for equality).
+    A code is ``EAT * (digits + 1) + BITE``.
     """
-    t = digit_matrix(digits)[numbers]
-    g = digit_matrix(digits)[call]
-    eat = (t == g).sum(axis=1)
-    common = (t[:, :, None] == g[None, None, :]).sum(axis=(1, 2))
-    out: npt.NDArray[np.uint8] = (eat * digits + common).astype(np.uint8)
+    out: npt.NDArray[np.uint8] = _row(digits, call)[numbers]
     return out
 
 
@@ -89,17 +94,12 @@ class Tree:
         """How many calls the strategy makes on each secret (judged by the engine's rule)."""
         hit = hit_code(self.digits)
         n = len(all_numbers(self.digits))
-        everyone = np.arange(n, dtype=np.int64)
-        row: dict[int, npt.NDArray[np.uint8]] = {}
         out = np.zeros(n, dtype=np.int64)
         for secret in range(n):
             node, k = 0, 0
             while True:
                 k += 1
-                code = int(row[node][secret]) if node in row else -1
-                if code < 0:
-                    row[node] = codes(self.digits, int(self.calls[node]), everyone)
-                    code = int(row[node][secret])
+                code = int(_row(self.digits, int(self.calls[node]))[secret])
                 if code == hit:
                     break
                 node = int(self.children[node, code])
