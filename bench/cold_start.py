@@ -1,11 +1,14 @@
 """Cold start: every bot's set-up and first three decisions in a new process, beside a busy core.
 
-    python bench/cold_start.py [--game numeron ...] [--cache DIR] [--cold] [--neighbours 1]
+    python bench/cold_start.py [--game numeron ...] [--cache DIR | --cache installed] [--cold]
+        [--neighbours 1]
 
 The README's set-up (``pip install`` then ``dennou serve``, which runs ``dennou warm`` in the
 background) leaves Numba's cache filled; this bench fills a cache the same way (``dennou warm
 GAME`` with ``NUMBA_CACHE_DIR`` set to a new directory, or to ``--cache DIR``, warmed once and then
-reused) and then, for every game and every bot it lists (``random``, the game's own), starts a new
+reused; ``--cache installed``: Numba's own cache beside this checkout's sources, where ``dennou
+warm`` puts it without ``NUMBA_CACHE_DIR``, warmed by ``dennou warm GAME`` at once if already
+filled) and then, for every game and every bot it lists (``random``, the game's own), starts a new
 Python process that imports dennou, makes the game, plays it (chance drawn, the other seats
 random) and times the bot's set-up (``make_bot``, ``reset``) and its first three decisions
 (Numeron's first is the secret; its second, a call, is the first that searches); the load before
@@ -38,6 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 ENV = "DENNOU_WHILE_COMPILING"  # dennou.core.native.ENV (not imported: the probes import)
 TARGET = 0.5
+INSTALLED = "installed"
+"""``--cache installed``: Numba's own cache (beside the sources), as ``dennou warm`` fills it."""
 
 PROBE = r"""
 import time
@@ -101,7 +106,9 @@ def bots_of(game: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
-    parser.add_argument("--cache", help="Numba cache directory to warm once and reuse")
+    parser.add_argument(
+        "--cache", help="Numba cache directory to warm once and reuse ('installed': Numba's own)"
+    )
     parser.add_argument("--cold", action="store_true", help="also time an empty cache (slow)")
     parser.add_argument("--neighbours", type=int, default=1, help="CPU-bound processes beside")
     args = parser.parse_args()
@@ -161,7 +168,7 @@ def main() -> None:
 def warm(game: str, cache: str) -> None:
     """Run ``dennou warm GAME`` on ``cache`` once (a marker file remembers it)."""
     marker = Path(cache) / f".warmed-{game}"
-    if marker.exists():
+    if cache != INSTALLED and marker.exists():
         return
     started = time.perf_counter()
     subprocess.run(
@@ -169,19 +176,22 @@ def warm(game: str, cache: str) -> None:
         env=env(cache, "wait"),
         check=True,
     )
-    marker.touch()
+    if cache != INSTALLED:
+        marker.touch()
     print(f"(dennou warm {game}: {time.perf_counter() - started:.1f} s)", file=sys.stderr)
 
 
 def env(cache: str | None, mode: str) -> dict[str, str]:
     """The environment of a probe: Numba's cache (``None``: a new empty one) and the mode."""
-    directory = cache or tempfile.mkdtemp(prefix="numba-cache-")
-    return {
-        **os.environ,
-        "NUMBA_CACHE_DIR": directory,
-        "PYTHONPATH": str(ROOT / "src"),
-        ENV: mode,
-    }
+    out = {**os.environ, "PYTHONPATH": str(ROOT / "src"), ENV: mode}
+    # An install compiles the modules once (pip writes their bytecode); without the bytecode
+    # every new process compiles dennou's sources again (0.1-0.5 s of a bot's set-up).
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    if cache == INSTALLED:
+        out.pop("NUMBA_CACHE_DIR", None)
+    else:
+        out["NUMBA_CACHE_DIR"] = cache or tempfile.mkdtemp(prefix="numba-cache-")
+    return out
 
 
 def probe(game: str, bot: str, environment: dict[str, str]) -> dict[str, Any] | None:

@@ -31,8 +31,9 @@ from dennou.core.game import CHANCE
 from dennou.core.jsondata import to_json
 from dennou.games.numeron import GAME
 from dennou.games.numeron.knowledge import Candidates
+from dennou.games.numeron.plain import hit_code
 from dennou.games.numeron.rules import NumeronRules
-from dennou.games.numeron.solver import CallChooser, hit_code, judgment_codes
+from dennou.games.numeron.solver import CallChooser, judgment_codes
 from dennou.games.numeron.state import all_numbers
 
 OPTIMUM = {

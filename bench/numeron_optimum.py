@@ -44,7 +44,8 @@ from pathlib import Path
 import numpy as np
 
 from dennou.games.numeron import judge
-from dennou.games.numeron.optimum import Search, Tree, _hash, memo_get, memo_has
+from dennou.games.numeron.optimum import Search, _hash, memo_get, memo_has
+from dennou.games.numeron.plain import Tree
 from dennou.games.numeron.solver import score_calls
 from dennou.games.numeron.state import all_numbers
 

@@ -38,7 +38,7 @@ from dennou.arena.bots import make_bot
 from dennou.arena.match import wilson
 from dennou.arena.play import play
 from dennou.games.numeron import GAME
-from dennou.games.numeron.optimum import hit_code
+from dennou.games.numeron.plain import hit_code
 from dennou.games.numeron.race import Planner, warm
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.solver import judge_table

@@ -26,9 +26,11 @@ from dennou.games.daifugo import bots as daifugo_bots
 from dennou.games.daifugo import ismcts
 from dennou.games.daifugo.greedy import greedy_choice
 from dennou.games.numeron import GAME as NUMERON
-from dennou.games.numeron import race, solver
-from dennou.games.numeron.actions import Call, NoItem
+from dennou.games.numeron import judge, plain, race, solver
+from dennou.games.numeron.actions import Call, NoItem, SetNumber
 from dennou.games.numeron.knowledge import knowledge
+from dennou.games.numeron.plain import tree
+from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.state import all_numbers
 
 
@@ -118,9 +120,43 @@ def test_numeron_solvers_call_a_possible_number_while_compiling(
     assert possible.mask[all_numbers(3).index(action.number)]
 
 
+@pytest.mark.parametrize(("spec", "calls"), [("optimal", 7), ("race", 2)])
+def test_numeron_tree_bots_make_the_tree_calls_while_compiling(
+    compiling: threading.Event, spec: str, calls: int
+) -> None:
+    """``optimal`` and ``race`` follow the shipped tree with NumPy alone: while their compiled code
+    loads they still make the tree's calls, not the fallback's (``optimal`` every call of a game
+    without items; ``race`` those of sets too large for its race scoring)."""
+    tr = tree(3)
+    assert tr is not None
+    pool = all_numbers(3)
+    secret = "735"  # no digit of the tree's first call: its part after it is large
+    rules = NumeronRules(digits=3, first="seat0")
+    bot = make_bot(NUMERON, f"{spec}:relabel=false")
+    bot.reset(seat=0, rules=rules, players=["a", "b"])
+    state = NUMERON.new(rules, ["a", "b"])
+    state, _ = NUMERON.apply(state, 0, SetNumber(pool[0]))
+    state, _ = NUMERON.apply(state, 1, SetNumber(secret))
+    node, made, rng = 0, 0, random.Random(2)
+    while state.phase != "over" and made < calls:
+        seat = min(NUMERON.to_act(state))
+        if seat == 0:
+            action = bot.act(NUMERON.view(state, 0), NUMERON.legal_actions(state, 0), rng)
+            call = pool[int(tr.calls[node])]
+            assert action == Call(call)
+            eat, bite = judge(secret, call)
+            node = int(tr.children[node, eat * 4 + bite]) if eat < 3 else -1
+            made += 1
+        else:
+            action = Call(pool[1])
+        state, _ = NUMERON.apply(state, seat, action)
+    assert made == calls or state.phase == "over"
+    assert not compiling.is_set()  # the code never loaded
+
+
 def test_numeron_solvers_use_no_item_while_compiling(compiling: threading.Event) -> None:
     view = {"phase": "attack_item", "seat": 0, "rules": {"digits": 4}, "log": []}
-    assert solver.play_on(view, [NoItem()], random.Random(0)) == NoItem()
+    assert plain.play_on(view, [NoItem()], random.Random(0)) == NoItem()
 
 
 def test_the_bots_search_once_the_code_is_built(compiling: threading.Event) -> None:

@@ -34,16 +34,14 @@ from dennou.games.numeron.actions import (
     Target,
 )
 from dennou.games.numeron.knowledge import Candidates, knowledge
+from dennou.games.numeron.plain import best_reveal, hit_code, relabel_rank
 from dennou.games.numeron.rules import NumeronRules
 from dennou.games.numeron.solver import (
     CallChooser,
     SolverBot,
-    best_reveal,
-    hit_code,
     judge_table,
     judgment_codes,
     lookahead_values,
-    relabel_rank,
     score_calls,
 )
 from dennou.games.numeron.state import NumeronState, all_numbers

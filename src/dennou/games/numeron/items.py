@@ -46,7 +46,7 @@ from dennou.games.numeron.actions import (
 )
 from dennou.games.numeron.calls import MAX_CALLS, size_model, survival
 from dennou.games.numeron.knowledge import Candidates, digit_matrix, index_of, knowledge
-from dennou.games.numeron.solver import _item_partition, _new_number, best_reveal
+from dennou.games.numeron.plain import best_reveal, item_partition, new_number
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -96,7 +96,7 @@ def attack_values(view: JSON, legal: Sequence[Action]) -> dict[Action, float]:
     out: dict[Action, float] = {NoItem(): win_first(digits, n, q)}
     for action in legal:
         if isinstance(action, HighLow | Slash | Target):
-            parts = _item_partition(digits, action, mine)
+            parts = item_partition(digits, action, mine)
             out[action] = sum(len(p) * win_first(digits, len(p), q) for p in parts) / n
         elif isinstance(action, Double):
             where = best_reveal(theirs_c)
@@ -168,6 +168,6 @@ def choose_defence(view: JSON, legal: Sequence[Action], guard: float, rng: rando
     old = knowledge(view["log"], digits, view["seat"]).mask
     index = index_of(digits)
     actions = best[1]
-    fresh = [a for a in actions if not old[index[_new_number(view["my_number"], a)]]]
+    fresh = [a for a in actions if not old[index[new_number(view["my_number"], a)]]]
     pool = fresh or actions
     return pool[rng.randrange(len(pool))]

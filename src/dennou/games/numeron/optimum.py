@@ -24,16 +24,14 @@ included) of any calling strategy, calls being any numbers of distinct digits::
   the optimum that :meth:`Tree.calls_per_secret` then checks over every secret.
 
 A solved strategy is stored as a :class:`Tree` (a flat array of nodes: the call and the child per
-judgment) and shipped as ``optimum{digits}.json``; :func:`tree` loads it. The bots follow it while
-the candidate set is one of its nodes.
+judgment) and shipped as ``optimum{digits}.json``; :func:`~dennou.games.numeron.plain.tree` loads
+it. The bots follow it while the candidate set is one of its nodes, with NumPy alone.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numba as nb
@@ -43,17 +41,12 @@ from numba import types
 from numba.typed import Dict
 
 from dennou.games.numeron.knowledge import digit_matrix
-from dennou.games.numeron.state import all_numbers
+from dennou.games.numeron.plain import Tree, hit_code
 
 IntArray = npt.NDArray[np.int64]
 
 CALL_BITS = 16
 """A memo entry packs ``value << CALL_BITS | call``."""
-
-
-def hit_code(digits: int) -> int:
-    """The judgment code (``EAT * (digits + 1) + BITE``) of an all-EAT call."""
-    return digits * (digits + 1)
 
 
 def capacity_bound(n: int, branches: int) -> IntArray:
@@ -595,75 +588,6 @@ class Search:
 
         build(np.arange(self.n, dtype=np.int64))
         return Tree(self.digits, np.array(calls, np.int64), np.array(children, np.int64))
-
-
-# --- trees --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Tree:
-    """A calling strategy as a tree: node 0 is the first call.
-
-    Attributes:
-        digits: Length of the numbers.
-        calls: The call (index into ``all_numbers(digits)``) at each node.
-        children: ``children[node, code]``: the node after judgment ``code`` (-1: none, or the
-            call hit).
-    """
-
-    digits: int
-    calls: IntArray
-    children: IntArray
-
-    def calls_per_secret(self) -> IntArray:
-        """How many calls the strategy makes on each secret (judged with the engine's table)."""
-        from dennou.games.numeron.solver import judge_table
-
-        tab = judge_table(self.digits)
-        hit = hit_code(self.digits)
-        n = len(all_numbers(self.digits))
-        out = np.zeros(n, dtype=np.int64)
-        for secret in range(n):
-            node, k = 0, 0
-            while True:
-                k += 1
-                code = int(tab[self.calls[node], secret])
-                if code == hit:
-                    break
-                node = int(self.children[node, code])
-                if node < 0:
-                    raise ValueError(f"the tree has no branch for secret {secret}")
-            out[secret] = k
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """A compact JSON form: per node, the call and its ``(code, child)`` pairs."""
-        nodes = []
-        for node in range(len(self.calls)):
-            kids = [[int(r), int(c)] for r, c in enumerate(self.children[node]) if c >= 0]
-            nodes.append([int(self.calls[node]), kids])
-        return {"digits": self.digits, "nodes": nodes}
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Tree:
-        """Inverse of :meth:`to_json`."""
-        digits = int(data["digits"])
-        nodes = data["nodes"]
-        nresp = (digits + 1) ** 2
-        calls = np.array([c for c, _ in nodes], dtype=np.int64)
-        children = np.full((len(nodes), nresp), -1, dtype=np.int64)
-        for i, (_, kids) in enumerate(nodes):
-            for r, c in kids:
-                children[i, r] = c
-        return Tree(digits, calls, children)
-
-
-@cache
-def tree(digits: int) -> Tree | None:
-    """The shipped optimal strategy for ``digits`` (``None`` if none is shipped)."""
-    name = f"optimum{digits}.json"
-    path = resources.files("dennou.games.numeron").joinpath(name)
-    if not path.is_file():
-        return None
-    return Tree.from_json(json.loads(path.read_text()))
 
 
 # --- the race: maximise the chance to hit first ----------------------------------------------

@@ -6,12 +6,14 @@ the opponent may hold (what this seat has learnt), and ``S'``, the numbers the o
 this seat holds (what the opponent has learnt: the same public log read from the other side).
 
 **Calls.** ``optimal`` minimises the expected number of calls: while ``S`` is a node of the
-shipped optimal strategy (:func:`dennou.games.numeron.optimum.tree`, 3 and 4 digits; calls are
+shipped optimal strategy (:func:`dennou.games.numeron.plain.tree`, 3 and 4 digits; calls are
 relabelled by a digit permutation drawn each game so the bot is not predictable: renaming digits
 changes no judgment, so each game follows an optimal strategy, and as a uniform permutation sends
 any secret to a uniform one, the expected calls are the optimum for every secret), it makes the
 tree's call; otherwise (after items, or 5 digits) the exact search for small sets and the
-``solver``'s call chooser for large ones.
+``solver``'s call chooser for large ones. Only those searches (and the race's scoring, and the
+items' model) run compiled code: following the tree needs NumPy alone
+(:mod:`dennou.games.numeron.plain`), so a new process's first decisions never wait for Numba.
 
 ``race`` maximises the chance to hit before the opponent does. With ``Q(j)``, the chance that the
 opponent needs at least ``j`` more calls (from the distribution of calls left for ``S'``), and
@@ -38,7 +40,7 @@ import random
 import time
 from collections.abc import Sequence
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -52,26 +54,12 @@ from dennou.games.numeron.actions import Call, Decline, NoItem, Reveal, SetNumbe
 from dennou.games.numeron.calls import MAX_CALLS, book, size_model, survival
 from dennou.games.numeron.items import choose_attack, choose_defence
 from dennou.games.numeron.knowledge import Candidates, knowledge
-from dennou.games.numeron.optimum import (
-    Race,
-    Search,
-    _hash,
-    hit_code,
-    memo_clear,
-    memo_size,
-)
-from dennou.games.numeron.solver import (
-    SEARCHING,
-    CallChooser,
-    best_reveal,
-    judge_table,
-    judgment_codes,
-    play_on,
-    relabel_rank,
-    score_calls,
-    warm_up,
-)
+from dennou.games.numeron.plain import best_reveal, codes, hit_code, play_on, relabel_rank
 from dennou.games.numeron.state import all_numbers
+
+if TYPE_CHECKING:
+    from dennou.games.numeron.optimum import Search
+    from dennou.games.numeron.solver import CallChooser
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -82,6 +70,8 @@ MEMO_LIMIT = 2_000_000
 
 @cache
 def _searches(digits: int) -> Search:
+    from dennou.games.numeron.optimum import Search
+
     return Search(digits)
 
 
@@ -90,6 +80,8 @@ def shared_search(digits: int) -> Search:
 
     Its memo holds the exact solutions of sets, which do not depend on the game.
     """
+    from dennou.games.numeron.optimum import memo_clear, memo_size
+
     search = _searches(digits)
     if memo_size(search.memo) + memo_size(search.lower) > MEMO_LIMIT:
         memo_clear(search.memo)
@@ -104,9 +96,14 @@ def native(digits: int) -> Native:
 
 
 def warm(digits: int) -> None:
-    """Compile (or load) the search kernels and build the book before any timed decision."""
+    """Compile (or load) the search kernels and build the book's model of sets off the tree."""
+    from dennou.games.numeron.optimum import Race
+    from dennou.games.numeron.solver import warm_up
+
     warm_up(digits)
-    book(digits)
+    found = book(digits)
+    if found is not None:
+        found.by_size  # noqa: B018 - builds the cached model
     if digits <= 4:
         search = shared_search(digits)
         search.solve(np.arange(3, dtype=np.int64))
@@ -117,6 +114,9 @@ def warm(digits: int) -> None:
 # --- the planner: calls -------------------------------------------------------------------
 class Planner:
     """Chooses calls for one game: the tree, exact search, then the heuristic chooser.
+
+    Only the tree needs no compiled code (:meth:`needs_search` says when a call does): the
+    search and the chooser are made when first used.
 
     Args:
         digits: Length of the numbers.
@@ -148,20 +148,43 @@ class Planner:
         )
         self.inverse = np.empty_like(self.perm)
         self.inverse[self.perm] = np.arange(self.size)
-        self.chooser = CallChooser(digits, rank=self.perm)
+        self._chooser: CallChooser | None = None
         self.exact_max = exact_max
         self.race_max = race_max
         self.race_calls = race_calls
         self.race_exact = race_exact
         self.race_dp = race_dp
         self.race_budget = race_budget
-        self.search = shared_search(digits) if digits <= 4 else None
+        self._search: Search | None = None
+
+    @property
+    def chooser(self) -> CallChooser:
+        """The heuristic chooser (compiled code; sets off the tree too large to solve)."""
+        if self._chooser is None:
+            from dennou.games.numeron.solver import CallChooser
+
+            self._chooser = CallChooser(self.digits, rank=self.perm)
+        return self._chooser
+
+    @property
+    def search(self) -> Search | None:
+        """The exact search shared by the process (compiled code; ``None`` with 5 digits)."""
+        if self._search is None and self.digits <= 4:
+            self._search = shared_search(self.digits)
+        return self._search
+
+    def needs_search(self, cands: IntArray, objective: str = "calls") -> bool:
+        """Whether choosing a call for ``cands`` runs compiled code (off the tree, or a race)."""
+        n = len(cands)
+        if objective == "win" and 1 < n <= self.race_max:
+            return True
+        return n > 2 and self.tree_node(cands) is None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Planner:
         # The book and the exact search are shared, read-mostly caches: copies share them.
         other = Planner.__new__(Planner)
         for key, value in self.__dict__.items():
-            shared = key in ("book", "search")
+            shared = key in ("book", "_search")
             other.__dict__[key] = value if shared else copy.deepcopy(value, memo)
         return other
 
@@ -174,7 +197,7 @@ class Planner:
         """The tree node whose set is ``cands`` (actual indices), if any."""
         if self.book is None:
             return None
-        return self.book.node_of.get(int(_hash(self.canonical(cands))))
+        return self.book.node_of(self.canonical(cands))
 
     # -- the optimal call --
     def optimal_call(self, cands: IntArray, rng: random.Random) -> int:
@@ -213,7 +236,7 @@ class Planner:
             return out
         node = self.tree_node(cands)
         if node is not None and self.book is not None:
-            found: FloatArray = self.book.dist[node].astype(np.float64)
+            found: FloatArray = self.book.dist(node, self.canonical(cands)).astype(np.float64)
             return found
         if self.search is not None and n <= (self.exact_max if exact is None else exact):
             canon = self.canonical(cands)
@@ -227,24 +250,22 @@ class Planner:
         if n > self.exact_max or self.search is None:
             return None
         canon = self.canonical(cands)
-        target = int(self.inverse[x])
-        tab = judge_table(self.digits)
+        target = np.array([self.inverse[x]], dtype=np.int64)
         hit = hit_code(self.digits)
         self.search.solve(canon)
         s, depth = canon, 1
         while depth <= MAX_CALLS:
             call = self.search.call_for(s)
-            code = tab[call][target]
+            code = codes(self.digits, call, target)[0]
             if code == hit:
                 return depth
-            s = s[tab[call][s] == code]
+            s = s[codes(self.digits, call, s) == code]
             depth += 1
         return MAX_CALLS
 
     def _walk(self, canon: IntArray) -> FloatArray:
         """The depth distribution of the search's (solved) strategy on ``canon``."""
         assert self.search is not None
-        tab = judge_table(self.digits)
         hit = hit_code(self.digits)
         out = np.zeros(MAX_CALLS + 1)
         stack: list[tuple[IntArray, int]] = [(canon, 1)]
@@ -257,9 +278,9 @@ class Planner:
                 out[depth] += 1
                 continue
             call = self.search.call_for(s)
-            codes = tab[call][s]
-            for r in np.unique(codes):
-                part = s[codes == r]
+            got = codes(self.digits, call, s)
+            for r in np.unique(got):
+                part = s[got == r]
                 if r == hit:
                     out[depth] += 1
                 else:
@@ -291,8 +312,8 @@ class Planner:
         """
         if len(mine) == 0:
             mine = np.arange(self.size, dtype=np.int64)
-        if objective == "calls":
-            return self.optimal_call(mine, rng)
+        if objective == "calls" or not 1 < len(mine) <= self.race_max:
+            return self.optimal_call(mine, rng)  # the race call of a large set is the optimal
         q = self.survival_of(theirs)
         if second_of_double:
             q = np.concatenate([[1.0], q[:-1]])
@@ -312,6 +333,8 @@ class Planner:
             return best, float("nan")
         if self.digits <= 4 and n <= self.race_dp:
             # Small sets: the exact race (every later call chosen for the race too).
+            from dennou.games.numeron.optimum import Race
+
             race = Race(self.digits, q[: MAX_CALLS + 2], budget=self.race_budget)
             call, value = race.best(self.canonical(cands))
             if call >= 0:
@@ -326,12 +349,12 @@ class Planner:
         for g in pool:
             if time.perf_counter() > deadline and values:
                 break
-            codes = judgment_codes(self.digits, int(g), cands)
+            got = codes(self.digits, int(g), cands)
             v = float(q[1]) if incand[g] else 0.0
-            for r in np.unique(codes):
+            for r in np.unique(got):
                 if r == hit:
                     continue
-                part = cands[codes == r]
+                part = cands[got == r]
                 d = self.distribution(part, self.race_exact)
                 # Hit with the part's j-th call = this seat's (1 + j)-th call: weight Q(1 + j).
                 v += float(d[1:] @ q[2 : MAX_CALLS + 2])
@@ -341,6 +364,8 @@ class Planner:
 
     def _race_pool(self, cands: IntArray, best: int) -> IntArray:
         """The calls the race scores: the optimal call, the best by estimate, the candidates."""
+        from dennou.games.numeron.solver import score_calls
+
         everything = np.arange(self.size, dtype=np.int64)
         if self.digits > 4:
             others = cands[: self.race_calls * 4]
@@ -403,12 +428,21 @@ class RaceBot(Bot):
         self.planner: Planner | None = None
 
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
-        """Start a game: load the book and compile the kernels before any timed decision."""
+        """Start a game; the compiled code loads in the background while the tree decides.
+
+        With 3 or 4 digits the first decisions (the secret, the calls on the shipped tree) need
+        no compiled code, so its load (:func:`native`) starts on a background thread and the
+        first decision that searches waits for it (``wait`` mode) or plays on (``play-on``).
+        With 5 digits (no tree) every call searches: ``wait`` mode loads it now.
+        """
         self.seat = seat
         self.planner = None
         digits = getattr(rules, "digits", None)
         if isinstance(digits, int) and 3 <= digits <= 5:
-            native(digits).prepare()
+            if book(digits) is None:
+                native(digits).prepare()
+            else:
+                native(digits).start()
 
     def plan(self, digits: int, rng: random.Random) -> Planner:
         """This game's planner (built at the first decision, which draws the relabelling)."""
@@ -416,22 +450,32 @@ class RaceBot(Bot):
             self.planner = Planner(digits, rng, relabel=self.relabel)
         return self.planner
 
+    @staticmethod
+    def searchable(digits: int) -> bool:
+        """Whether a decision may run the compiled code now (``wait`` mode: after its load)."""
+        code = native(digits)
+        if not code.ready():
+            return False  # play-on: still loading
+        code.build()  # wait mode: join the background load (at once when it is done)
+        return True
+
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Decide from the view alone."""
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         digits = view["rules"]["digits"]
         phase = view["phase"]
-        # the planner (built at the secret's choice) loads the book: it too waits for the build
-        if (phase == "setup" or phase in SEARCHING) and not native(digits).ready():
-            return play_on(view, legal, rng)  # compiling on a fresh install: play on
         planner = self.plan(digits, rng)
         if phase == "setup":
             pool = all_numbers(digits)
             return SetNumber(pool[rng.randrange(len(pool))])
         if phase == "call":
-            return Call(all_numbers(digits)[self.call(view, planner, rng, deadline)])
+            return self.call(view, legal, planner, rng, deadline)
         if phase == "reveal":
             return Reveal(best_reveal(knowledge(view["log"], digits, 1 - view["seat"])))
+        if phase in ("attack_item", "defence") and self.items and not self.searchable(digits):
+            # The items' model (the tree's averages by size) is built with the compiled code,
+            # on its thread: while it loads, no item.
+            return play_on(view, legal, rng)
         if phase == "attack_item":
             if not self.items:
                 return NoItem()
@@ -444,20 +488,35 @@ class RaceBot(Bot):
             return action if action in legal else Decline()
         return legal[rng.randrange(len(legal))]
 
-    def call(self, view: JSON, planner: Planner, rng: random.Random, deadline: float) -> int:
-        """The index of the number to call."""
+    def call(
+        self,
+        view: JSON,
+        legal: Sequence[Action],
+        planner: Planner,
+        rng: random.Random,
+        deadline: float,
+    ) -> Action:
+        """The call to make (by the fallback while the compiled code a search needs loads)."""
         digits = view["rules"]["digits"]
         seat = view["seat"]
-        mine = knowledge(view["log"], digits, 1 - seat)
-        theirs = knowledge(view["log"], digits, seat)
-        return planner.choose(
-            np.flatnonzero(mine.mask).astype(np.int64),
-            np.flatnonzero(theirs.mask).astype(np.int64),
+        mine = np.flatnonzero(knowledge(view["log"], digits, 1 - seat).mask).astype(np.int64)
+        searches = len(mine) > 0 and planner.needs_search(mine, self.objective)
+        if searches and not self.searchable(digits):
+            return play_on(view, legal, rng)  # compiling on a fresh install: play on
+        theirs = (
+            np.flatnonzero(knowledge(view["log"], digits, seat).mask).astype(np.int64)
+            if self.objective == "win"
+            else np.zeros(0, dtype=np.int64)  # only the race reads the opponent's side
+        )
+        index = planner.choose(
+            mine,
+            theirs,
             self.objective,
             rng,
             deadline,
             second_of_double=view["calls_left"] == 2,
         )
+        return Call(all_numbers(digits)[index])
 
 
 class OptimalBot(RaceBot):

@@ -27,13 +27,11 @@ candidates); ``tests/games/numeron/test_solver.py`` keeps a plain-Python oracle 
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from functools import cache
 from typing import Annotated, Any
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 from msgspec import Meta
@@ -56,7 +54,16 @@ from dennou.games.numeron.actions import (
     Slash,
     Target,
 )
-from dennou.games.numeron.knowledge import Candidates, digit_matrix, digit_sets, index_of, knowledge
+from dennou.games.numeron.knowledge import digit_matrix, digit_sets, index_of, knowledge
+from dennou.games.numeron.plain import (
+    SEARCHING,
+    best_reveal,
+    hit_code,
+    item_partition,
+    new_number,
+    play_on,
+    relabel_rank,
+)
 from dennou.games.numeron.state import all_numbers
 
 IntArray = npt.NDArray[np.int64]
@@ -70,162 +77,7 @@ TABLE_DIGITS = 4
 _FIT = {3: (0.746, 0.649), 4: (0.731, 0.5305), 5: (0.72, 0.45)}
 
 
-# --- judging ------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def _popcount(x: int) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@nb.njit(cache=True)
-def _judge_code(t: Any, masks: Any, i: int, j: int) -> Any:  # pragma: no cover - compiled
-    d = t.shape[1]
-    eat = 0
-    for k in range(d):
-        if t[i, k] == t[j, k]:
-            eat += 1
-    return eat * (d + 1) + _popcount(masks[i] & masks[j]) - eat
-
-
-@nb.njit(cache=True)
-def _codes_table(t: Any, masks: Any) -> Any:  # pragma: no cover - compiled
-    n = t.shape[0]
-    out = np.empty((n, n), np.uint8)
-    for i in range(n):
-        for j in range(n):
-            out[i, j] = _judge_code(t, masks, i, j)
-    return out
-
-
-@nb.njit(cache=True)
-def _code(tab: Any, t: Any, masks: Any, g: int, c: int) -> Any:  # pragma: no cover - compiled
-    # A 1 x 1 table means "no table": judge on the fly.
-    if tab.shape[0] > 1:
-        return int(tab[g, c])
-    return _judge_code(t, masks, g, c)
-
-
-@nb.njit(cache=True)
-def _score_one(
-    tab: Any, t: Any, masks: Any, g: int, cands: Any, h: Any, hit: int, hist: Any, touched: Any
-) -> float:  # pragma: no cover - compiled
-    # Only the judgments that occur are summed and reset: parts are often tiny.
-    k = 0
-    for c in cands:
-        r = _code(tab, t, masks, g, c)
-        if hist[r] == 0:
-            touched[k] = r
-            k += 1
-        hist[r] += 1
-    s = 0.0
-    for i in range(k):
-        r = touched[i]
-        if r != hit:
-            s += h[hist[r]]
-        hist[r] = 0
-    return s
-
-
-@nb.njit(cache=True)
-def _score_block(
-    tab: Any, t: Any, masks: Any, calls: Any, cands: Any, h: Any, hit: int, nresp: int
-) -> Any:  # pragma: no cover - compiled
-    out = np.empty(len(calls))
-    hist = np.zeros(nresp, np.int64)
-    touched = np.zeros(nresp, np.int64)
-    m = len(cands)
-    if tab.shape[0] <= 1:
-        for a in range(len(calls)):
-            out[a] = _score_one(tab, t, masks, calls[a], cands, h, hit, hist, touched)
-        return out
-    # The table is symmetric (judging is), so the codes of every call on candidate c are the
-    # contiguous row c: copying rows into a block keeps memory access sequential.
-    block = np.empty((len(calls), m), np.uint8)
-    for i in range(m):
-        row = tab[cands[i]]
-        for a in range(len(calls)):
-            block[a, i] = row[calls[a]]
-    for a in range(len(calls)):
-        k = 0
-        for i in range(m):
-            r = block[a, i]
-            if hist[r] == 0:
-                touched[k] = r
-                k += 1
-            hist[r] += 1
-        s = 0.0
-        for i in range(k):
-            r = touched[i]
-            if r != hit:
-                s += h[hist[r]]
-            hist[r] = 0
-        out[a] = s
-    return out
-
-
-@nb.njit(cache=True)
-def _scores(
-    tab: Any, t: Any, masks: Any, calls: Any, cands: Any, h: Any, hit: int, nresp: int
-) -> Any:  # pragma: no cover - compiled
-    return _score_block(tab, t, masks, calls, cands, h, hit, nresp)
-
-
-@nb.njit(cache=True)
-def _deeper(
-    tab: Any, t: Any, masks: Any, tops: Any, cands: Any, pool: Any, h: Any, hit: int, nresp: int
-) -> Any:  # pragma: no cover - compiled
-    # For each top call: the estimated total calls when it is made now and every part it
-    # leaves then gets its best call (by ``h``); a call inside its part is preferred.
-    out = np.empty(len(tops))
-    inpart = np.zeros(t.shape[0], np.bool_)
-    codes = np.empty(len(cands), np.int64)
-    for a in range(len(tops)):
-        g = tops[a]
-        for i in range(len(cands)):
-            codes[i] = _code(tab, t, masks, g, cands[i])
-        order = np.argsort(codes, kind="mergesort")
-        total = float(len(cands))
-        start = 0
-        while start < len(cands):
-            r = codes[order[start]]
-            end = start
-            while end < len(cands) and codes[order[end]] == r:
-                end += 1
-            m = end - start
-            if r != hit:
-                if m == 1:
-                    total += 1.0
-                elif m == 2:
-                    total += 3.0
-                else:
-                    part = cands[order[start:end]]
-                    for c in part:
-                        inpart[c] = True
-                    values = _score_block(tab, t, masks, pool, part, h, hit, nresp)
-                    best = 1e300
-                    for j in range(len(pool)):
-                        v = values[j] - 1e-6 if inpart[pool[j]] else values[j]
-                        if v < best:
-                            best = v
-                    for c in part:
-                        inpart[c] = False
-                    total += m + best
-            start = end
-        out[a] = total
-    return out
-
-
-@nb.njit(cache=True)
-def _codes_fly(t: Any, masks: Any, g: int, cands: Any) -> Any:  # pragma: no cover - compiled
-    out = np.empty(len(cands), np.uint8)
-    for i in range(len(cands)):
-        out[i] = _judge_code(t, masks, g, cands[i])
-    return out
-
-
+# --- judging (the kernels: dennou.games.numeron.kernels, imported when first used) ------
 @cache
 def _arrays(digits: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     return digit_matrix(digits).astype(np.int8), digit_sets(digits).astype(np.int64)
@@ -239,8 +91,10 @@ def judge_table(digits: int) -> npt.NDArray[np.uint8]:
     """
     if digits > TABLE_DIGITS:
         raise ValueError(f"no judgment table for {digits} digits (too large); judge on the fly")
+    from dennou.games.numeron.kernels import codes_table
+
     t, m = _arrays(digits)
-    out: npt.NDArray[np.uint8] = _codes_table(t, m)
+    out: npt.NDArray[np.uint8] = codes_table(t, m)
     return out
 
 
@@ -250,14 +104,11 @@ def judgment_codes(digits: int, call: int, cands: IntArray) -> npt.NDArray[np.ui
     if digits <= TABLE_DIGITS:
         out = judge_table(digits)[call][cands]
         return out
+    from dennou.games.numeron.kernels import codes_fly
+
     t, m = _arrays(digits)
-    out = _codes_fly(t, m, call, cands)
+    out = codes_fly(t, m, call, cands)
     return out
-
-
-def hit_code(digits: int) -> int:
-    """The judgment code of an all-EAT call (Numeron)."""
-    return digits * (digits + 1)
 
 
 @cache
@@ -285,8 +136,10 @@ def score_calls(digits: int, calls: IntArray, cands: IntArray, kind: str = "entr
     hit, nresp = hit_code(digits), (digits + 1) ** 2
     calls = np.ascontiguousarray(calls, dtype=np.int64)
     cands = np.ascontiguousarray(cands, dtype=np.int64)
+    from dennou.games.numeron.kernels import scores
+
     t, m = _arrays(digits)
-    out: FloatArray = _scores(_table_or_dummy(digits), t, m, calls, cands, h, hit, nresp)
+    out: FloatArray = scores(_table_or_dummy(digits), t, m, calls, cands, h, hit, nresp)
     return out
 
 
@@ -296,8 +149,10 @@ def lookahead_values(digits: int, tops: IntArray, cands: IntArray, pool: IntArra
     For each call in ``tops``: the calls if it is made now and every part it leaves then gets
     its best call from ``pool`` (scored by the fitted estimate of calls still needed).
     """
+    from dennou.games.numeron.kernels import deeper
+
     t, m = _arrays(digits)
-    out: FloatArray = _deeper(
+    out: FloatArray = deeper(
         _table_or_dummy(digits),
         t,
         m,
@@ -455,7 +310,8 @@ class SolverBot(Bot):
     def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
         """Start a new game (the relabelling is drawn at the first decision).
 
-        Compiles the kernels and builds the judgment table now, outside any timed decision.
+        The kernels and the judgment table load now (``wait`` mode) or on a background thread
+        (``play-on``, :mod:`dennou.core.native`); this module imports no Numba itself.
         """
         self.seat = seat
         self._chooser = None
@@ -477,12 +333,24 @@ class SolverBot(Bot):
             )
         return self._chooser
 
+    @staticmethod
+    def searches(view: JSON) -> bool:
+        """Whether this decision runs compiled code.
+
+        Not a call with every number possible: every call splits them alike, and the chooser's
+        tie-break picks one without scoring.
+        """
+        if view["phase"] != "call":
+            return True
+        theirs = knowledge(view["log"], view["rules"]["digits"], 1 - view["seat"])
+        return 0 < theirs.count < len(theirs.mask)
+
     def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
         """Decide from the view alone."""
         seat = view["seat"]
         digits = view["rules"]["digits"]
         phase = view["phase"]
-        if phase in SEARCHING and not native(digits).ready():
+        if phase in SEARCHING and self.searches(view) and not native(digits).ready():
             return play_on(view, legal, rng)  # compiling on a fresh install: play on
         chooser = self.chooser(digits, rng)
         if phase == "setup":
@@ -509,33 +377,10 @@ class SolverBot(Bot):
         return legal[rng.randrange(len(legal))]
 
 
-SEARCHING = frozenset({"call", "attack_item", "defence"})
-"""The phases in which the solvers run compiled code."""
-
-
 @cache
 def native(digits: int) -> Native:
     """The ``solver`` bot's compiled code for ``digits`` (:func:`warm_up` builds it)."""
     return Native(f"numeron solver ({digits} digits)", lambda: warm_up(digits))
-
-
-def play_on(view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The solvers' choice while their code compiles (:mod:`dennou.core.native`).
-
-    A call: a random number still possible for the opponent's secret; no item; no defence;
-    anything else (the secret): at random.
-    """
-    phase = view["phase"]
-    if phase == "call":
-        digits = view["rules"]["digits"]
-        mine = knowledge(view["log"], digits, 1 - view["seat"])
-        possible = np.flatnonzero(mine.mask) if mine.count else np.arange(len(mine.mask))
-        return Call(all_numbers(digits)[int(possible[rng.randrange(len(possible))])])
-    if phase == "attack_item" and NoItem() in legal:
-        return NoItem()
-    if phase == "defence" and Decline() in legal:
-        return Decline()
-    return legal[rng.randrange(len(legal))]
 
 
 @cache
@@ -546,56 +391,6 @@ def warm_up(digits: int) -> None:
     score_calls(digits, few, few, "calls")
     lookahead_values(digits, few[:2], few, few)
     judgment_codes(digits, 0, few)
-
-
-def relabel_rank(digits: int, rng: random.Random) -> IntArray:
-    """Tie-break ranks after a random relabelling of the digits 0-9.
-
-    ``rank[i]`` is the index of the number ``i`` once each digit ``x`` is renamed ``sigma(x)``;
-    with the identity it is ``i``. Play is symmetric under relabelling, so every relabelling
-    gives the same strength (the same calls counts over all secrets).
-    """
-    sigma = list(range(10))
-    rng.shuffle(sigma)
-    t = digit_matrix(digits).astype(np.int64)
-    mapped = np.array(sigma, dtype=np.int64)[t]
-    codes = np.zeros(len(t), dtype=np.int64)
-    for col in range(digits):
-        codes = codes * 10 + mapped[:, col]
-    lookup = np.full(10**digits, -1, dtype=np.int64)
-    base = np.zeros(len(t), dtype=np.int64)
-    for col in range(digits):
-        base = base * 10 + t[:, col]
-    lookup[base] = np.arange(len(t))
-    rank: IntArray = lookup[codes]
-    return rank
-
-
-def best_reveal(theirs: Candidates) -> int:
-    """The position of the opponent's digit to see that leaves the fewest expected candidates."""
-    t = digit_matrix(theirs.digits)[theirs.mask]
-    best, where = math.inf, 0
-    for p in range(theirs.digits):
-        counts = np.bincount(t[:, p], minlength=10).astype(np.float64)
-        value = float((counts**2).sum())
-        if value < best:
-            best, where = value, p
-    return where
-
-
-def _item_partition(digits: int, action: Action, cands: IntArray) -> list[IntArray]:
-    """The candidates split by what an information item would answer."""
-    t = digit_matrix(digits)[cands].astype(np.int64)
-    if isinstance(action, HighLow):
-        key = ((t >= 5) * (1 << np.arange(digits))).sum(axis=1)
-    elif isinstance(action, Slash):
-        key = t.max(axis=1) - t.min(axis=1)
-    elif isinstance(action, Target):
-        hits = t == action.digit
-        key = np.where(hits.any(axis=1), hits.argmax(axis=1), digits)
-    else:
-        return [cands]
-    return [cands[key == k] for k in np.unique(key)]
 
 
 KEEP = 0.15
@@ -640,7 +435,7 @@ def choose_attack_item(
     best: tuple[float, Action] = (after_call(cands) / total, NoItem())
     for action in legal:
         if isinstance(action, HighLow | Slash | Target):
-            value = sum(after_call(p) for p in _item_partition(digits, action, cands)) / total
+            value = sum(after_call(p) for p in item_partition(digits, action, cands)) / total
             if value + KEEP < best[0]:
                 best = (value, action)
         elif isinstance(action, Double):
@@ -710,19 +505,6 @@ def choose_defence(
     if best is None or best[0] <= mine.count:
         return Decline()
     actions = best[1]
-    fresh = [a for a in actions if not old[index[_new_number(view["my_number"], a)]]]
+    fresh = [a for a in actions if not old[index[new_number(view["my_number"], a)]]]
     pool = fresh or actions
     return pool[rng.randrange(len(pool))]
-
-
-def _new_number(number: str, action: Action) -> str:
-    if isinstance(action, Shuffle):
-        return action.number
-    if isinstance(action, Change):
-        p = action.position
-        return number[:p] + str(action.digit) + number[p + 1 :]
-    assert isinstance(action, Move)
-    digits = list(number)
-    digits[action.source] = str(int(digits[action.source]) - action.amount)
-    digits[action.target] = str(int(digits[action.target]) + action.amount)
-    return "".join(digits)
