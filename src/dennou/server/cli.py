@@ -14,7 +14,7 @@ import socket
 import sys
 import urllib.parse
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,6 +23,9 @@ from dennou.client.urls import FORMS, host_urls
 from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
 from dennou.core.game import Game
+
+if TYPE_CHECKING:
+    from dennou.server.hub import Hub
 
 CHECK_MESSAGES_ENV = "DENNOU_CHECK_MESSAGES"
 """Test mode: a file path; the server checks every message it sends against the protocol's JSON
@@ -115,13 +118,16 @@ def serve(
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
 
-    from dennou.server.app import create_app
+    from dennou.server.boot import STARTUP_FAILURE, Booting
     from dennou.server.collector import LongLivedObjects
     from dennou.server.httpprotocol import host_http_protocol
-    from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
+    from dennou.server.security import SecurityHeaders
     from dennou.server.wsprotocol import HostWebSocketProtocol
+    from dennou.web import routes as web_routes
 
     try:
         limits = parse_limits(list(limit or []))
@@ -175,20 +181,34 @@ def serve(
     # The store's writer thread and the event loop hand the GIL to each other for every step;
     # the default 5 ms switch interval would add up to that to each hand-off.
     sys.setswitchinterval(0.0005)
-    app = create_app(
-        db,
-        data_dir,
-        limits=limits,
-        operators=operators,
-        on_start=started,
-        rate=rate,
-        burst=burst,
-        check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
-        uecda=uecda,
-        secure_cookies=secure_cookies,
-        broker=broker,
-        site=site,
+
+    def build() -> Starlette:
+        from dennou.server.app import create_app
+
+        return create_app(
+            db,
+            data_dir,
+            limits=limits,
+            operators=operators,
+            on_start=started,
+            rate=rate,
+            burst=burst,
+            check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
+            uecda=uecda,
+            secure_cookies=secure_cookies,
+            broker=broker,
+            site=site,
+        )
+
+    def stop() -> None:
+        server.should_exit = True
+
+    # The pages answer while the store opens and the host's modules load (dennou.server.boot).
+    pages = Starlette(
+        routes=web_routes.routes(),
+        middleware=[Middleware(SecurityHeaders, hsts=secure_cookies)],
     )
+    app = Booting(build, pages, on_failure=stop)
     config = uvicorn.Config(
         app,
         host=bound_host,
@@ -202,7 +222,10 @@ def serve(
         ws_ping_timeout=20,
         lifespan="on",
     )
-    uvicorn.Server(config).run(sockets=[listening])
+    server = uvicorn.Server(config)
+    server.run(sockets=[listening])
+    if app.failed:
+        sys.exit(STARTUP_FAILURE)
 
 
 def _declare_models(items: list[str], log: str | None) -> list[str]:
