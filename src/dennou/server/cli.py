@@ -19,17 +19,127 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dennou import __version__
-from dennou.client.urls import FORMS, host_urls
-from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
-from dennou.core.game import Game
+from dennou.core.urls import FORMS, host_urls
 
 if TYPE_CHECKING:
+    from dennou.core.bot import Bot
+    from dennou.core.game import Game
     from dennou.server.hub import Hub
 
 CHECK_MESSAGES_ENV = "DENNOU_CHECK_MESSAGES"
 """Test mode: a file path; the server checks every message it sends against the protocol's JSON
 Schemas and appends each one that does not validate to that file (the test servers read it)."""
+
+
+def command_line() -> typer.Typer:
+    """The ``dennou`` command line without its commands: the root's help and ``--version``."""
+    app = typer.Typer(
+        help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_options)
+    return app
+
+
+def serve_command_line() -> typer.Typer:
+    """``dennou`` with only its ``serve`` command: ``dennou serve`` starts without the others."""
+    app = command_line()
+    app.command("serve")(serve)
+    return app
+
+
+def run_command_line(app: typer.Typer, plain: tuple[str, ...] = ()) -> None:
+    """Run ``app``; an error is one line on stderr (exit code 2), not a traceback.
+
+    Args:
+        app: The command line.
+        plain: Commands whose options read plain values without Pydantic
+            (:mod:`dennou.server.plainoptions`).
+    """
+    root = click_command(app)
+    if plain:
+        from dennou.server.plainoptions import plain_values
+
+        plain_values(root)
+        for name in plain:
+            plain_values(root.commands[name])
+    try:
+        # without standalone mode, click returns a typer.Exit's code rather than raising it
+        code = root(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.exit(130)
+    except typer.TyperException as exc:  # a bad option or argument: what, and where to look
+        ctx = getattr(exc, "ctx", None)
+        more = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+        format_message = getattr(exc, "format_message", None)
+        message = format_message() if callable(format_message) else str(exc)
+        _fail(f"{message}{more}".replace("\n", " "), int(getattr(exc, "exit_code", 2)))
+    except DennouError as exc:
+        _fail(exc.message)
+    except OSError as exc:  # a file or a host that cannot be reached
+        _fail(str(exc) or type(exc).__name__)
+    except Exception as exc:
+        if type(exc).__module__.partition(".")[0] not in ("httpx", "httpcore", "websockets"):
+            raise
+        _fail(f"cannot reach the server: {exc or type(exc).__name__}")
+
+
+def click_command(app: typer.Typer) -> Any:
+    """``app`` as click runs it, on/off flags shown without a value placeholder.
+
+    Typer shows a ``<bool>`` type beside every flag, as if ``--json true`` were accepted.
+    """
+    root = typer.main.get_command(app)
+
+    def plain(cmd: Any) -> None:  # typer's own click: duck-typed
+        for param in cmd.params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        help_option = cmd.get_help_option
+
+        def get_help_option(ctx: Any) -> Any:
+            option = help_option(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        cmd.get_help_option = get_help_option
+        for sub in getattr(cmd, "commands", {}).values():
+            plain(sub)
+
+    plain(root)
+    return root
+
+
+def _fail(message: str, code: int = 2) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    sys.exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"dennou {__version__}")
+        raise typer.Exit()
+
+
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Japanese mind games — engines, bots, matches, replays (電脳)."""
 
 
 def serve(
@@ -528,6 +638,8 @@ def _reason(exc: BaseException) -> str:
 
 def _build(target: str, made: Bot | Any, game: Game[Any, Any]) -> Bot:
     """The bot for ``game`` (a built-in spec is built for it; a class taking ``game`` too)."""
+    from dennou.core.bot import Bot
+
     bot = made if isinstance(made, Bot) else made(game)
     if not isinstance(bot, Bot):
         raise ConfigError(f"{target} did not make a dennou.core.bot.Bot for {game.spec.name}")
