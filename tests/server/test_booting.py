@@ -133,3 +133,18 @@ def test_dennou_serve_reads_a_plain_command_line_without_pydantic() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "False"
+
+
+def test_serve_without_models_loads_no_game_before_the_host() -> None:
+    # The games (Daifugo's bots import Numba) load with the host's app, behind the pages.
+    code = (
+        "import sys\n"
+        "from dennou.server.cli import _declare_models\n"
+        "assert _declare_models([], None) == []\n"
+        "print(sorted(m for m in ('dennou.games', 'dennou.arena.bots', 'numba')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]"

@@ -340,8 +340,15 @@ def serve(
 
 def _declare_models(items: list[str], log: str | None) -> list[str]:
     """Declare ``--llm`` models (checked now: a bad one stops the start) and the audit log."""
+    if log:
+        from dennou.arena.llm import LOG_ENV
+
+        # bot workers are spawned from this process: they inherit the variable
+        os.environ[LOG_ENV] = str(Path(log).resolve())
+    if not items:  # the games (and their bots' modules) load with the host, not before it
+        return []
     from dennou.arena.bots import GENERIC_BOTS
-    from dennou.arena.llm import LOG_ENV, declare_model, parse_declaration
+    from dennou.arena.llm import declare_model, parse_declaration
     from dennou.games import REGISTRY
 
     taken = set(GENERIC_BOTS)
@@ -358,9 +365,6 @@ def _declare_models(items: list[str], log: str | None) -> list[str]:
         taken.add(name)
         declare_model(name, options)
         shown.append(f"{name} ({options['base_url']})")
-    if log:
-        # bot workers are spawned from this process: they inherit the variable
-        os.environ[LOG_ENV] = str(Path(log).resolve())
     return shown
 
 
