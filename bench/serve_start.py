@@ -5,12 +5,12 @@
 In one run, alternately, a new process of each is started on a free loopback port and polled
 until it answers HTTP (any status): the bare app is a Starlette app of one route served by
 uvicorn, started the way ``dennou serve`` starts uvicorn; ``dennou serve`` runs as a person types
-it (SQLite in a new temporary directory, so its migrations run each time; ``dennou warm`` starting
-in the background unless ``--no-warm``). Printed per repeat: seconds from starting the process to
-its first answer (``GET /``), for ``dennou serve`` also to its game list (``GET /api/games``, which
-loads every game), and the ratio of the first answers. The target: ``dennou serve`` answers
-within 1.5× the bare app's time. ``--before`` also starts, in the same rounds, the
-``dennou serve`` of another source tree (an earlier commit's ``src``, to compare).
+it (SQLite in a new temporary directory, so its schema is created each time; ``dennou warm``
+starting in the background unless ``--no-warm``). Printed per repeat: seconds from starting the
+process to its first answer (``GET /``), for ``dennou serve`` also to its game list
+(``GET /api/games``, which loads every game), and the ratio of the first answers. The target:
+``dennou serve`` answers within 1.5× the bare app's time. ``--before`` also starts, in the same
+rounds, the ``dennou serve`` of another source tree (an earlier commit's ``src``, to compare).
 
 Python must be able to write its bytecode caches (``PYTHONDONTWRITEBYTECODE`` unset), as an
 installed package has them: otherwise every start compiles the changed modules again.

@@ -258,14 +258,51 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     ]
     for proc in procs:
         proc.start()
+    if args.pin:  # the server alone on the first core, the load generators on the others
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(server.proc.pid, cores[:1])
+        for thread in Path(f"/proc/{server.proc.pid}/task").iterdir():
+            os.sched_setaffinity(int(thread.name), cores[:1])
+        for proc in procs:
+            assert proc.pid is not None
+            os.sched_setaffinity(proc.pid, cores[1:] or cores)
+        os.sched_setaffinity(0, cores[1:] or cores)
     for _ in procs:
         ready.get(timeout=1800)
     time.sleep(1.0)  # let every table get going before measuring
     assert server.proc is not None
+    profiler = None
+    if args.profile:
+        import subprocess
+
+        profiler = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("py-spy")),  # installed beside Python
+                "record",
+                "--pid",
+                str(server.proc.pid),
+                "--duration",
+                str(int(args.seconds)),
+                "--rate",
+                "250",
+                "--format",
+                "raw",
+                "--nonblocking",
+                "--gil",  # the thread holding the GIL: where the CPU goes, not the waits
+                "-o",
+                args.profile,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    load_before = os.getloadavg()[0]
     cpu0, t0 = cpu_seconds(server.proc.pid), time.perf_counter()
     go.set()
     time.sleep(args.seconds)
     server_cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.perf_counter() - t0)
+    load_after = os.getloadavg()[0]
+    if profiler is not None:
+        profiler.wait(timeout=120)
     memory = rss_mib(server.proc.pid)
     server_stats = httpx.get(f"{server.http}/api/stats", timeout=30).json()
     parts = [out.get(timeout=600) for _ in procs]
@@ -297,6 +334,7 @@ def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
         "store_steps": server_stats["store"]["steps_written"],
         "store_loop_s": server_stats["store"]["seconds_writing_on_loop"],
         "store_slowest_ms": server_stats["store"]["slowest_write_ms"],
+        "load_average_1min": f"{load_before:.1f}-{load_after:.1f}",
         "errors": len(errors),
         "first_errors": errors[:3],
         "lost": sum(p["lost"] for p in parts),
@@ -317,6 +355,14 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generating processes")
     parser.add_argument(
         "--think", type=float, default=0.5, help="mean seconds a bot thinks (0: flat out)"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server alone on the first core, the load generators on the others (taskset)",
+    )
+    parser.add_argument(
+        "--profile", help="write a py-spy profile of the server's measured window here (raw)"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

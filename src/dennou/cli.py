@@ -24,7 +24,6 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from dennou import __version__
 from dennou.arena.bots import available_bots
 from dennou.arena.entrants import make_entrant_bot
 from dennou.arena.human import HumanBot, QuitGame
@@ -39,19 +38,14 @@ from dennou.arena.play import GameRun
 from dennou.arena.seating import seat_players, split_specs
 from dennou.core import record as records
 from dennou.core.bot import Bot
-from dennou.core.errors import ConfigError, DennouError
+from dennou.core.errors import ConfigError
 from dennou.core.game import Game
 from dennou.core.options import option_info
 from dennou.games import REGISTRY, get
-from dennou.server.cli import bot_run, serve
+from dennou.server.cli import bot_run, click_command, command_line, run_command_line, serve
 from dennou.uecda.cli import uecda_client, uecda_serve
 
-app = typer.Typer(
-    help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = command_line()
 console = Console(width=None if sys.stdout.isatty() else 120)
 
 RulesOpt = Annotated[
@@ -887,76 +881,9 @@ app.add_typer(cluster_app, name="cluster")
 
 def main() -> None:
     """Entry point: run the app; an error is one line on stderr (exit code 2), not a traceback."""
-    try:
-        # without standalone mode, click returns a typer.Exit's code rather than raising it
-        code = command()(standalone_mode=False)
-        if isinstance(code, int) and code:
-            sys.exit(code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        sys.exit(130)
-    except typer.TyperException as exc:  # a bad option or argument: what, and where to look
-        ctx = getattr(exc, "ctx", None)
-        more = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
-        format_message = getattr(exc, "format_message", None)
-        message = format_message() if callable(format_message) else str(exc)
-        _fail(f"{message}{more}".replace("\n", " "), int(getattr(exc, "exit_code", 2)))
-    except DennouError as exc:
-        _fail(exc.message)
-    except OSError as exc:  # a file or a host that cannot be reached
-        _fail(str(exc) or type(exc).__name__)
-    except Exception as exc:
-        if type(exc).__module__.partition(".")[0] not in ("httpx", "httpcore", "websockets"):
-            raise
-        _fail(f"cannot reach the server: {exc or type(exc).__name__}")
+    run_command_line(app)
 
 
 def command() -> Any:
-    """The ``dennou`` command as click runs it, on/off flags shown without a value placeholder.
-
-    Typer shows a ``<bool>`` type beside every flag, as if ``--json true`` were accepted.
-    """
-    root = typer.main.get_command(app)
-
-    def plain(cmd: Any) -> None:  # typer's own click: duck-typed
-        for param in cmd.params:
-            if getattr(param, "is_flag", False):
-                param.metavar = ""
-        help_option = cmd.get_help_option
-
-        def get_help_option(ctx: Any) -> Any:
-            option = help_option(ctx)
-            if option is not None:
-                option.metavar = ""
-            return option
-
-        cmd.get_help_option = get_help_option
-        for sub in getattr(cmd, "commands", {}).values():
-            plain(sub)
-
-    plain(root)
-    return root
-
-
-def _fail(message: str, code: int = 2) -> None:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
-    sys.exit(code)
-
-
-def _version(value: bool) -> None:
-    if value:
-        print(f"dennou {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _options(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="print the version and exit"
-        ),
-    ] = False,
-) -> None:
-    """Japanese mind games — engines, bots, matches, replays (電脳)."""
+    """The ``dennou`` command as click runs it (:func:`dennou.server.cli.click_command`)."""
+    return click_command(app)

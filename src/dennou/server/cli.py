@@ -14,19 +14,132 @@ import socket
 import sys
 import urllib.parse
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dennou import __version__
-from dennou.client.urls import FORMS, host_urls
-from dennou.core.bot import Bot
 from dennou.core.errors import ConfigError, DennouError
-from dennou.core.game import Game
+from dennou.core.urls import FORMS, host_urls
+
+if TYPE_CHECKING:
+    from dennou.core.bot import Bot
+    from dennou.core.game import Game
+    from dennou.server.hub import Hub
 
 CHECK_MESSAGES_ENV = "DENNOU_CHECK_MESSAGES"
 """Test mode: a file path; the server checks every message it sends against the protocol's JSON
 Schemas and appends each one that does not validate to that file (the test servers read it)."""
+
+
+def command_line() -> typer.Typer:
+    """The ``dennou`` command line without its commands: the root's help and ``--version``."""
+    app = typer.Typer(
+        help="dennou (電脳): Japanese mind games — engines, bots, matches, replays.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_options)
+    return app
+
+
+def serve_command_line() -> typer.Typer:
+    """``dennou`` with only its ``serve`` command: ``dennou serve`` starts without the others."""
+    app = command_line()
+    app.command("serve")(serve)
+    return app
+
+
+def run_command_line(app: typer.Typer, plain: tuple[str, ...] = ()) -> None:
+    """Run ``app``; an error is one line on stderr (exit code 2), not a traceback.
+
+    Args:
+        app: The command line.
+        plain: Commands whose options read plain values without Pydantic
+            (:mod:`dennou.server.plainoptions`).
+    """
+    root = click_command(app)
+    if plain:
+        from dennou.server.plainoptions import plain_values
+
+        plain_values(root)
+        for name in plain:
+            plain_values(root.commands[name])
+    try:
+        # without standalone mode, click returns a typer.Exit's code rather than raising it
+        code = root(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        sys.exit(130)
+    except typer.TyperException as exc:  # a bad option or argument: what, and where to look
+        ctx = getattr(exc, "ctx", None)
+        more = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+        format_message = getattr(exc, "format_message", None)
+        message = format_message() if callable(format_message) else str(exc)
+        _fail(f"{message}{more}".replace("\n", " "), int(getattr(exc, "exit_code", 2)))
+    except DennouError as exc:
+        _fail(exc.message)
+    except OSError as exc:  # a file or a host that cannot be reached
+        _fail(str(exc) or type(exc).__name__)
+    except Exception as exc:
+        if type(exc).__module__.partition(".")[0] not in ("httpx", "httpcore", "websockets"):
+            raise
+        _fail(f"cannot reach the server: {exc or type(exc).__name__}")
+
+
+def click_command(app: typer.Typer) -> Any:
+    """``app`` as click runs it, on/off flags shown without a value placeholder.
+
+    Typer shows a ``<bool>`` type beside every flag, as if ``--json true`` were accepted.
+    """
+    root = typer.main.get_command(app)
+
+    def plain(cmd: Any) -> None:  # typer's own click: duck-typed
+        for param in cmd.params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        help_option = cmd.get_help_option
+
+        def get_help_option(ctx: Any) -> Any:
+            option = help_option(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        cmd.get_help_option = get_help_option
+        for sub in getattr(cmd, "commands", {}).values():
+            plain(sub)
+
+    plain(root)
+    return root
+
+
+def _fail(message: str, code: int = 2) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    sys.exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"dennou {__version__}")
+        raise typer.Exit()
+
+
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Japanese mind games — engines, bots, matches, replays (電脳)."""
 
 
 def serve(
@@ -115,13 +228,16 @@ def serve(
 ) -> None:
     """Host every game: the web page at /, the lobby API at /api (docs at /docs), WebSocket /ws."""
     import uvicorn
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
 
-    from dennou.server.app import create_app
+    from dennou.server.boot import STARTUP_FAILURE, Booting
     from dennou.server.collector import LongLivedObjects
     from dennou.server.httpprotocol import host_http_protocol
-    from dennou.server.hub import Hub
     from dennou.server.limits import parse_limits
+    from dennou.server.security import SecurityHeaders
     from dennou.server.wsprotocol import HostWebSocketProtocol
+    from dennou.web import routes as web_routes
 
     try:
         limits = parse_limits(list(limit or []))
@@ -175,20 +291,34 @@ def serve(
     # The store's writer thread and the event loop hand the GIL to each other for every step;
     # the default 5 ms switch interval would add up to that to each hand-off.
     sys.setswitchinterval(0.0005)
-    app = create_app(
-        db,
-        data_dir,
-        limits=limits,
-        operators=operators,
-        on_start=started,
-        rate=rate,
-        burst=burst,
-        check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
-        uecda=uecda,
-        secure_cookies=secure_cookies,
-        broker=broker,
-        site=site,
+
+    def build() -> Starlette:
+        from dennou.server.app import create_app
+
+        return create_app(
+            db,
+            data_dir,
+            limits=limits,
+            operators=operators,
+            on_start=started,
+            rate=rate,
+            burst=burst,
+            check_messages=os.environ.get(CHECK_MESSAGES_ENV) or None,
+            uecda=uecda,
+            secure_cookies=secure_cookies,
+            broker=broker,
+            site=site,
+        )
+
+    def stop() -> None:
+        server.should_exit = True
+
+    # The pages answer while the store opens and the host's modules load (dennou.server.boot).
+    pages = Starlette(
+        routes=web_routes.routes(),
+        middleware=[Middleware(SecurityHeaders, hsts=secure_cookies)],
     )
+    app = Booting(build, pages, on_failure=stop)
     config = uvicorn.Config(
         app,
         host=bound_host,
@@ -202,13 +332,23 @@ def serve(
         ws_ping_timeout=20,
         lifespan="on",
     )
-    uvicorn.Server(config).run(sockets=[listening])
+    server = uvicorn.Server(config)
+    server.run(sockets=[listening])
+    if app.failed:
+        sys.exit(STARTUP_FAILURE)
 
 
 def _declare_models(items: list[str], log: str | None) -> list[str]:
     """Declare ``--llm`` models (checked now: a bad one stops the start) and the audit log."""
+    if log:
+        from dennou.arena.llm import LOG_ENV
+
+        # bot workers are spawned from this process: they inherit the variable
+        os.environ[LOG_ENV] = str(Path(log).resolve())
+    if not items:  # the games (and their bots' modules) load with the host, not before it
+        return []
     from dennou.arena.bots import GENERIC_BOTS
-    from dennou.arena.llm import LOG_ENV, declare_model, parse_declaration
+    from dennou.arena.llm import declare_model, parse_declaration
     from dennou.games import REGISTRY
 
     taken = set(GENERIC_BOTS)
@@ -225,9 +365,6 @@ def _declare_models(items: list[str], log: str | None) -> list[str]:
         taken.add(name)
         declare_model(name, options)
         shown.append(f"{name} ({options['base_url']})")
-    if log:
-        # bot workers are spawned from this process: they inherit the variable
-        os.environ[LOG_ENV] = str(Path(log).resolve())
     return shown
 
 
@@ -505,6 +642,8 @@ def _reason(exc: BaseException) -> str:
 
 def _build(target: str, made: Bot | Any, game: Game[Any, Any]) -> Bot:
     """The bot for ``game`` (a built-in spec is built for it; a class taking ``game`` too)."""
+    from dennou.core.bot import Bot
+
     bot = made if isinstance(made, Bot) else made(game)
     if not isinstance(bot, Bot):
         raise ConfigError(f"{target} did not make a dennou.core.bot.Bot for {game.spec.name}")

@@ -120,11 +120,18 @@ class Store:
     def migrate(self) -> None:
         """Bring the schema to the newest migration (creates it in an empty database).
 
-        A database already at the newest migration is only read (alembic, slow to import, is
-        loaded only when there is a migration to run).
+        A database already at the newest migration is only read, and an empty one is given the
+        newest schema (:data:`dennou.store.schema.metadata`, which a test holds equal to what the
+        migrations make) and stamped with the newest migration: alembic, slow to import and to
+        run every migration, is loaded only for a database behind the newest migration.
         """
         try:
-            if self._at_newest_migration():
+            state = self._schema_state()
+            if state == "newest":
+                return
+            newest = newest_migration()
+            if state == "empty" and newest is not None:
+                self._create_newest(newest)
                 return
             from alembic import command
             from alembic.config import Config
@@ -137,13 +144,31 @@ class Store:
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"cannot migrate the database at {self.url}: {exc}") from exc
 
-    def _at_newest_migration(self) -> bool:
+    def _schema_state(self) -> str:
+        """``newest`` (at the newest migration), ``empty`` (no tables) or ``behind``."""
         newest = newest_migration()
         with self.engine.connect() as conn:
-            if newest is None or not sa.inspect(conn).has_table("alembic_version"):
-                return False
+            names = sa.inspect(conn).get_table_names()
+            if not names:
+                return "empty"
+            if newest is None or "alembic_version" not in names:
+                return "behind"
             rows = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
-        return [row[0] for row in rows] == [newest]
+        return "newest" if [row[0] for row in rows] == [newest] else "behind"
+
+    def _create_newest(self, newest: str) -> None:
+        """Create the newest schema in an empty database and stamp it as alembic would."""
+        with self.engine.begin() as conn:
+            schema.metadata.create_all(conn)
+            conn.execute(
+                sa.text(
+                    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+                    "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+                )
+            )
+            conn.execute(
+                sa.text("INSERT INTO alembic_version (version_num) VALUES (:v)"), {"v": newest}
+            )
 
     def close(self) -> None:
         """Release every connection."""
