@@ -22,9 +22,9 @@ what the recorded clients sent, and reports the first message of each player tha
 (``tests/uecda/test_tndhms.py`` does the same in CI, without tndhms).
 
 Fixture format (gzipped text), one line each: ``# comment``; ``deal G h0 | h1 | h2 | h3 | h4``
-(the hands of game G as dealt, cards as Daifugo's wire strings); ``P recv T rows`` (a table: its 8 rows
-separated by ``/``, each row's values by ``,``, trailing zeros dropped), ``P recv I n`` (an
-int), ``P send T rows`` (a table the client sent).
+(the hands of game G as dealt, cards as Daifugo's wire strings); ``P recv T rows`` (a table:
+its 8 rows separated by ``/``, each row's values by ``,``, trailing zeros dropped), ``P recv I
+n`` (an int), ``P send T rows`` (a table the client sent).
 """
 
 from __future__ import annotations
