@@ -992,8 +992,9 @@ class TableActor:
             if CHANCE in acting:
                 if self._chance_due() > time.time():
                     return  # paced: the actor's loop wakes for it (_next_deadline)
-                action = self.randomness.scripted(self.state, self.chance_draws)
-                if action is not None:
+                scripted = self.randomness.scripted(self.state, self.chance_draws)
+                if scripted is not None:
+                    action = scripted
                     new, events = self.game.apply(self.state, CHANCE, action)
                 else:
                     rng = self.randomness.chance(self.chance_draws)
