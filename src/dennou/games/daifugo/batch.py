@@ -197,94 +197,6 @@ def _step_each(
             S.step(st, cards, flags, buf)
 
 
-@njit(cache=True, inline="always")
-def _list_row(st: np.ndarray, flags: np.ndarray, flat: np.ndarray, total: int) -> int:
-    """Row ``st``'s legal moves into ``flat`` from ``total``, as :func:`_legal` lists them.
-
-    Returns the new total, or -1 when ``flat`` may not hold them (it needs
-    :data:`.sim.MAXMOVES` of room).
-    """
-    if st[S.OVER] or st[S.TURN] < 0:
-        return total
-    if total + S.MAXMOVES + 1 > flat.shape[0]:
-        return -1
-    total += S.gen_moves(S._hand(st, st[S.TURN]), st, flags, flat[total:])
-    if st[S.TOP] != 0 or flags[S.F_LEADPASS]:
-        flat[total] = np.uint64(0)
-        total += 1
-    return total
-
-
-@S.no_alloc
-def _step_list(
-    states: np.ndarray,
-    moves: np.ndarray,
-    flags: np.ndarray,
-    buf: np.ndarray,
-    seed: int,
-    flat: np.ndarray,
-    offsets: np.ndarray,
-) -> int:
-    """:func:`_step_each`, and each game's next legal moves listed as :func:`_legal` lists them.
-
-    One sweep: a row is listed right after its step, while it is still in the cache (a batch of
-    rows is bigger than the cache nearest the core, and a second sweep read them all again).
-    Returns the total listed, or -1 when ``flat`` is too small (every step is made all the same;
-    the caller lists again).
-    """
-    stale = flags[S.F_STALE]
-    total = 0
-    for g in range(states.shape[0]):
-        st = states[g]
-        if not (st[S.OVER] or st[S.TURN] < 0):
-            if seed >= 0 and stale and st[S.PASS_RUN] + st[S.N] >= stale:
-                np.random.seed(seed)  # a step passes each seat at most once
-                seed = -1
-            if not S.step(st, moves[g], flags, buf):
-                while st[S.FU_KIND] and not st[S.OVER]:
-                    reverse = 1 if st[S.REVOLUTION] != st[S.BACK] else 0
-                    cards = S._weakest(S._hand(st, st[S.TURN]), st[S.FU_COUNT], reverse)
-                    S.step(st, cards, flags, buf)
-        if total >= 0:
-            offsets[g] = total
-            total = _list_row(st, flags, flat, total)
-    if total >= 0:
-        offsets[states.shape[0]] = total
-    return total
-
-
-@S.no_alloc
-def _relist(
-    states: np.ndarray,
-    flags: np.ndarray,
-    which: np.ndarray,
-    old: np.ndarray,
-    old_offsets: np.ndarray,
-    flat: np.ndarray,
-    offsets: np.ndarray,
-) -> int:
-    """The lists of ``old`` with the chosen rows listed anew (dealt again) into ``flat``.
-
-    Returns the total, or -1 when ``flat`` is too small.
-    """
-    total = 0
-    for g in range(states.shape[0]):
-        offsets[g] = total
-        if which[g]:
-            total = _list_row(states[g], flags, flat, total)
-            if total < 0:
-                return -1
-            continue
-        lo, hi = old_offsets[g], old_offsets[g + 1]
-        if total + (hi - lo) > flat.shape[0]:
-            return -1
-        for i in range(lo, hi):
-            flat[total] = old[i]
-            total += 1
-    offsets[states.shape[0]] = total
-    return total
-
-
 @S.no_alloc
 def _places(states: np.ndarray, out: np.ndarray) -> None:
     n = states[0, S.N]
@@ -333,8 +245,6 @@ class Batch:
             self.states[:, S.HEAD + players + i] = i
         self._flat = np.zeros(n_games * 64 + S.MAXMOVES, dtype=np.uint64)
         self._offsets = np.zeros(n_games + 1, dtype=np.int64)
-        self._spare = (np.zeros_like(self._flat), np.zeros_like(self._offsets))
-        """Where :meth:`redeal` lists the rows' moves anew (then swapped with the lists)."""
         self._listed = False  # whether _flat holds the legal moves of the states as they are
         self._buf = np.empty(S.MAXMOVES, dtype=np.uint64)  # one game's moves, scratch
         self._rng = np.random.default_rng(seed)
@@ -366,22 +276,10 @@ class Batch:
         self._deal(which)
 
     def _deal(self, which: Any) -> None:
+        self._listed = False
         S._seed(self._draw())
         deck = np.arange(52 + self.rules.jokers)  # each call deals from the same order
         _deal_each(self.states, deck, self.rules.first_lead == "diamond3", which)
-        if self._listed:  # the other rows' lists stand: only the dealt rows are listed anew
-            flat, offsets = self._spare
-            if flat.shape[0] < self._flat.shape[0]:
-                flat = np.zeros_like(self._flat)
-            total = _relist(
-                self.states, self.flags, which, self._flat, self._offsets, flat, offsets
-            )
-            if total >= 0:
-                self._spare = (self._flat, self._offsets)
-                self._flat, self._offsets = flat, offsets
-            else:
-                self._spare = (flat, offsets)
-                self._listed = False
 
     def _draw(self) -> int:
         """A seed for the kernel's stream (shared by the process) from this batch's generator."""
@@ -421,10 +319,7 @@ class Batch:
         ``states`` must not be written in between).
         """
         while True:
-            if self._listed:  # made by the last step's sweep (and redeal)
-                total = int(self._offsets[-1])
-            else:
-                total = _legal(self.states, self.flags, self._flat, self._offsets)
+            total = _legal(self.states, self.flags, self._flat, self._offsets)
             if total >= 0:
                 self._listed = True
                 flat, offsets = self._flat[:total], self._offsets[:]
@@ -449,10 +344,5 @@ class Batch:
             bad = _illegal(self.states, moves, self.flags, self._buf)
         if bad >= 0:
             raise ValueError(f"game {bad}: move {int(moves[bad]):#x} is not legal now")
-        if np.may_share_memory(moves, self._flat):
-            moves = moves.copy()  # the sweep below lists the next moves where these were
-        # the next moves are listed in the step's own sweep, for legal()
-        total = _step_list(
-            self.states, moves, self.flags, self._buf, self._draw(), self._flat, self._offsets
-        )
-        self._listed = total >= 0
+        self._listed = False
+        _step_each(self.states, moves, self.flags, self._buf, self._draw())
