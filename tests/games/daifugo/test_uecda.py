@@ -428,3 +428,17 @@ def test_the_view_tells_which_square_the_joker_stands_for() -> None:
 def test_uecda_rules_type_is_the_ordinary_rules() -> None:
     """The preset is a set of ordinary options: a struct like any other."""
     assert isinstance(GAME.make_rules(UECDA), DaifugoRules)
+
+
+def test_uecda_strongest_cards_are_taken_spades_first_within_a_rank() -> None:
+    """Rules (UECda), Exchange: the tribute and a broken return's replacement, as tndhms takes
+    them (``trans_strong_card``): the joker, then by rank from the top, ♠ ♥ ♦ ♣ within a rank."""
+
+    def pick(cards: list[str], count: int) -> set[str]:
+        hand = C.parse_cards(cards)
+        assert hand is not None
+        return set(C.cards_str(C.strongest_spades_first(hand, count)))
+
+    assert pick(["Ac", "Ah", "Ad", "5s"], 2) == {"Ah", "Ad"}
+    assert pick(["2c", "2s", "JK", "3h"], 2) == {"JK", "2s"}
+    assert pick(["Kc", "Kd", "4s"], 1) == {"Kd"}
