@@ -358,8 +358,9 @@ def test_daihinmin_and_hinmin_give_their_strongest_cards_automatically() -> None
     dealt_to = {
         e.data["seat"]: C.parse_cards(e.data["cards"]) or () for e in events if e.kind == "hand"
     }
-    assert state.steps[0].cards == C.strongest(dealt_to[4], 2) and C.JOKER in state.steps[0].cards
-    assert state.steps[1].cards == C.strongest(dealt_to[3], 1)
+    assert state.steps[0].cards == C.strongest_spades_first(dealt_to[4], 2)
+    assert C.JOKER in state.steps[0].cards
+    assert state.steps[1].cards == C.strongest_spades_first(dealt_to[3], 1)
     assert C.holds(state.hands[0], C.card_set(state.steps[0].cards))
     assert C.holds(state.hands[1], C.card_set(state.steps[1].cards))
     assert state.phase == "exchange" and GAME.to_act(state) == {0}
