@@ -85,7 +85,11 @@ def test_five_protocol_clients_play_a_whole_set(uecda_serve: StartServe, tmp_pat
 
 
 def test_dennou_bots_play_through_uecda_client(uecda_serve: StartServe) -> None:
-    """``dennou uecda-client BOT`` against ``dennou uecda-serve``: five bots, a whole set."""
+    """``dennou uecda-client BOT`` against ``dennou uecda-serve``: five bots, a whole set.
+
+    The server answers 8 to every pass on a field with cards, as tndhms does; a client counts
+    as rejected only its plays of cards, so bots that play legally report 0.
+    """
     server = uecda_serve("--games", "4")
     bots = ["random", "greedy", "montecarlo:playouts=20", "greedy", "random"]
     clients = [
