@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from dennou.arena.bots import resolve_bot
+from dennou.core.actions import Action
 from dennou.core.errors import (
     ConfigError,
     GameError,
@@ -127,12 +128,26 @@ class TableRandomness:
     between deals (duplicate deals), and a bot's decision at version ``v`` from
     ``(seed, "bot", seat, v)``. Records never need either: chance draws are steps.
 
+    An operator comparing the host with another server may also fix the chance actions
+    themselves (``script``: ``dennou uecda-serve --deals``); no client can.
+
     Args:
         seed: The table's seed, or ``None``.
+        script: Given the state and the draw's number, the chance action to take, or ``None``
+            to draw as above.
     """
 
-    def __init__(self, seed: int | None) -> None:
+    def __init__(
+        self,
+        seed: int | None,
+        script: Callable[[Any, int], Action | None] | None = None,
+    ) -> None:
         self.seed = seed
+        self.script = script
+
+    def scripted(self, state: Any, draw: int) -> Action | None:
+        """The operator's chance action for the ``draw``-th draw, if it fixed one."""
+        return None if self.script is None else self.script(state, draw)
 
     def chance(self, draw: int) -> random.Random:
         """The generator of the table's ``draw``-th chance draw (0 first)."""
@@ -977,15 +992,20 @@ class TableActor:
             if CHANCE in acting:
                 if self._chance_due() > time.time():
                     return  # paced: the actor's loop wakes for it (_next_deadline)
-                rng = self.randomness.chance(self.chance_draws)
-                action, new, events = await self.hub.work.run(
-                    (self.game.spec.name, "chance"),
-                    work.draw,
-                    self.game,
-                    self.state,
-                    rng,
-                    account=self.account,
-                )
+                scripted = self.randomness.scripted(self.state, self.chance_draws)
+                if scripted is not None:
+                    action = scripted
+                    new, events = self.game.apply(self.state, CHANCE, action)
+                else:
+                    rng = self.randomness.chance(self.chance_draws)
+                    action, new, events = await self.hub.work.run(
+                        (self.game.spec.name, "chance"),
+                        work.draw,
+                        self.game,
+                        self.state,
+                        rng,
+                        account=self.account,
+                    )
                 await self._commit(Step(CHANCE, action=self.game.dump_action(action)), new, events)
                 # A game of chance steps only (a 10-card stud session) would hold the actor for
                 # all of it: requests queued meanwhile (spectate, leave, chat) go first.

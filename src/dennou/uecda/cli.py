@@ -45,9 +45,16 @@ def uecda_serve(
         str | None, typer.Option(help="database URL (postgresql://...); default: SQLite")
     ] = None,
     data_dir: Annotated[str, typer.Option(help="directory of the SQLite file")] = "./data",
+    deals: Annotated[
+        str | None,
+        typer.Option(
+            help="JSON file of the hands each game deals ([game][player] = cards as dealt): "
+            "to compare this server with another one on the same deals"
+        ),
+    ] = None,
 ) -> None:
     """A UECda (protocol 20070) server on dennou's tables: plays sets and prints the points."""
-    from dennou.uecda.listener import UecdaOptions, parse_bots
+    from dennou.uecda.listener import UecdaOptions, parse_bots, read_deals
 
     try:
         options = UecdaOptions(
@@ -55,6 +62,11 @@ def uecda_serve(
         )
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--bots") from None
+    if deals is not None:
+        try:
+            options.deals = read_deals(deals)
+        except (OSError, ValueError) as exc:
+            raise typer.BadParameter(str(exc), param_hint="--deals") from None
     try:
         asyncio.run(_serve(host, port, options, sets, db, data_dir))
     except KeyboardInterrupt:

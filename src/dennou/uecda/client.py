@@ -135,7 +135,8 @@ class Mirror:
         self.hand = C.card_set(self._codes(wire.cards_of_table(_cards_only(table))))
         row5, row6 = table[5], table[6]
         self.counts = list(row6[:5])
-        self.classes = list(row6[5:10])
+        # the classes are the hand table's: during a game tndhms writes the players out over
+        # them (wire.classes), which says nothing of the last game's classes
         self.back, self.revolution = bool(row5[5]), bool(row5[6])
         if row5[4]:
             self.top, self.lock = None, 0

@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from dennou.core.actions import Action
 from dennou.core.errors import DennouError
+from dennou.games.daifugo.engine import forced_deal
+from dennou.games.daifugo.state import DaifugoState
 from dennou.server import protocol as p
 from dennou.server.errors import Refused
 from dennou.uecda import wire
@@ -54,6 +58,9 @@ class UecdaOptions:
         fill_after: Seconds after a table's first client before the bots fill the other seats.
         time_limit: Seconds per decision for the clients (the table's clock).
         rules: More rules options on top of the ``uecda`` preset.
+        deals: The hands each game of a set deals, by game then player (the operator's, to
+            compare this server's messages with another server's for the same deals; ``[]``:
+            shuffled as usual). A game past the list is shuffled.
     """
 
     games: int = 10
@@ -61,6 +68,7 @@ class UecdaOptions:
     fill_after: float = 5.0
     time_limit: float = 10.0
     rules: dict[str, Any] = field(default_factory=dict)
+    deals: Sequence[Sequence[Sequence[str]]] = ()
 
 
 class UecdaListener:
@@ -292,6 +300,8 @@ class UecdaListener:
             p.TableOptions(time_limit=o.time_limit),
             host_made=True,
         )
+        if o.deals:
+            actor.randomness.script = functools.partial(_scripted_deal, o.deals)
         self.forming = actor
         return actor
 
@@ -319,6 +329,15 @@ class UecdaListener:
         return task
 
 
+def _scripted_deal(
+    deals: Sequence[Sequence[Sequence[str]]], state: DaifugoState, draw: int
+) -> Action | None:
+    """The deal of ``deals`` due in ``state`` (``None``: not a deal, or past the list)."""
+    if state.phase != "deal" or not 0 < state.game_no <= len(deals):
+        return None
+    return forced_deal(state, dict(enumerate(deals[state.game_no - 1])))
+
+
 __all__ = ["ACCOUNT_PREFIX", "CREATOR", "UecdaListener", "UecdaOptions", "parse_bots"]
 
 
@@ -336,3 +355,33 @@ def parse_bots(text: str) -> list[str]:
     for spec in specs:
         resolve_bot(game, spec)
     return specs
+
+
+def read_deals(path: str) -> list[list[list[str]]]:
+    """The deals of a ``--deals`` file: ``{"deals": [[cards of player 0..4] per game]}``.
+
+    Raises:
+        OSError: The file cannot be read.
+        ValueError: Not JSON of that shape, or not five hands of the 53 cards between them.
+    """
+    import json
+
+    from dennou.games.daifugo import cards as C
+
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    deals = data.get("deals") if isinstance(data, dict) else None
+    if not isinstance(deals, list):
+        raise ValueError(f"{path}: no list of deals")
+    out: list[list[list[str]]] = []
+    for g, hands in enumerate(deals, 1):
+        if not isinstance(hands, list) or len(hands) != wire.PLAYERS:
+            raise ValueError(f"{path}: game {g}: not {wire.PLAYERS} hands")
+        cards = (
+            [c for hand in hands for c in hand] if all(isinstance(h, list) for h in hands) else []
+        )
+        codes = C.parse_cards(cards) if all(isinstance(c, str) for c in cards) else None
+        if codes is None or sorted(codes) != sorted(C.deck(1)):
+            raise ValueError(f"{path}: game {g}: the hands are not the 53 cards, each once")
+        out.append([list(hand) for hand in hands])
+    return out

@@ -11,7 +11,8 @@ it turns them into protocol 20070 as tndhms sends it:
 - the start of every turn (after the last exchange step and after every play): each player's
   own table (hand and state); the player with ``[5][2] = 1`` owes its play.
 - every play or pass: 9 (accepted) or 8 (rejected: a pass) to the player who made it, then to
-  everyone the field table and 0 (go on), 1 (this game is over) or 2 (every game is over).
+  everyone the field table and 0 (go on), 1 (this game is over) or 2 (every game is over). As
+  tndhms does, a pass on a field with cards is answered 8, and one on an empty field 9.
 
 What the client sends back is read in its own task, exactly 480 bytes at a time, and matched in
 order to what it owes. It becomes the seat's ``act`` once its decision is due (``turn``). A play
@@ -199,7 +200,7 @@ class UecdaSeat(QueuedConnection):
         elif before["phase"] == "play":
             if mine:
                 self._settled(msg, "play")
-                self._send_int(wire.ACCEPTED if msg.step == "action" else wire.REJECTED)
+                self._send_int(_answer(msg, before))
             self._field(before, msg)
             if "game_end" in kinds:
                 self._send_int(wire.ALL_OVER if "set_end" in kinds else wire.GAME_OVER)
@@ -263,7 +264,7 @@ class UecdaSeat(QueuedConnection):
             revolution=revolution,
             lock=lock,
             counts=counts,
-            classes=wire.classes(before),
+            classes=wire.classes(before, actor if counts[actor] == 0 else None),
             reverse=revolution != back,
         )
         self._send_table(table)
@@ -409,6 +410,19 @@ class UecdaSeat(QueuedConnection):
         self.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer.wait_closed(), 2)
+
+
+def _answer(msg: p.EventMsg, before: JSON) -> int:
+    """The int answering a play, as tndhms answers it.
+
+    9 for cards played and for a pass on an empty field; 8 for a play refused (or defaulted)
+    and for a pass on a field with cards (tndhms judges it a play that does not beat the top,
+    with the same effect: a pass).
+    """
+    if msg.step != "action":
+        return wire.REJECTED
+    played = any(e.kind == "play" for e in msg.events)
+    return wire.ACCEPTED if played or before["layout"] is None else wire.REJECTED
 
 
 __all__ = ["Owed", "UecdaSeat"]

@@ -253,9 +253,32 @@ def play_of_table(table: Table) -> list[str]:
 
 
 # --- the state rows ---------------------------------------------------------------------------
-def classes(view: Mapping[str, Any]) -> list[int]:
-    """Row 6, columns 5-9: each player's class from the last game (all 0 in the first)."""
-    return [CLASSES.get(t, 0) if t is not None else 0 for t in view["titles"]]
+def classes(view: Mapping[str, Any], out: int | None = None) -> list[int]:
+    """Row 6, columns 5-9: each player's class, as tndhms fills them (all 0 in the first game).
+
+    tndhms keeps one list, class → player, from the last game's classes, and writes each
+    player out this game over it as they go out (the first out over 大富豪's entry, and so on):
+    the row is made from that list, so that during a game a player out takes the class of its
+    place so far, and the player whose entry was written over is left with no class of its own
+    (tndhms leaves that cell as the last table a client sent had it: 0 from clients that send
+    only cards; 0 here). ``out``: a player who just went out and is not yet in
+    ``view["finished"]``.
+    """
+    titles = view["titles"]
+    if any(t is None for t in titles):
+        return [0] * PLAYERS
+    by_class = [0] * PLAYERS
+    for player, title in enumerate(titles):
+        by_class[CLASSES[title]] = player
+    finished = list(view.get("finished") or ())
+    if out is not None and out not in finished:
+        finished.append(out)
+    for place, player in enumerate(finished[:PLAYERS]):
+        by_class[place] = player
+    row = [0] * PLAYERS
+    for cls, player in enumerate(by_class):
+        row[player] = cls
+    return row
 
 
 def lock_flag(view: Mapping[str, Any]) -> int:

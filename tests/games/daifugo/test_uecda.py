@@ -358,8 +358,9 @@ def test_daihinmin_and_hinmin_give_their_strongest_cards_automatically() -> None
     dealt_to = {
         e.data["seat"]: C.parse_cards(e.data["cards"]) or () for e in events if e.kind == "hand"
     }
-    assert state.steps[0].cards == C.strongest(dealt_to[4], 2) and C.JOKER in state.steps[0].cards
-    assert state.steps[1].cards == C.strongest(dealt_to[3], 1)
+    assert state.steps[0].cards == C.strongest_spades_first(dealt_to[4], 2)
+    assert C.JOKER in state.steps[0].cards
+    assert state.steps[1].cards == C.strongest_spades_first(dealt_to[3], 1)
     assert C.holds(state.hands[0], C.card_set(state.steps[0].cards))
     assert C.holds(state.hands[1], C.card_set(state.steps[1].cards))
     assert state.phase == "exchange" and GAME.to_act(state) == {0}
@@ -428,3 +429,17 @@ def test_the_view_tells_which_square_the_joker_stands_for() -> None:
 def test_uecda_rules_type_is_the_ordinary_rules() -> None:
     """The preset is a set of ordinary options: a struct like any other."""
     assert isinstance(GAME.make_rules(UECDA), DaifugoRules)
+
+
+def test_uecda_strongest_cards_are_taken_spades_first_within_a_rank() -> None:
+    """Rules (UECda), Exchange: the tribute and a broken return's replacement, as tndhms takes
+    them (``trans_strong_card``): the joker, then by rank from the top, ♠ ♥ ♦ ♣ within a rank."""
+
+    def pick(cards: list[str], count: int) -> set[str]:
+        hand = C.parse_cards(cards)
+        assert hand is not None
+        return set(C.cards_str(C.strongest_spades_first(hand, count)))
+
+    assert pick(["Ac", "Ah", "Ad", "5s"], 2) == {"Ah", "Ad"}
+    assert pick(["2c", "2s", "JK", "3h"], 2) == {"JK", "2s"}
+    assert pick(["Kc", "Kd", "4s"], 1) == {"Kd"}

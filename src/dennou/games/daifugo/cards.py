@@ -638,6 +638,16 @@ def strongest(hand: Sequence[int], count: int) -> tuple[int, ...]:
     return tuple(sorted(sorted(hand)[len(hand) - count :]))
 
 
+def strongest_spades_first(hand: Sequence[int], count: int) -> tuple[int, ...]:
+    """The ``count`` strongest cards as the UECda server picks them for the host.
+
+    Its tribute and its replacement of a broken return: jokers first, then from the highest
+    rank down, and within a rank ♠ ♥ ♦ ♣ (rules: Exchange, UECda).
+    """
+    ordered = sorted(hand, key=lambda c: (c != JOKER, -rank_of(c), c & 3))
+    return tuple(sorted(ordered[:count]))
+
+
 def weakest(hand: Sequence[int], count: int) -> tuple[int, ...]:
     """The ``count`` weakest cards (lowest codes), the host's choice for a gift."""
     return tuple(sorted(hand)[:count])

@@ -395,7 +395,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
                 f"illegal exchange: {why} — rules: Exchange", seat=seat, rule="exchange"
             )
         if cheating == "strongest":
-            strongest = C.strongest(hand, step.count)
+            strongest = C.strongest_spades_first(hand, step.count)
             return self._transfer(state, step, strongest, ev, how=f"replaced, {why}")
         return self._cheat(state, seat, step, why, ev)
 
@@ -478,7 +478,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
         step = s.exchange_step()
         if step is not None:
             if step.kind == "tribute" and s.rules.auto_tribute:
-                given = C.strongest(s.hand(step.giver), step.count)
+                given = C.strongest_spades_first(s.hand(step.giver), step.count)
                 return self._transfer(s, step, given, ev, how="automatic")
             return s
         honest = [i for i in range(len(s.players)) if i not in s.cheaters]

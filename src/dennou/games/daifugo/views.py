@@ -116,6 +116,7 @@ TABLE_KEYS = (
     "layout",
     "exchange",
     "hand",
+    "finished",
 )
 """The keys of :func:`table_view`: what a seat's UECda tables are made of."""
 
@@ -138,6 +139,7 @@ def table_view(state: DaifugoState, seat: Seat) -> JSON:
         "layout": _play_json(plays[-1]) if plays else None,
         "exchange": [_step_json(st, seat) for st in state.steps],
         "hand": _card_strs(state.hands[seat]),
+        "finished": list(state.finished),
     }
 
 
