@@ -181,7 +181,7 @@ def fit(
     """A tanh MLP fitted to the decisions by masked cross-entropy; held-out agreement."""
     rng = np.random.default_rng(seed)
     games = sorted({d[3] for d in data})
-    held = set(games[::10]) if len(games) >= 10 else set()
+    held = set(games[::10]) if len(games) >= 2 else set()
     train = [d for d in data if d[3] not in held] or data
     test = [d for d in data if d[3] in held]
     x = np.stack([d[0] for d in train]).astype(np.float32)
@@ -309,7 +309,7 @@ def train(name: str, args: argparse.Namespace) -> None:
         "decisions": len(data),
         "games_played": played,
         "train_seconds": round(generated + fitted),
-        **{k: round(v, 4) for k, v in stats.items()},
+        **{k: None if v != v else round(v, 4) for k, v in stats.items()},  # NaN: none held out
         "note": cfg.note,
     }
     save_policy(HERE / file, name, enc, layers)
