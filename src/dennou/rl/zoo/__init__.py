@@ -130,6 +130,10 @@ def _rules_text(entry: Mapping[str, Any]) -> str:
     return f"{rules}; {entry['players']} seats"
 
 
+def _number(x: float) -> str:
+    return f"{x:+,.0f}" if abs(x) >= 10_000 else f"{x:+.3g}"
+
+
 def _result(found: Mapping[str, Any] | None) -> str:
     if not found:
         return "not measured"
@@ -137,7 +141,8 @@ def _result(found: Mapping[str, Any] | None) -> str:
     mlow, mhigh = found["score_ci95"]
     return (
         f"{found['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {found['fair_share']:.3f});"
-        f" score {found['score_mean']:+.3g} [{mlow:+.3g}, {mhigh:+.3g}]; {found['games']} games"
+        f" score {_number(found['score_mean'])} [{_number(mlow)}, {_number(mhigh)}];"
+        f" {found['games']} games"
     )
 
 
@@ -145,7 +150,7 @@ def markdown() -> str:
     """The zoo's table and commands for ``docs/rl.md`` (between its ``zoo`` markers)."""
     lines = [
         "| game | trained for | what it is | agrees with its teacher (held out) | vs `random`:"
-        " win rate [95% CI]; mean score [95% CI] | vs the strongest built-in |",
+        " win rate [95% CI]; mean score [95% CI] | vs its teacher and the strongest built-in |",
         "|---|---|---|---|---|---|",
     ]
     commands = []
