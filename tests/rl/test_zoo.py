@@ -78,6 +78,7 @@ def test_the_host_resolves_zoo_as_a_built_in_bot() -> None:
     factory, options = resolve_bot(get("hilo"), "zoo:sample=true")
     assert options == {"sample": True}
     bot = factory(**options)
+    assert isinstance(bot, zoo.ZooBot)
     bot.bind_game(get("hilo"))
     assert bot.meta["game"] == "hilo"
 
