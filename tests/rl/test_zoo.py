@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from dennou.games import REGISTRY, get
 from dennou.rl import zoo
 from dennou.rl.table import encoding_for
 from tests.rps import GAME as TOY
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FAST: dict[str, dict[str, Any]] = {
     "stud10": {"view_odds": False},  # the odds only show in views; the encoding is the same
@@ -100,8 +103,15 @@ def test_unknown_zoo_names_and_rules_it_was_not_trained_for_are_refused_clearly(
 
 
 def test_the_zoo_table_in_the_docs_is_the_manifest() -> None:
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     table = doc.split("<!-- zoo:begin -->\n", 1)[1].split("<!-- zoo:end -->", 1)[0]
     assert table == zoo.markdown(), "run: python examples/rl/zoo.py docs"
     for name, entry in zoo.entries().items():
         assert entry["command"] in table and "vs `random`" in table, name
+
+
+def test_the_zoo_files_ship_as_package_data() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["*"]
+    assert "*.npz" in patterns and "*.json" in patterns
+    assert (zoo.HERE / "__init__.py").exists()  # a package, found by setuptools
