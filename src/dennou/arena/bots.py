@@ -34,8 +34,24 @@ def _policy(path: str = "", sample: bool = False) -> Bot:
     return bot
 
 
-GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy}
-"""Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``)."""
+ZOO_BOT = "dennou.rl.zoo:ZooBot"
+"""The model zoo's bot (``zoo``: the trained policy shipped for the game), named by its place."""
+
+ZOO_GAMES = frozenset({"daifugo", "numeron", "stud10", "hilo", "smuggling", "pandemic", "chairs"})
+"""The games the zoo has a policy for (``dennou/rl/zoo/zoo.json``; a test holds them equal)."""
+
+
+def _zoo(sample: bool = False) -> Bot:
+    """The model zoo's trained policy for this game (``zoo``; NumPy only)."""
+    module, _, attribute = ZOO_BOT.partition(":")
+    bot = getattr(importlib.import_module(module), attribute)(sample=sample)
+    assert isinstance(bot, Bot)
+    return bot
+
+
+GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _policy, "zoo": _zoo}
+"""Bots that play every game (``policy`` plays a policy file trained with ``dennou.rl``;
+``zoo`` only the games of :data:`ZOO_GAMES`)."""
 
 
 def available_bots(game: Game[Any, Any]) -> Bots:
@@ -47,7 +63,8 @@ def available_bots(game: Game[Any, Any]) -> Bots:
     from dennou.arena.llm import LLMBot, declared_models
 
     models = dict.fromkeys(declared_models(), LLMBot)
-    return Bots({**GENERIC_BOTS, **game.bots().entries(), **models})
+    generic = {k: v for k, v in GENERIC_BOTS.items() if k != "zoo" or game.spec.name in ZOO_GAMES}
+    return Bots({**generic, **game.bots().entries(), **models})
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

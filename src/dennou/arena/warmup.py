@@ -25,8 +25,9 @@ from dennou.arena.llm import LLMBot
 from dennou.core import native
 from dennou.core.game import CHANCE, Game
 
-SKIPPED_BOTS = frozenset({"policy"})
-"""Bots that need a file to be built (a trained policy): nothing to compile ahead."""
+SKIPPED_BOTS = frozenset({"policy", "zoo"})
+"""Bots that need a file to be built (a trained policy): nothing to compile ahead (a zoo
+policy also fits only the rules it was trained for)."""
 
 
 def first_decision(
