@@ -45,3 +45,30 @@ def test_the_host_lists_seats_and_rates_the_zoo_bot_by_name(live: LiveServer) ->
         assert time.time() < deadline, "the table was rated"
         time.sleep(0.05)
     assert {r["name"]: r["games"] for r in boards[0]["ratings"]} == {"ann": 1, "bot:zoo": 1}
+
+
+def test_the_host_never_reads_a_policy_file_a_client_names(live: LiveServer, tmp_path: Any) -> None:
+    """A client must not make the host read a file it names (``policy:path=``): the host seats
+    the zoo, not a path; refused at the table and in a host tournament, absent from the lists."""
+    games = {g["name"]: g for g in get(live, "/api/games")}
+    assert not any("policy" in g["bots"] for g in games.values())
+    mallory = live.register("mallory")
+    headers = {"authorization": f"Bearer {mallory}"}
+    for path in ("/dev/zero", str(tmp_path / "missing.npz")):
+        table = httpx.post(
+            live.http + "/api/tables",
+            json={"game": "hilo", "seats": ["open", f"bot:policy:path={path}"]},
+            headers=headers,
+            timeout=30,
+        )
+        assert table.status_code == 400, table.text
+        assert "only on your machine" in table.text
+        tournament = httpx.post(
+            live.http + "/api/tournaments",
+            json={"game": "hilo", "entrants": ["random", f"policy:path={path}"]},
+            headers=headers,
+            timeout=30,
+        )
+        assert tournament.status_code == 400, tournament.text
+        assert "only on your machine" in tournament.text
+    assert get(live, "/api/tables")["tables"] == []

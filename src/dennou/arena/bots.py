@@ -2,9 +2,11 @@
 
 Locally (:func:`make_bot`) a spec may also be a program: ``cmd:./mybot args`` plays over the
 engine bridge (:mod:`dennou.arena.bridge`), or a language model: ``llm:model=NAME`` asks an
-OpenAI-compatible endpoint (:mod:`dennou.arena.llm`). The host runs neither: :func:`resolve_bot`,
-which builds the host's bot seats, refuses them; a host seats only the models its operator
-declared (``dennou serve --llm NAME=URL``), by their names.
+OpenAI-compatible endpoint (:mod:`dennou.arena.llm`), or ``policy:path=FILE`` reads a trained
+policy file. The host runs none of these: :func:`resolve_bot`, which builds the host's bot seats,
+refuses them (a client must not make the host run a program or read a file it names); a host
+seats its built-in bots, the model zoo, and only the models its operator declared
+(``dennou serve --llm NAME=URL``), by their names.
 """
 
 from __future__ import annotations
@@ -54,6 +56,29 @@ GENERIC_BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "policy": _p
 ``zoo`` only the games of :data:`ZOO_GAMES`)."""
 
 
+LOCAL_BOTS: dict[str, str] = {
+    "policy": "a policy file is read only on your machine (dennou match, dennou tournament); "
+    "a host plays its built-in bots and the model zoo (zoo)",
+}
+"""Bots a host never builds, with the reason its refusal gives: they read what the spec names."""
+
+
+def host_bots(game: Game[Any, Any]) -> list[str]:
+    """The sorted names of the bots a host seats for ``game``: :data:`LOCAL_BOTS` left out."""
+    return sorted(name for name in available_bots(game) if name not in LOCAL_BOTS)
+
+
+def refuse_local_bot(spec: str) -> None:
+    """Raise :class:`ConfigError` if ``spec`` names a bot only a local run builds.
+
+    Raises:
+        ConfigError: ``spec`` is one of :data:`LOCAL_BOTS`.
+    """
+    name = spec.strip().split(":", 1)[0].strip()
+    if name in LOCAL_BOTS:
+        raise ConfigError(f"{spec!r}: {LOCAL_BOTS[name]}")
+
+
 def available_bots(game: Game[Any, Any]) -> Bots:
     """Every bot usable for ``game`` by name (the generic ones first, then declared models).
 
@@ -83,15 +108,23 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], dict[str, Any]]:
+def resolve_bot(
+    game: Game[Any, Any], spec: str, *, host: bool = True
+) -> tuple[Callable[..., Bot], dict[str, Any]]:
     """The factory of a bot spec and its options converted to the types it declares.
 
     Option values are converted to the types the bot's constructor declares and checked against
     the ranges it declares (:mod:`dennou.core.options`). Building the bot is then
     ``factory(**options)`` (the host does that in a worker process).
 
+    Args:
+        game: The game the bot plays.
+        spec: The bot spec.
+        host: Build it for a host (the default): :data:`LOCAL_BOTS` are refused.
+
     Raises:
-        ConfigError: Unknown bot or option, a value of the wrong type or out of its range.
+        ConfigError: Unknown bot or option, a value of the wrong type or out of its range; on a
+            host, a bot only a local run builds.
     """
     from dennou.arena.llm import declared_model_options, is_llm
 
@@ -105,6 +138,8 @@ def resolve_bot(game: Game[Any, Any], spec: str) -> tuple[Callable[..., Bot], di
             f"{spec!r}: a host asks only the models its operator declared (dennou serve --llm "
             "NAME=URL), by their names; llm:... runs on your machine (dennou match)"
         )
+    if host:
+        refuse_local_bot(spec)
     name, options = parse_bot_spec(spec)
     bots = available_bots(game)
     if name not in bots:
@@ -134,7 +169,7 @@ def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     if is_llm(spec):
         bot: Bot = LLMBot(**bot_options(LLMBot, parse_llm_spec(spec), name="llm"))
     else:
-        factory, kwargs = resolve_bot(game, spec)
+        factory, kwargs = resolve_bot(game, spec, host=False)
         bot = factory(**kwargs)
     if not isinstance(bot, Bot):
         raise ConfigError(f"{spec!r} did not make a Bot")

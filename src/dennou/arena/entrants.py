@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from dennou.arena.bots import available_bots, make_bot, parse_bot_spec
+from dennou.arena.bots import available_bots, make_bot, parse_bot_spec, refuse_local_bot
 from dennou.arena.bridge import is_command
 from dennou.arena.llm import is_llm
 from dennou.core.bot import Bot
@@ -123,6 +123,8 @@ def check_entrant(game: Game[Any, Any], entrant: Entrant, *, remote_ok: bool = F
     if is_class_target(entrant.spec):
         make_entrant_bot(game, entrant.spec)
         return
+    if remote_ok:
+        refuse_local_bot(entrant.spec)
     name, _ = parse_bot_spec(entrant.spec)
     if name not in available_bots(game):
         bots = ", ".join(available_bots(game))

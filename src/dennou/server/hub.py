@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from dennou import __version__
-from dennou.arena.bots import available_bots
+from dennou.arena.bots import host_bots
 from dennou.arena.llm import model_seats
 from dennou.core.errors import DennouError
 from dennou.core.game import Game, rules_options
@@ -344,7 +344,7 @@ class Hub:
                         for n, t, d, desc in rules_options(game.rules_type)
                         if not (n == HOST_CLOCK and has_host_clock(game))
                     ],
-                    bots=sorted(available_bots(game)),
+                    bots=host_bots(game),
                     talk=spec.talk,
                     hidden_information=spec.hidden_information,
                     time_limit=self.game_clock(game),
