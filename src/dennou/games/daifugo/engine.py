@@ -84,7 +84,7 @@ class DaifugoEngine(Game[DaifugoState, DaifugoRules]):
     spec = GameSpec(
         name="daifugo",
         title="Daifugo (大富豪)",
-        version=2,
+        version=3,
         min_players=2,
         max_players=8,
         chance=True,
