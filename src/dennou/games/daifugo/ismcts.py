@@ -60,6 +60,7 @@ from dennou.games.daifugo.beliefs import (
 )
 from dennou.games.daifugo.endgame import TwoPlayerSolver
 from dennou.games.daifugo.greedy import greedy_choice
+from dennou.games.daifugo.net import shipped
 from dennou.games.daifugo.policy import OPPONENT_MODELS, OPPONENT_RULES, VALUE, WEIGHTS
 from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.search import (
@@ -96,6 +97,9 @@ class IsmctsBot(Bot):
             (else by the playout policy).
         blend: The value model's share of each playout's reward
             (:func:`~dennou.games.daifugo.policy.position_value`; experimental).
+        net: Play the playouts by the shipped policy network and judge positions (``blend``,
+            ``cutoff``) by its value network (``net.npz``, :mod:`.net`) instead of the linear
+            models; the hidden hands are still weighed by the linear policy.
         cutoff: Stop each playout after this many moves and let the value model judge
             (experimental; 0: play to the end).
     """
@@ -118,6 +122,7 @@ class IsmctsBot(Bot):
         model_playouts: bool = True,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
+        net: bool = False,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -136,8 +141,10 @@ class IsmctsBot(Bot):
         self.template: np.ndarray | None = None
         self.blend = blend
         self.cutoff = cutoff
-        self.value_weights = VALUE
+        self.net = net
+        self.value_weights = shipped().value if net else VALUE
         self.weights = WEIGHTS
+        self.playout_weights = shipped().policy if net else WEIGHTS
         self.tracker = Tracker()
         self.rules: DaifugoRules | None = None
 
@@ -302,7 +309,7 @@ class IsmctsBot(Bot):
         visits = np.zeros(arms, dtype=np.int64)
         totals = np.zeros(arms)
         args = (
-            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
+            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.playout_weights,
             self.playout_rules(len(ctx.view["players"])), self.value_weights,
             self.blend, self.cutoff,
         )  # fmt: skip
