@@ -219,12 +219,18 @@ def record(args: argparse.Namespace) -> None:
 
 # --- the networks' playout policy against the linear one, without search -----------------------
 @njit
-def _duel_game(st: np.ndarray, fl: np.ndarray, wa: np.ndarray, wb: np.ndarray, hero: int) -> int:
-    """Play ``st`` to the end, ``hero`` by ``wa`` and the others by ``wb``; the hero's place."""
+def _duel_game(
+    st: np.ndarray, fl: np.ndarray, wa: np.ndarray, wb: np.ndarray, hero: int, by_rule: bool
+) -> int:
+    """Play ``st`` to the end, ``hero`` by ``wa`` and the others by ``wb`` (or, ``by_rule``,
+    by the weakest-first rule); the hero's place."""
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
     feats = np.zeros(NF + N.SCRATCH)
     rule = np.zeros(st[S.N], dtype=np.bool_)
+    if by_rule:
+        rule[:] = True
+        rule[hero] = False
     for _ in range(100_000):
         if st[S.OVER]:
             break
@@ -241,24 +247,31 @@ def _duel_game(st: np.ndarray, fl: np.ndarray, wa: np.ndarray, wb: np.ndarray, h
 def duel(args: argparse.Namespace) -> None:
     """The ``duel`` command: the policy network's playouts against the linear policy's."""
     nets = N.load(args.net)
-    rng = random.Random(args.seed)
+    rows = (
+        ("network policy", nets.policy, "4 linear policies", False),
+        ("network policy", nets.policy, "4 weakest-first rules", True),
+        ("linear policy", WEIGHTS, "4 weakest-first rules", True),
+    )
     for preset in PRESETS:
         rules = rules_of(preset)
         fl = S.flags_of_rules(rules)
-        per_deal = []
-        for _ in range(args.deals):
-            state = GAME.new(rules, [f"p{i}" for i in range(5)])
-            state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
-            base = S.pack(state)
-            np.random.seed(rng.randrange(2**31))
-            points = [2 - _duel_game(base.copy(), fl, nets.policy, WEIGHTS, h) for h in range(5)]
-            per_deal.append(sum(points) / 5)
-        m = float(np.mean(per_deal))
-        half = 1.96 * float(np.std(per_deal, ddof=1)) / len(per_deal) ** 0.5
-        print(
-            f"{preset or 'seed rules'}: network policy among 4 linear policies, "
-            f"{m:+.3f} [{m - half:+.3f}, {m + half:+.3f}] points a game over {args.deals} deals"
-        )
+        for hero, wa, field, by_rule in rows:
+            rng = random.Random(args.seed)  # the same deals for every row
+            per_deal = []
+            for _ in range(args.deals):
+                state = GAME.new(rules, [f"p{i}" for i in range(5)])
+                state, _ = GAME.apply(state, CHANCE, GAME.sample_chance(state, rng))
+                base = S.pack(state)
+                np.random.seed(rng.randrange(2**31))
+                places = [_duel_game(base.copy(), fl, wa, WEIGHTS, h, by_rule) for h in range(5)]
+                per_deal.append(sum(2 - p for p in places) / 5)
+            m = float(np.mean(per_deal))
+            half = 1.96 * float(np.std(per_deal, ddof=1)) / len(per_deal) ** 0.5
+            print(
+                f"{preset or 'seed rules'}: {hero} among {field}: {m:+.3f} "
+                f"[{m - half:+.3f}, {m + half:+.3f}] points a game over {args.deals} deals",
+                flush=True,
+            )
 
 
 # --- fitting -------------------------------------------------------------------------------------
