@@ -94,7 +94,7 @@ def test_value_network_judges_positions_between_zero_and_one() -> None:
 
 
 def test_ismcts_with_the_networks_plays_a_set_to_its_end() -> None:
-    bot = IsmctsBot(playouts=40, samples=4, mcmc=2, net=True, cutoff=6)
+    bot = IsmctsBot(playouts=40, samples=4, mcmc=2, net=True, net_value=True, cutoff=6)
     assert bot.playout_weights.shape[0] > NF and bot.value_weights.shape[0] > NV
     bots = [bot, *(IsmctsBot(playouts=40, samples=4, mcmc=2) for _ in range(4))]
     record = play(GAME, GAME.make_rules({"games": 2}), bots, 5)

@@ -25,7 +25,9 @@ The approach of the UECda champions (``docs/games/daifugo.md``, Bots):
   (:mod:`.search`).
 - **The policy** (:mod:`.policy`) is a softmax over a few hand-built features of each play;
   its weights (``policy.json``) are fitted by ``bench/daifugo_policy.py`` to the choices of
-  ``montecarlo`` bots in self-play.
+  ``montecarlo`` bots in self-play. With ``net`` the playouts are played by a small policy
+  network and positions judged by a value network instead (:mod:`.net`, ``net.npz``, fitted by
+  ``bench/daifugo_net.py`` to ``ismcts`` self-play).
 - **An exact solver when two players remain**: the seat then knows the other hand (every unseen
   card), and a win/loss search with a transposition table (:class:`.endgame.TwoPlayerSolver`)
   plays a winning move when there is one.
@@ -97,9 +99,10 @@ class IsmctsBot(Bot):
             (else by the playout policy).
         blend: The value model's share of each playout's reward
             (:func:`~dennou.games.daifugo.policy.position_value`; experimental).
-        net: Play the playouts by the shipped policy network and judge positions (``blend``,
-            ``cutoff``) by its value network (``net.npz``, :mod:`.net`) instead of the linear
-            models; the hidden hands are still weighed by the linear policy.
+        net: Play the playouts by the shipped policy network (``net.npz``, :mod:`.net`)
+            instead of the linear policy; the hidden hands are still weighed by the linear one.
+        net_value: Judge positions (``blend``, ``cutoff``) by the shipped value network
+            instead of the linear value model.
         cutoff: Stop each playout after this many moves and let the value model judge
             (experimental; 0: play to the end).
     """
@@ -123,6 +126,7 @@ class IsmctsBot(Bot):
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
         net: bool = False,
+        net_value: bool = False,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -142,7 +146,8 @@ class IsmctsBot(Bot):
         self.blend = blend
         self.cutoff = cutoff
         self.net = net
-        self.value_weights = shipped().value if net else VALUE
+        self.net_value = net_value
+        self.value_weights = shipped().value if net_value else VALUE
         self.weights = WEIGHTS
         self.playout_weights = shipped().policy if net else WEIGHTS
         self.tracker = Tracker()
