@@ -25,7 +25,9 @@ The approach of the UECda champions (``docs/games/daifugo.md``, Bots):
   (:mod:`.search`).
 - **The policy** (:mod:`.policy`) is a softmax over a few hand-built features of each play;
   its weights (``policy.json``) are fitted by ``bench/daifugo_policy.py`` to the choices of
-  ``montecarlo`` bots in self-play.
+  ``montecarlo`` bots in self-play. With ``net`` the playouts are played by a small policy
+  network and positions judged by a value network instead (:mod:`.net`, ``net.npz``, fitted by
+  ``bench/daifugo_net.py`` to ``ismcts`` self-play).
 - **An exact solver when two players remain**: the seat then knows the other hand (every unseen
   card), and a win/loss search with a transposition table (:class:`.endgame.TwoPlayerSolver`)
   plays a winning move when there is one.
@@ -60,6 +62,7 @@ from dennou.games.daifugo.beliefs import (
 )
 from dennou.games.daifugo.endgame import TwoPlayerSolver
 from dennou.games.daifugo.greedy import greedy_choice
+from dennou.games.daifugo.net import shipped
 from dennou.games.daifugo.policy import OPPONENT_MODELS, OPPONENT_RULES, VALUE, WEIGHTS
 from dennou.games.daifugo.rules import DaifugoRules
 from dennou.games.daifugo.search import (
@@ -96,6 +99,10 @@ class IsmctsBot(Bot):
             (else by the playout policy).
         blend: The value model's share of each playout's reward
             (:func:`~dennou.games.daifugo.policy.position_value`; experimental).
+        net: Play the playouts by the shipped policy network (``net.npz``, :mod:`.net`)
+            instead of the linear policy; the hidden hands are still weighed by the linear one.
+        net_value: Judge positions (``blend``, ``cutoff``) by the shipped value network
+            instead of the linear value model.
         cutoff: Stop each playout after this many moves and let the value model judge
             (experimental; 0: play to the end).
     """
@@ -118,6 +125,8 @@ class IsmctsBot(Bot):
         model_playouts: bool = True,
         blend: Annotated[float, Meta(ge=0, le=1)] = 0.0,
         cutoff: Annotated[int, Meta(ge=0, le=1000)] = 0,
+        net: bool = False,
+        net_value: bool = False,
     ) -> None:
         self.playouts = playouts
         self.ms = ms
@@ -136,8 +145,11 @@ class IsmctsBot(Bot):
         self.template: np.ndarray | None = None
         self.blend = blend
         self.cutoff = cutoff
-        self.value_weights = VALUE
+        self.net = net
+        self.net_value = net_value
+        self.value_weights = shipped().value if net_value else VALUE
         self.weights = WEIGHTS
+        self.playout_weights = shipped().policy if net else WEIGHTS
         self.tracker = Tracker()
         self.rules: DaifugoRules | None = None
 
@@ -302,7 +314,7 @@ class IsmctsBot(Bot):
         visits = np.zeros(arms, dtype=np.int64)
         totals = np.zeros(arms)
         args = (
-            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.weights,
+            base, hands, moves, int(use_first), int(diamond3), ctx.fl, self.playout_weights,
             self.playout_rules(len(ctx.view["players"])), self.value_weights,
             self.blend, self.cutoff,
         )  # fmt: skip

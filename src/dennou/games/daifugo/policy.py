@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from dennou.games.daifugo import net as N
 from dennou.games.daifugo import sim as S
 
 FEATURES = (
@@ -166,17 +167,25 @@ def policy(
 
     Fills ``buf`` with the plays (:func:`.sim.gen_moves`) and ``probs`` with their
     probabilities, passing last (at index ``k``) when allowed. Returns ``(k, can_pass)``.
+    ``w`` longer than :data:`NF` is a policy network (:mod:`.net`); ``feats`` then holds
+    ``NF + net.SCRATCH`` floats.
     """
     k = S.gen_moves(hand, st, fl, buf)
     can_pass = st[S.TOP] != 0 or fl[S.F_LEADPASS] != 0
     total = k + (1 if can_pass else 0)
     best = -1e300
+    net = w.shape[0] > NF
+    if net:
+        N.prepare(st, st[S.TURN], w, feats[NF:])
     for i in range(total):
         m = buf[i] if i < k else _ZERO
         move_features(st, fl, hand, m, feats)
         z = 0.0
-        for f in range(NF):
-            z += w[f] * feats[f]
+        if net:
+            z = N.logit(w, feats, feats[NF:])
+        else:
+            for f in range(NF):
+                z += w[f] * feats[f]
         probs[i] = z
         if z > best:
             best = z
@@ -469,9 +478,12 @@ def value_features(st: np.ndarray, fl: np.ndarray, seat: int, out: Any) -> None:
 def position_value(st: np.ndarray, fl: np.ndarray, seat: int, v: np.ndarray, feats: Any) -> Any:
     """The value model's estimate (0-1) of the seat's reward from ``st``.
 
-    A logistic of :func:`value_features` with the weights ``v`` (``feats``: scratch space).
+    A logistic of :func:`value_features` with the weights ``v`` (``feats``: scratch space), or
+    the value network (:func:`.net.value_of`) when ``v`` is longer than :data:`NV`.
     """
     value_features(st, fl, seat, feats)
+    if v.shape[0] > NV:
+        return N.value_of(v, feats)
     z = 0.0
     for i in range(NV):
         z += v[i] * feats[i]

@@ -27,6 +27,7 @@ from dennou.games.daifugo import fast as F
 from dennou.games.daifugo import sim as S
 from dennou.games.daifugo.actions import Pass, Play
 from dennou.games.daifugo.beliefs import deal_samples
+from dennou.games.daifugo.net import SCRATCH
 from dennou.games.daifugo.policy import NF, NV, playout, playout_cut, position_value
 from dennou.games.daifugo.rules import titles_for
 from dennou.games.daifugo.views import determinize, known_holdings, tribute_caps
@@ -88,7 +89,7 @@ def search(
     shared = hands.shape[0] == 1
     buf = np.zeros(S.MAXMOVES, dtype=np.uint64)
     probs = np.zeros(S.MAXMOVES + 1)
-    feats = np.zeros(NF)
+    feats = np.zeros(NF + SCRATCH)  # a policy network's scratch space after the features
     vfeats = np.zeros(NV)
     done = 0
     for k in range(arms):
