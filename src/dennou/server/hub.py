@@ -512,6 +512,9 @@ class Hub:
             return self.tables[table_id]
         self.tables[table_id] = actor
         actor.start()
+        if self.cluster is not None and row.options.get("tournament") is not None:
+            # a tournament's table is seated when made: whichever process runs it starts it
+            await actor.call(actor.begin)
         if actor.status in ("finished", "aborted"):
             asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
         return actor
