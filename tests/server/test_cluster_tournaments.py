@@ -111,10 +111,11 @@ def test_a_tournament_continues_when_the_process_driving_it_is_killed(
 ) -> None:
     calm = undisturbed(tmp_path)
     tokens = {name: cluster[0].register(name) for name in ("alice", "bob", "olga")}
+    olga = {"authorization": f"Bearer {tokens['olga']}"}
     reply = httpx.post(
         f"{cluster[0].http}/api/tournaments",
-        json=BODY,
-        headers={"authorization": f"Bearer {tokens['olga']}"},
+        json={**BODY, "start": False},
+        headers=olga,
         timeout=30,
     )
     assert reply.status_code == 201, reply.text
@@ -129,7 +130,21 @@ def test_a_tournament_continues_when_the_process_driving_it_is_killed(
             asyncio.create_task(play_tournament(bot, cluster[i].ws, tokens[name], tid, seed=seed))
             for bot, name, seed, i in ((greedy, "alice", 1, 1), (RandomBot(), "bob", 2, 2))
         ]
-        driver = None
+        driver, begun = None, time.monotonic()
+        async with httpx.AsyncClient(timeout=30) as http:
+            # the entrants accept on processes 1 and 2 (each its own copy of the tournament);
+            # the owner starts it on process 0, which drives it
+            while set(
+                (await http.get(f"{cluster[0].http}/api/tournaments/{tid}"))
+                .json()["invitations"]
+                .values()
+            ) != {"accepted"}:
+                assert time.monotonic() - begun < 120, "the entrants never accepted"
+                await asyncio.sleep(0.1)
+            started = await http.post(
+                f"{cluster[0].http}/api/tournaments/{tid}/start", headers=olga
+            )
+            assert started.status_code == 200, started.text
         async with httpx.AsyncClient(base_url=cluster[2].http + "/", timeout=30) as http:
             while True:  # kill with some matches finished and a table well into its set
                 held = await loop.run_in_executor(None, leases, cluster)
@@ -140,7 +155,9 @@ def test_a_tournament_continues_when_the_process_driving_it_is_killed(
                 if info["finished"] >= 2 and await mid_game(http, info["playing"]):
                     break
                 await asyncio.sleep(0.05)
-        assert driver is not None and driver.split(":")[1] == str(cluster[0].proc.pid), driver
+        first = cluster[0].proc
+        assert first is not None and driver is not None
+        assert driver.split(":")[1] == str(first.pid), f"driven by {driver}"
         at_kill.append(info["finished"])
         await loop.run_in_executor(None, cluster[0].kill)
         await asyncio.wait_for(asyncio.gather(*clients), 300)
