@@ -46,7 +46,7 @@ def test_the_sites_bot_queue_serves_the_least_served_account_first() -> None:
             # each served by the seconds it used: light's short decisions go by heavy's long one
             assert order == ["h0", "l0", "l1", "h1", "h2", "h3"], order
             # an account's line is bounded: its tables wait
-            for i in range(3):
+            for _ in range(3):
                 assert await queue.put("busy", b"b", 3)
             assert not await queue.put("busy", b"b", 3)
             while await queue.take() is not None:
@@ -106,7 +106,7 @@ def test_a_hosts_bots_think_in_a_bot_process_of_their_own(
     async def make() -> str:
         async with await Client.open(remote[0].ws, token, timeout=60) as client:
             info = await client.create_table(
-                "numeron", ["bot:random", "bot:greedy"], {"digits": 3}, time_limit=60
+                "numeron", ["bot:solver", "bot:random"], {"digits": 3}, time_limit=60
             )
             return str(info["id"])
 

@@ -401,8 +401,7 @@ async def api_create_table(request: Request) -> Any:
 
 async def api_table(request: Request) -> Any:
     """One table."""
-    actor = await _hub(request).actor(request.path_params["table"])
-    return actor.info()
+    return await _hub(request).table_info(request.path_params["table"])
 
 
 async def api_join(request: Request) -> Any:
