@@ -803,11 +803,13 @@ class TournamentHost:
         where = self.table_match.get(table_id)
         if where is None:
             actor = self.hub.tables.get(table_id)
-            tournament = actor.row.options.get("tournament") if actor is not None else None
+            if self.cluster is None or actor is None or actor.status not in ("waiting", "playing"):
+                return None
+            tournament = actor.row.options.get("tournament")
             if tournament is None:
                 return None
-            # a table of a tournament this process has not read yet (a cluster): closed until
-            # it is known not to share its deals
+            # a live table of a tournament this process has not read yet (every process reads
+            # the running ones within a second): closed until it is known not to share its deals
             known = self.runs.get(str(tournament))
             return WITHHELD if known is None or known.shares_deals() else None
         run = self.runs.get(where[0])
