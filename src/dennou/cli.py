@@ -848,6 +848,15 @@ def cluster_up_command(
         Path | None,
         typer.Option(help="data of the PostgreSQL it starts (default: under --data-dir)"),
     ] = None,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            min=0, max=64, help="bot processes (`cluster bots`): the hosts think no bot then"
+        ),
+    ] = 0,
+    bot_workers: Annotated[
+        int, typer.Option(min=1, max=256, help="worker processes of each bot process")
+    ] = 2,
 ) -> None:
     """Run a site here: PostgreSQL, Redis and N `dennou serve` processes (Ctrl-C stops)."""
     from dennou.server.cluster.up import cluster_up
@@ -862,6 +871,8 @@ def cluster_up_command(
         pg_port=pg_port,
         redis_port=redis_port,
         pg_dir=pg_dir,
+        bot_processes=bot_processes,
+        bot_workers=bot_workers,
     )
 
 
