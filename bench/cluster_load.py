@@ -166,13 +166,16 @@ def run_one(args: argparse.Namespace, count: int, tmp: Path) -> dict[str, Any]:
             ready.get(timeout=600)
         time.sleep(1.0)
         pg_pids, redis_pids = pids_named("postgres"), pids_named("redis-server")
+        load_pids = [load.pid for load in loads if load.pid is not None]
         cpu0, pg0, redis0 = total_cpu(pids), total_cpu(pg_pids), total_cpu(redis_pids)
+        load0 = total_cpu(load_pids)
         t0 = time.perf_counter()
         go.set()
         time.sleep(args.seconds)
         wall = time.perf_counter() - t0
         host_cpu = total_cpu(pids) - cpu0
         pg_cpu, redis_cpu = total_cpu(pg_pids) - pg0, total_cpu(redis_pids) - redis0
+        load_cpu = total_cpu(load_pids) - load0
         parts = [out.get(timeout=600) for _ in loads]
         for load in loads:
             load.join(30)
@@ -192,6 +195,7 @@ def run_one(args: argparse.Namespace, count: int, tmp: Path) -> dict[str, Any]:
         "bcast_p99_ms": pct(broadcast, 0.99) * 1000,
         "host_cpu_cores": host_cpu / wall,
         "host_cpu_ms_per_action": host_cpu * per,
+        "load_cpu_cores": load_cpu / wall,
         "pg_cpu_ms_per_action": pg_cpu * per,
         "redis_cpu_ms_per_action": redis_cpu * per,
         "errors": len(errors),

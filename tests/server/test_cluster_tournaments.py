@@ -176,3 +176,13 @@ def test_a_tournament_continues_when_the_process_driving_it_is_killed(
     assert rows["alice"]["defaults"] == rows["bob"]["defaults"] == 0, "nobody forfeited"
     log = cluster[1].log.read_text(errors="replace") + cluster[2].log.read_text(errors="replace")
     assert f"tournament {tid}: driven here" in log, log[-3000:]
+    # tournaments per account count on the whole site: three more (not started) made on the
+    # two living processes, the fourth refused
+    small = {**BODY, "start": False}
+    for i in range(3):
+        made = httpx.post(
+            f"{cluster[(i % 2) + 1].http}/api/tournaments", json=small, headers=olga, timeout=30
+        )
+        assert made.status_code == 201, made.text
+    refused = httpx.post(f"{cluster[1].http}/api/tournaments", json=small, headers=olga, timeout=30)
+    assert refused.status_code == 429 and refused.json()["code"] == "limit_reached", refused.text

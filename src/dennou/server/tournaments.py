@@ -461,7 +461,20 @@ class TournamentHost:
             )
         self._creating[owner] = self._creating.get(owner, 0) + 1
         try:
-            return await self._create(owner, msg, game, entrants)
+            if self.cluster is None:
+                return await self._create(owner, msg, game, entrants)
+            # a site counts the owner's tournaments on every process, one creation at a time
+            busy = "too many tournaments being made at once; try again"
+            async with self.cluster.shared.lock("tournaments", owner, busy):
+                rows = await self._call(self.db.all, list(ACTIVE), 10_000)
+                mine = sum(1 for r in rows if r.owner == owner)
+                if mine >= limit:
+                    raise Refused(
+                        "limit_reached",
+                        f"you have {mine} tournaments not over (created, running or paused) "
+                        f"on the site; the limit is {limit}",
+                    )
+                return await self._create(owner, msg, game, entrants)
         finally:
             self._creating[owner] -= 1
             if not self._creating[owner]:
