@@ -18,6 +18,11 @@ the table exists, a table is stored before it starts, and a result is stored onc
 finished. Kill the server and start it again: the tables resume themselves, and each running
 tournament's driver picks up where the store says it was.
 
+On a cluster (:mod:`dennou.server.cluster`) each tournament is driven by the process holding its
+lease (``tournament:ID``), its tables are spread over the site's processes, and the others keep a
+copy read from the store at each change the driver announces: a process that dies has its
+tournaments driven elsewhere from the store within a few seconds.
+
 Every finished tournament table, and every ordinary table created with the option
 ``"rated": true``, moves the game's leaderboard once (per rules preset, see
 :func:`dennou.arena.leaderboard.rules_preset`).
