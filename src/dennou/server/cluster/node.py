@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import secrets
@@ -162,6 +163,7 @@ class Cluster:
         ``tour``, the remote bots' ``bot``."""
         self.on_renew: list[Callable[[], Awaitable[None]]] = []
         """Called after each renewal (the tournaments take the drivers nobody runs)."""
+        self._calls: dict[str, asyncio.Future[tuple[dict[str, Any], bytes]]] = {}
         self.on_lost: list[Callable[[str], Awaitable[None]]] = []
         """Called with a lease other than a table's that another process holds now."""
         hub.accounts.shared = self.shared
@@ -334,6 +336,50 @@ class Cluster:
         owner = await asyncio.to_thread(self.hub.store.store.lease_owner, table_id)
         if owner is not None:
             self.publish(owner, {"k": "cancel", "t": table_id}, b"")
+
+    async def seat_call(
+        self, table_id: str, op: str, account: str, seat: int | None = None
+    ) -> p.TableInfo | None:
+        """Have the owner of ``table_id`` take (``join``) or give up (``leave``) a seat over HTTP.
+
+        Returns:
+            The table's info after it, or ``None`` when nobody else owns the table (do it here).
+
+        Raises:
+            Refused: What the owner refused, or ``not_found`` when it did not answer.
+        """
+        owner = await asyncio.to_thread(self.hub.store.store.lease_owner, table_id)
+        if owner is None or owner == self.name:
+            return None
+        ask = secrets.token_hex(8)
+        future = self._calls[ask] = asyncio.get_running_loop().create_future()
+        header = {"k": "call", "op": op, "t": table_id, "a": account, "s": seat}
+        self.publish(owner, {**header, "id": ask, "p": self.name}, b"")
+        try:
+            reply, body = await asyncio.wait_for(future, 10 + self.lease_ttl)
+        except TimeoutError:
+            raise Refused("not_found", f"table {table_id} is moving; try again") from None
+        finally:
+            self._calls.pop(ask, None)
+        if "code" in reply:
+            raise Refused(reply["code"], str(reply["why"]))
+        return msgspec.json.decode(body, type=p.TableInfo)
+
+    async def _seat_called(self, header: dict[str, Any]) -> None:
+        """Take or give up a seat for an HTTP caller of another process (``seat_call``)."""
+        back = {"k": "reply", "id": header["id"]}
+        try:
+            actor = await self.hub.actor(str(header["t"]))
+            account = str(header["a"])
+            if header["op"] == "join":
+                conn = Connection(account)  # no transport: the caller reads the table
+                join = functools.partial(actor.join, present=False)
+                await actor.call(join, conn, header["s"], None, None)
+            else:
+                await actor.call(actor.leave_seat, account)
+            self.publish(str(header["p"]), back, msgspec.json.encode(actor.info()))
+        except Refused as exc:
+            self.publish(str(header["p"]), {**back, "code": exc.code, "why": str(exc)}, b"")
 
     def tell(self, kind: str, fields: dict[str, Any]) -> None:
         """Send every process (this one too) a message of ``kind`` for its handler."""
@@ -649,6 +695,12 @@ class Cluster:
             actor = self.hub.tables.get(str(header["t"]))
             if actor is not None and actor.id in self.owned:
                 self._background(actor.call(actor.cancel))
+        elif kind == "call":
+            self._background(self._seat_called(header))
+        elif kind == "reply":
+            waiting = self._calls.get(str(header["id"]))
+            if waiting is not None and not waiting.done():
+                waiting.set_result((header, body))
         elif kind in self.handlers:
             self._background(self.handlers[kind](header, body))
         elif kind == "push" and header["p"] != self.name:
