@@ -6,7 +6,8 @@ redis://...`` processes (one fresh PostgreSQL database, one Redis), pins them to
 ``taskset`` does), then plays ``--tables`` tables of remote bots as ``bench/server_load.py``
 does, but spread over the processes: table ``t`` is created on process ``t mod N`` and its
 seat ``s`` and spectators connect to the following ones, so most clients reach their table
-through another process (forwarded over Redis), as behind a load balancer. Prints actions/s,
+through another process (forwarded over Redis), as behind a load balancer (``--local``: every
+client on its table's process, as behind one that routes by table). Prints actions/s,
 acknowledgement and broadcast latency (p50/p99), CPU per action of the host processes, of
 PostgreSQL and of Redis, errors and lost actions.
 
@@ -49,6 +50,8 @@ async def client_part(
     """One load-generating process: its share of the tables, spread over the processes."""
     specs = table_specs(args.game)
     n = len(ws)
+    # --local: every client of table t on process t mod N (a load balancer that routes by table)
+    step = 0 if args.local else 1
     mine = list(range(part, args.tables, args.procs))
     names = [f"p{t}_{s}" for t in mine for s in range(specs[t % len(specs)][1])]
     gate = asyncio.Semaphore(8)
@@ -75,7 +78,7 @@ async def client_part(
             info = await first.create_table(name, ["me"] + ["open"] * (seats - 1), absent_grace=60)
             table = info["id"]
             for k in range(args.spectators):
-                c = await Client.open(ws[(t + seats + k) % n], None, timeout=60)
+                c = await Client.open(ws[(t + step * (seats + k)) % n], None, timeout=60)
                 clients.append(c)
                 await c.request({"type": "spectate", "table": table})
                 tasks.append(asyncio.create_task(spectator(c, table, stats, stop, k == 0)))
@@ -83,7 +86,7 @@ async def client_part(
                 asyncio.create_task(player(first, table, game, stats, stop, t * 10, args.think))
             )
             for s in range(1, seats):
-                c = await Client.open(ws[(t + s) % n], tokens[f"p{t}_{s}"], timeout=60)
+                c = await Client.open(ws[(t + step * s) % n], tokens[f"p{t}_{s}"], timeout=60)
                 clients.append(c)
                 await c.request({"type": "join", "table": table})
                 tasks.append(
@@ -166,13 +169,16 @@ def run_one(args: argparse.Namespace, count: int, tmp: Path) -> dict[str, Any]:
             ready.get(timeout=600)
         time.sleep(1.0)
         pg_pids, redis_pids = pids_named("postgres"), pids_named("redis-server")
+        load_pids = [load.pid for load in loads if load.pid is not None]
         cpu0, pg0, redis0 = total_cpu(pids), total_cpu(pg_pids), total_cpu(redis_pids)
+        load0 = total_cpu(load_pids)
         t0 = time.perf_counter()
         go.set()
         time.sleep(args.seconds)
         wall = time.perf_counter() - t0
         host_cpu = total_cpu(pids) - cpu0
         pg_cpu, redis_cpu = total_cpu(pg_pids) - pg0, total_cpu(redis_pids) - redis0
+        load_cpu = total_cpu(load_pids) - load0
         parts = [out.get(timeout=600) for _ in loads]
         for load in loads:
             load.join(30)
@@ -192,6 +198,7 @@ def run_one(args: argparse.Namespace, count: int, tmp: Path) -> dict[str, Any]:
         "bcast_p99_ms": pct(broadcast, 0.99) * 1000,
         "host_cpu_cores": host_cpu / wall,
         "host_cpu_ms_per_action": host_cpu * per,
+        "load_cpu_cores": load_cpu / wall,
         "pg_cpu_ms_per_action": pg_cpu * per,
         "redis_cpu_ms_per_action": redis_cpu * per,
         "errors": len(errors),
@@ -218,6 +225,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--procs", type=int, default=1, help="load-generating processes")
     parser.add_argument("--think", type=float, default=0.0, help="mean think seconds (0: flat)")
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="every client on its table's process (a load balancer routing by table)",
+    )
     count = os.cpu_count() or 1
     parser.add_argument(
         "--server-cpus",
@@ -234,8 +246,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.processes.split(",")):
             rows.append(run_one(args, n, Path(tmp)))
+    mode = "clients on their table's process" if args.local else "clients spread"
     print(
         f"cluster_load: {args.game}, {args.tables} tables, think {args.think:g} s, "
+        f"{mode}, "
         f"{args.seconds:g} s measured, host CPUs {args.server_cpus}, load CPUs {args.load_cpus}, "
         f"{os.cpu_count()} CPUs on the machine"
     )

@@ -8,7 +8,7 @@ import re
 import signal
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -859,6 +859,15 @@ def cluster_up_command(
         Path | None,
         typer.Option(help="data of the PostgreSQL it starts (default: under --data-dir)"),
     ] = None,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            min=0, max=64, help="bot processes (`cluster bots`): the hosts think no bot then"
+        ),
+    ] = 0,
+    bot_workers: Annotated[
+        int, typer.Option(min=1, max=256, help="worker processes of each bot process")
+    ] = 2,
 ) -> None:
     """Run a site here: PostgreSQL, Redis and N `dennou serve` processes (Ctrl-C stops)."""
     from dennou.server.cluster.up import cluster_up
@@ -873,7 +882,52 @@ def cluster_up_command(
         pg_port=pg_port,
         redis_port=redis_port,
         pg_dir=pg_dir,
+        bot_processes=bot_processes,
+        bot_workers=bot_workers,
     )
+
+
+@cluster_app.command("bots")
+def cluster_bots_command(
+    broker: Annotated[
+        str,
+        typer.Option(help="the site's Redis (redis://host:port/0)", envvar="DENNOU_BROKER"),
+    ],
+    site: Annotated[
+        str, typer.Option(help="the site's name (as its hosts' --site)", envvar="DENNOU_SITE")
+    ] = "dennou",
+    workers: Annotated[
+        int, typer.Option(min=1, max=256, help="worker processes (decisions thought at once)")
+    ] = 2,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(help="bot_seconds_per_minute=S, bot_overrun_grace=S (as the hosts')"),
+    ] = None,
+) -> None:
+    """Think the built-in bots of a site whose hosts run `serve --remote-bots` (Ctrl-C stops)."""
+    import asyncio
+
+    from dennou.server.cluster.bots import BotFarm
+    from dennou.server.limits import parse_limits
+
+    try:
+        limits = parse_limits(list(limit or []))
+    except ConfigError as exc:
+        raise typer.BadParameter(exc.message, param_hint="--limit") from None
+
+    def log(text: str) -> None:
+        print(f"dennou: {text}", file=sys.stderr, flush=True)
+
+    farm = BotFarm(
+        broker,
+        site,
+        workers,
+        log,
+        seconds_per_minute=limits.bot_seconds_per_minute,
+        overrun_grace=limits.bot_overrun_grace,
+    )
+    with suppress(KeyboardInterrupt):
+        asyncio.run(farm.run())
 
 
 app.add_typer(cluster_app, name="cluster")

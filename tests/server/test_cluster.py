@@ -304,3 +304,39 @@ def test_limits_hold_across_the_processes_of_a_site(limited: ClusterProcesses) -
             await client.close()
 
     asyncio.run(check())
+
+
+def test_the_http_table_routes_answer_on_every_process(cluster: ClusterProcesses) -> None:
+    tokens = {name: cluster[0].register(name) for name in ("ann", "ben")}
+    made = httpx.post(
+        f"{cluster[0].http}/api/tables",
+        json={"game": "daifugo", "seats": ["open"] * 4, "options": {"absent_grace": 60}},
+        headers={"authorization": f"Bearer {tokens['ann']}"},
+        timeout=30,
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["id"]
+    ann = {"authorization": f"Bearer {tokens['ann']}"}
+    mine = httpx.post(
+        f"{cluster[0].http}/api/tables/{table}/join", json={}, headers=ann, timeout=30
+    )
+    assert mine.status_code == 200, mine.text
+    ben = {"authorization": f"Bearer {tokens['ben']}"}
+    # the table is run by process 0; process 1 shows it, seats ben, and process 2 unseats him
+    shown = httpx.get(f"{cluster[1].http}/api/tables/{table}", timeout=30)
+    assert shown.status_code == 200 and shown.json()["status"] == "waiting", shown.text
+    joined = httpx.post(
+        f"{cluster[1].http}/api/tables/{table}/join", json={"seat": 1}, headers=ben, timeout=30
+    )
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seats"][1]["name"] == "ben"
+    again = httpx.post(
+        f"{cluster[2].http}/api/tables/{table}/join", json={"seat": 1}, headers=ben, timeout=30
+    )
+    assert again.status_code == 200 and again.json()["seats"][1]["name"] == "ben", again.text
+    left = httpx.post(f"{cluster[2].http}/api/tables/{table}/leave", headers=ben, timeout=30)
+    assert left.status_code == 200, left.text
+    assert left.json()["seats"][1]["kind"] == "open"
+    refused = httpx.post(f"{cluster[2].http}/api/tables/{table}/leave", headers=ben, timeout=30)
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden", refused.text
+    assert httpx.get(f"{cluster[1].http}/api/tables/nope", timeout=30).status_code == 404

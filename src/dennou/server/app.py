@@ -59,6 +59,7 @@ def create_app(
     secure_cookies: bool = False,
     broker: str | None = None,
     site: str = "dennou",
+    remote_bots: bool = False,
 ) -> Starlette:
     """Build the app; the store opens (and migrates) when the app starts.
 
@@ -84,6 +85,9 @@ def create_app(
         broker: A Redis URL: this process is one of a cluster sharing ``db`` (PostgreSQL)
             and that Redis (:mod:`dennou.server.cluster`); ``None``: a lone host.
         site: The cluster's name (its keys and channels in Redis start with it).
+        remote_bots: In a cluster, the built-in bots think in ``dennou cluster bots``
+            processes fed from the broker (:mod:`dennou.server.cluster.bots`), not in worker
+            processes of this one.
     """
     limits = limits or Limits()
     if rate is not None or burst is not None:
@@ -104,11 +108,13 @@ def create_app(
 
             cluster = hub.cluster = Cluster(hub, broker, site=site)
             await cluster.start()
+            if remote_bots:
+                from dennou.server.cluster.bots import RemoteBots
+
+                hub.bots = RemoteBots(cluster, limits.bot_queue)  # type: ignore[assignment]
         await hub.start()
         app.state.tournaments = host = tournaments.TournamentHost(hub)
-        # in a cluster, one process (the lease "role:tournaments") resumes the tournaments
-        if cluster is None or await cluster.take("role:tournaments") == cluster.name:
-            await host.start()
+        await host.start()  # in a cluster: each tournament where its lease is
         listener = None
         if uecda is not None:
             from dennou.uecda.listener import UecdaListener

@@ -214,6 +214,13 @@ def serve(
             envvar="DENNOU_SITE",
         ),
     ] = "dennou",
+    remote_bots: Annotated[
+        bool,
+        typer.Option(
+            help="with --broker: built-in bots think in `dennou cluster bots` processes fed "
+            "from the broker, not in worker processes of this one"
+        ),
+    ] = False,
     llm: Annotated[
         list[str] | None,
         typer.Option(
@@ -249,6 +256,8 @@ def serve(
             "a cluster's processes share one PostgreSQL: give --db postgresql://...",
             param_hint="--broker",
         )
+    if remote_bots and broker is None:
+        raise typer.BadParameter("remote bots are fed from the broker: give --broker too")
     models = _declare_models(llm or [], llm_log)
     uecda = None
     if uecda_port is not None:
@@ -308,6 +317,7 @@ def serve(
             secure_cookies=secure_cookies,
             broker=broker,
             site=site,
+            remote_bots=remote_bots,
         )
 
     def stop() -> None:

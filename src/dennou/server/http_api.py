@@ -401,8 +401,7 @@ async def api_create_table(request: Request) -> Any:
 
 async def api_table(request: Request) -> Any:
     """One table."""
-    actor = await _hub(request).actor(request.path_params["table"])
-    return actor.info()
+    return await _hub(request).table_info(request.path_params["table"])
 
 
 async def api_join(request: Request) -> Any:
@@ -410,7 +409,12 @@ async def api_join(request: Request) -> Any:
     hub = _hub(request)
     account = await account_of(request)
     body: SeatChoice = await read_json(request, SeatChoice)
-    actor = await hub.actor(request.path_params["table"])
+    table = request.path_params["table"]
+    if hub.cluster is not None and account is not None and table not in hub.tables:
+        info = await hub.cluster.seat_call(table, "join", account, body.seat)
+        if info is not None:  # another process of the site runs it
+            return info
+    actor = await hub.actor(table)
     conn = Connection(account)  # no transport: the caller reads the table
     await actor.call(functools.partial(actor.join, present=False), conn, body.seat, None, None)
     return actor.info()
@@ -420,8 +424,13 @@ async def api_leave(request: Request) -> Any:
     """Give up your own seat at a table that has not started."""
     hub = _hub(request)
     account = await account_of(request)
-    actor = await hub.actor(request.path_params["table"])
     assert account is not None
+    table = request.path_params["table"]
+    if hub.cluster is not None and table not in hub.tables:
+        info = await hub.cluster.seat_call(table, "leave", account)
+        if info is not None:  # another process of the site runs it
+            return info
+    actor = await hub.actor(table)
     await actor.call(actor.leave_seat, account)
     return actor.info()
 

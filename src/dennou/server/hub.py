@@ -512,9 +512,36 @@ class Hub:
             return self.tables[table_id]
         self.tables[table_id] = actor
         actor.start()
+        if self.cluster is not None and row.options.get("tournament") is not None:
+            # a tournament's table is seated when made: whichever process runs it starts it
+            await actor.call(actor.begin)
         if actor.status in ("finished", "aborted"):
             asyncio.get_running_loop().call_later(self.keep_finished, self._evict, actor)
         return actor
+
+    async def table_info(self, table_id: str) -> p.TableInfo:
+        """One table as the lobby shows it.
+
+        In a cluster, a table another process runs is shown as its owner last published it (at
+        most a second late), or as the store has it.
+
+        Raises:
+            Refused: ``not_found``: no such table.
+        """
+        if self.cluster is not None and table_id not in self.tables:
+            known = self.cluster.lobby.get(table_id) or self.over.get(table_id)
+            if known is not None:
+                return known[1]
+            try:
+                return (await self.actor(table_id)).info()
+            except Refused as exc:
+                if exc.code != "conflict":
+                    raise
+            row = await self.store.call(self.store.store.get_table, table_id)
+            if row is None or row.game not in self.games:
+                raise Refused("not_found", f"no table {table_id!r}")
+            return TableActor(self, row, self.games[row.game]).info()
+        return (await self.actor(table_id)).info()
 
     def table_infos(
         self,

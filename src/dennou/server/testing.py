@@ -392,6 +392,7 @@ class ClusterProcesses:
         redis: The test Redis URL (:func:`redis_url`).
         count: Processes.
         limits: Limits on top of :data:`TEST_LIMITS`.
+        args: More ``dennou serve`` options (``--remote-bots``).
     """
 
     def __init__(
@@ -402,11 +403,13 @@ class ClusterProcesses:
         count: int = 3,
         *,
         limits: Mapping[str, object] | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.postgres = postgres
         self.db, self.db_name = fresh_postgres_database(postgres)
         self.site = "dennou-test-" + secrets.token_hex(4)
-        args = ["--broker", redis, "--site", self.site]
+        self.redis = redis
+        args = ["--broker", redis, "--site", self.site, *args]
         self.procs = [
             ServerProcess(data_dir / f"p{i}", self.db, limits=limits, args=args)
             for i in range(count)

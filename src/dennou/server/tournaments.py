@@ -18,6 +18,11 @@ the table exists, a table is stored before it starts, and a result is stored onc
 finished. Kill the server and start it again: the tables resume themselves, and each running
 tournament's driver picks up where the store says it was.
 
+On a cluster (:mod:`dennou.server.cluster`) each tournament is driven by the process holding its
+lease (``tournament:ID``), its tables are spread over the site's processes, and the others keep a
+copy read from the store at each change the driver announces: a process that dies has its
+tournaments driven elsewhere from the store within a few seconds.
+
 Every finished tournament table, and every ordinary table created with the option
 ``"rated": true``, moves the game's leaderboard once (per rules preset, see
 :func:`dennou.arena.leaderboard.rules_preset`).
@@ -31,7 +36,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -81,6 +86,16 @@ MAX_WAIT = 30 * 86400
 
 POLL = 0.1
 """Seconds between a driver's looks at its tables."""
+
+REMOTE_POLL = 1.0
+"""Seconds between a driver's looks at a table another process of the site runs (in the store)."""
+
+MIRROR_AGE = 1.0
+"""Seconds a process that does not drive a tournament answers from its copy before reading the
+store again (it also reads it at each change the driver announces)."""
+
+LEASE = "tournament:"
+"""The lease of a tournament's driver in a cluster: ``tournament:ID``."""
 
 BOT_PREFIX = "bot:"
 """Leaderboard names of built-in bots: ``bot:greedy``."""
@@ -162,6 +177,10 @@ class _Run:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while its status or invitations change (each change reads the last one's)."""
     summary: dict[str, Any] | None = None
+    loaded_at: float = 0.0
+    """When this copy was read from the store (``time.monotonic``)."""
+    checked: dict[str, float] = field(default_factory=dict)
+    """Table id -> when the driver last read the status of a table another process runs."""
     rated_upto: int = 0
     """Every finished match before this one has moved the leaderboard (see ``_rate_in_order``)."""
     _plan: dict[int, Match] = field(default_factory=dict)
@@ -232,14 +251,32 @@ class TournamentHost:
         """Table id -> (tournament, match), for every table a tournament has."""
         self._creating: dict[str, int] = {}
         """Tournaments being created, per owner (counted before the first ``await``)."""
+        self.cluster: Any = hub.cluster
+        """This process's part of a cluster (``None``: a lone host)."""
+        self._turn = 0
 
     async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.hub.store.call(fn, *args, **kwargs)
 
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every tournament that was running (or paused, or still finishing tables)."""
+        """Resume every tournament that was running (or paused, or still finishing tables).
+
+        In a cluster, each tournament is driven by the process holding its lease
+        (``tournament:ID``): every process takes, at each renewal, the drivers nobody holds
+        (:meth:`_claim`), so the tournaments of a process that died continue elsewhere.
+        """
         self.hub.deal_gates.append(self.withheld)
+        if self.cluster is not None:
+            self.cluster.handlers["tour"] = self._changed_elsewhere
+            self.cluster.on_renew.append(self._claim)
+            self.cluster.on_lost.append(self._lost)
+            await self._claim()
+        else:
+            await self._resume_all()
+        self._watcher = asyncio.create_task(self._watch_rated(), name="rated-tables")
+
+    async def _resume_all(self) -> None:
         for row in await self._call(self.db.all, ["running", "paused", "cancelled"], 10_000):
             try:
                 run = await self._load(row)
@@ -252,7 +289,99 @@ class TournamentHost:
         for row in await self._call(self.db.all, ["created"], 10_000):
             if row.options.get("start_at") is not None:
                 self._start_at(await self.run_of(row.id))
-        self._watcher = asyncio.create_task(self._watch_rated(), name="rated-tables")
+
+    # --- a cluster: one driver per tournament, by lease ----------------------------------------
+    def _driving(self, tournament_id: str) -> bool:
+        """Whether this process drives the tournament (or waits to start it on time)."""
+        task = self.drivers.get(tournament_id) or self._timers.get(tournament_id)
+        return task is not None and not task.done()
+
+    async def _claim(self) -> None:
+        """Drive the site's tournaments whose driver's lease nobody holds (a cluster's renewal).
+
+        Running and paused tournaments, and those waiting for their ``start_at``. The run is read
+        afresh from the store: whatever the last driver stored is where this one starts.
+        """
+        rows = await self._call(self.db.all, ["running", "paused", "created"], 10_000)
+        for row in rows:
+            if self._driving(row.id):
+                continue
+            if row.status == "created" and row.options.get("start_at") is None:
+                continue
+            await self._take_driver(row)
+
+    async def _take_driver(self, row: TournamentRow) -> bool:
+        """Take the tournament's lease and drive it here if nobody holds it."""
+        if await self.cluster.take(LEASE + row.id) != self.cluster.name:
+            if row.id not in self.runs:  # a copy: its tables' deals are gated here too
+                await self._load(row)
+            return False
+        run = self.runs.get(row.id)
+        if run is None:
+            run = await self._load(row)
+        await self._refresh(run)  # whatever the last driver stored is where this one starts
+        self.hub.log(f"tournament {row.id}: driven here")
+        if run.row.status == "created":
+            self._start_at(run)
+        else:
+            self._drive(run)
+        return True
+
+    async def _lost(self, lease: str) -> None:
+        """Another process holds this tournament's lease now: stop driving it here."""
+        if not lease.startswith(LEASE):
+            return
+        tournament_id = lease[len(LEASE) :]
+        for task in (self.drivers.pop(tournament_id, None), self._timers.pop(tournament_id, None)):
+            if task is not None:
+                task.cancel()
+        self.hub.log(f"tournament {tournament_id}: driven by another process now")
+
+    def _notify(self, run: _Run) -> None:
+        """A change: wake this process's waiters, and tell the site's other processes."""
+        run.notify()
+        if self.cluster is not None:
+            self.cluster.tell("tour", {"t": run.row.id})
+
+    async def _changed_elsewhere(self, header: dict[str, Any], body: bytes) -> None:
+        """Another process changed a tournament: read it again from the store."""
+        run = self.runs.get(str(header["t"]))
+        if run is None or header.get("p") == self.cluster.name:
+            return
+        if not self._driving(run.row.id):
+            await self._refresh(run)
+            return
+        row = await self._call(self.db.get, run.row.id)  # its owner paused, resumed, cancelled
+        if row is not None:
+            run.row = row
+            run.summary = None
+            run.wake.set()
+            run.notify()
+
+    async def _refresh(self, run: _Run) -> None:
+        """Read a tournament this process does not drive from the store, in place."""
+        row = await self._call(self.db.get, run.row.id)
+        matches = await self._call(self.db.matches, run.row.id)
+        if row is None:
+            return
+        run.row = row
+        for m in matches:
+            run.tables[m.match] = m.table_id
+            self.table_match[m.table_id] = (row.id, m.match)
+            if m.result is not None:
+                run.results[m.match] = msgspec.convert(m.result, MatchResult)
+                run.open.pop(m.match, None)
+            else:
+                run.open[m.match] = m.table_id
+        run.summary = None
+        run.loaded_at = time.monotonic()
+        run.notify()
+
+    def _next_process(self) -> str:
+        """Where the next table of a tournament is played: the site's processes in turn."""
+        peers = self.cluster.peers
+        self._turn += 1
+        return str(peers[self._turn % len(peers)])
 
     async def stop(self) -> None:
         """Stop the drivers (their state is in the store)."""
@@ -267,7 +396,7 @@ class TournamentHost:
     async def _load(self, row: TournamentRow) -> _Run:
         config = msgspec.convert(row.config, TournamentConfig)
         game = self.hub.game(config.game)
-        run = _Run(row, config, game)
+        run = _Run(row, config, game, loaded_at=time.monotonic())
         matches = await self._call(self.db.matches, row.id)
         if row.id in self.runs:  # loaded by another request meanwhile: one run per tournament
             return self.runs[row.id]
@@ -288,8 +417,16 @@ class TournamentHost:
 
     async def run_of(self, tournament_id: str) -> _Run:
         """A tournament by id (``not_found`` otherwise)."""
-        if tournament_id in self.runs:
-            return self.runs[tournament_id]
+        run = self.runs.get(tournament_id)
+        if run is not None:
+            if (
+                self.cluster is not None
+                and not self._driving(tournament_id)
+                and time.monotonic() - run.loaded_at > MIRROR_AGE
+                and not (run.row.status in OVER and not run.open)
+            ):
+                await self._refresh(run)  # a copy of what another process drives
+            return run
         row = await self._call(self.db.get, tournament_id)
         if row is None:
             raise Refused("not_found", f"no tournament {tournament_id!r}")
@@ -329,7 +466,20 @@ class TournamentHost:
             )
         self._creating[owner] = self._creating.get(owner, 0) + 1
         try:
-            return await self._create(owner, msg, game, entrants)
+            if self.cluster is None:
+                return await self._create(owner, msg, game, entrants)
+            # a site counts the owner's tournaments on every process, one creation at a time
+            busy = "too many tournaments being made at once; try again"
+            async with self.cluster.shared.lock("tournaments", owner, busy):
+                rows = await self._call(self.db.all, list(ACTIVE), 10_000)
+                mine = sum(1 for r in rows if r.owner == owner)
+                if mine >= limit:
+                    raise Refused(
+                        "limit_reached",
+                        f"you have {mine} tournaments not over (created, running or paused) "
+                        f"on the site; the limit is {limit}",
+                    )
+                return await self._create(owner, msg, game, entrants)
         finally:
             self._creating[owner] -= 1
             if not self._creating[owner]:
@@ -448,7 +598,7 @@ class TournamentHost:
             Refused: Not invited, or the tournament has started (accepting again is allowed).
         """
         run = await self.run_of(tournament_id)
-        async with run.lock:  # concurrent answers: each reads what the last one wrote
+        async with self._locked(run):  # concurrent answers: each reads what the last one wrote
             invitations = run.invitations()
             if account not in invitations:
                 raise Refused(
@@ -466,7 +616,7 @@ class TournamentHost:
             options = {**run.row.options, "invitations": invitations}
             await self._call(self.db.update, tournament_id, options=options)
             run.row = msgspec.structs.replace(run.row, options=options)
-            run.notify()
+            self._notify(run)
             start = bool(options.get("start_when_accepted")) and not _pending(run)
         if start:
             with contextlib.suppress(Refused):  # started meanwhile by another answer
@@ -484,8 +634,26 @@ class TournamentHost:
             Refused: Not the owner, an unknown action, or one the status does not allow.
         """
         run = await self.run_of(tournament_id)
-        async with run.lock:
+        async with self._locked(run):
             return await self._control(run, account, tournament_id, action, on_time)
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, run: _Run) -> AsyncIterator[None]:
+        """Hold the tournament's lock while its status or invitations change.
+
+        In a cluster the lock is the site's, and the tournament is read again from the store
+        under it: another process may have changed it last.
+        """
+        async with run.lock:
+            if self.cluster is None:
+                yield
+                return
+            busy = f"tournament {run.row.id} is being changed; try again"
+            async with self.cluster.shared.lock("tournament", run.row.id, busy):
+                row = await self._call(self.db.get, run.row.id)
+                if row is not None:
+                    run.row = row
+                yield
 
     async def _control(
         self, run: _Run, account: str, tournament_id: str, action: str, on_time: bool
@@ -527,11 +695,14 @@ class TournamentHost:
                 await self._cancel_table(table_id)
             await self._rate_in_order(run)
         run.wake.set()
-        run.notify()
+        self._notify(run)
         if status == "running" and (
             tournament_id not in self.drivers or self.drivers[tournament_id].done()
         ):
-            self._drive(run)
+            if self.cluster is None:
+                self._drive(run)
+            else:  # driven where its lease is (here if nobody holds it)
+                await self._take_driver(run.row)
         return run
 
     # --- the driver ---------------------------------------------------------------------------
@@ -561,13 +732,18 @@ class TournamentHost:
 
     async def _step(self, run: _Run) -> bool:
         """Record finished tables, open new ones; ``True`` once the driver has nothing to do."""
+        now = time.monotonic()
         for match_id, table_id in sorted(run.open.items()):
+            if table_id not in self.hub.tables and self.cluster is not None:
+                if now - run.checked.get(table_id, 0.0) < REMOTE_POLL:
+                    continue  # played elsewhere: read from the store, now and then
+                run.checked[table_id] = now
             status = await self._table_status(run, match_id, table_id)
             if status == "finished":
                 await self._record(run, match_id, table_id)
             elif run.row.status == "cancelled" and status == "aborted":
                 run.open.pop(match_id, None)  # ended by the cancel: no result
-                run.notify()
+                self._notify(run)
             elif run.row.status == "cancelled":  # cancelled just before a restart
                 await self._cancel_table(table_id)
         if len(run.results) == run.total and run.row.status not in OVER:
@@ -575,8 +751,12 @@ class TournamentHost:
             await self._call(self.db.update, run.row.id, **fields)
             run.row = msgspec.structs.replace(run.row, **fields)
             await self._rate_in_order(run)
-            run.notify()
+            self._notify(run)
         if run.row.status in OVER:
+            if not run.open and self.cluster is not None:
+                await self._call(
+                    self.hub.store.store.release_leases, self.cluster.name, [LEASE + run.row.id]
+                )
             return not run.open
         if run.row.status != "running":
             return False
@@ -597,10 +777,13 @@ class TournamentHost:
                 run.tables[match.id] = run.open[match.id] = table_id
                 self.table_match[table_id] = (run.row.id, match.id)
                 await self._open_table(run, match, table_id)
-            run.notify()
+            self._notify(run)
         return False
 
     async def _cancel_table(self, table_id: str) -> None:
+        if self.cluster is not None:  # wherever the site runs it
+            await self.cluster.cancel_table(table_id)
+            return
         actor = self.hub.tables.get(table_id)
         if actor is not None:
             await actor.call(actor.cancel)
@@ -637,7 +820,16 @@ class TournamentHost:
         """
         where = self.table_match.get(table_id)
         if where is None:
-            return None
+            actor = self.hub.tables.get(table_id)
+            if self.cluster is None or actor is None or actor.status not in ("waiting", "playing"):
+                return None
+            tournament = actor.row.options.get("tournament")
+            if tournament is None:
+                return None
+            # a live table of a tournament this process has not read yet (every process reads
+            # the running ones within a second): closed until it is known not to share its deals
+            known = self.runs.get(str(tournament))
+            return WITHHELD if known is None or known.shares_deals() else None
         run = self.runs.get(where[0])
         if run is None or run.shown(where[1]):
             return None
@@ -697,20 +889,32 @@ class TournamentHost:
             created_by=run.row.owner,
             created_at=time.time(),
         )
-        if self.hub.cluster is not None:  # leased before it exists: nobody else takes it up
-            await self.hub.cluster.take(table_id)
+        if self.cluster is not None:
+            there = self._next_process()
+            if there != self.cluster.name:  # the site's processes play its tables in turn
+                await self._call(self.hub.store.store.create_table, row)
+                run.checked[table_id] = time.monotonic()
+                if not await self.cluster.hand_over(table_id, there):
+                    await self.cluster.adopt(table_id)  # it is gone: here, then
+                self._push_seats(run, match, table_id)
+                return
+            await self.cluster.take(table_id)  # leased before it exists: nobody takes it up
         await self._call(self.hub.store.store.create_table, row)
         actor = TableActor(self.hub, row, run.game)
         self.hub.tables[table_id] = actor
         actor.start()
         await actor.call(actor.begin)
+        self._push_seats(run, match, table_id)
+
+    def _push_seats(self, run: _Run, match: Match, table_id: str) -> None:
+        """Tell the match's remote entrants their seats (on every process of a site)."""
         for s, e in enumerate(match.seats):
-            account = config.entrants[e].account
+            account = run.config.entrants[e].account
             if account is not None:
                 self.hub.push(
                     account, SeatMsg(tournament=run.row.id, table=table_id, seat=s, match=match.id)
                 )
-        run.notify()
+        self._notify(run)
 
     async def _record(self, run: _Run, match_id: int, table_id: str) -> None:
         record = await self._call(self.hub.store.store.record, table_id)
@@ -722,7 +926,7 @@ class TournamentHost:
         run.open.pop(match_id, None)
         run.summary = None
         await self._rate_in_order(run)
-        run.notify()
+        self._notify(run)
 
     async def _rate_in_order(self, run: _Run) -> None:
         """Move the leaderboard by the finished matches in match order, never finishing order.

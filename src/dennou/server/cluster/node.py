@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import secrets
@@ -33,7 +34,7 @@ import socket
 import threading
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -154,6 +155,17 @@ class Cluster:
         their owners last published it, at most ``renew_every`` seconds late)."""
         self._marks: dict[str, tuple[Any, ...]] = {}
         self._ticks = 0
+        self.peers: list[str] = [self.name]
+        """The site's living processes (their ``alive`` keys), this one included, sorted; as
+        of the last renewal."""
+        self.handlers: dict[str, Callable[[dict[str, Any], bytes], Awaitable[None]]] = {}
+        """Handlers of more kinds of broker message (header, body), by kind: the tournaments'
+        ``tour``, the remote bots' ``bot``."""
+        self.on_renew: list[Callable[[], Awaitable[None]]] = []
+        """Called after each renewal (the tournaments take the drivers nobody runs)."""
+        self._calls: dict[str, asyncio.Future[tuple[dict[str, Any], bytes]]] = {}
+        self.on_lost: list[Callable[[str], Awaitable[None]]] = []
+        """Called with a lease other than a table's that another process holds now."""
         hub.accounts.shared = self.shared
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -271,13 +283,107 @@ class Cluster:
             await asyncio.to_thread(store.release_leases, self.name, evicted)
             self.owned -= set(evicted)
         for table_id in await asyncio.to_thread(store.unowned_tables, 100):
-            if await self.take(table_id) == self.name:
-                try:
-                    await self.hub.actor(table_id)
-                except Exception as exc:
-                    self.hub.log(f"cluster: cannot take over table {table_id}: {exc!r}")
+            await self.adopt(table_id)
         await self._check_peers()
         self._publish_lobby()
+        self.peers = await self._living()
+        for hook in self.on_renew:
+            try:
+                await hook()
+            except Exception as exc:  # the database is away: try again next time
+                self.hub.log(f"cluster: {exc!r}")
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take ``table_id``'s lease if nobody holds it and run the table here (from the store).
+
+        Returns:
+            Whether this process runs it now.
+        """
+        if await self.take(table_id) != self.name:
+            return False
+        try:
+            await self.hub.actor(table_id)
+        except Exception as exc:
+            self.hub.log(f"cluster: cannot take over table {table_id}: {exc!r}")
+            return False
+        return True
+
+    async def _living(self) -> list[str]:
+        """The processes whose ``alive`` key exists (this one always)."""
+        names = {self.name}
+        start = len(f"{self.prefix}alive:")
+        async for key in self.redis.scan_iter(match=f"{self.prefix}alive:*", count=1000):
+            names.add(key.decode()[start:])
+        return sorted(names)
+
+    async def hand_over(self, table_id: str, to: str) -> bool:
+        """Ask process ``to`` to run the stored table ``table_id``; ``False``: nobody heard.
+
+        The table is in the store and leased by nobody: if ``to`` dies first, the next
+        process to look for tables nobody owns runs it.
+        """
+        if to == self.name:
+            return await self.adopt(table_id)
+        header = {"k": "adopt", "t": table_id}
+        return bool(await self.redis.publish(self.channel(to), _pack(header, b"")))
+
+    async def cancel_table(self, table_id: str) -> None:
+        """Have the owner of ``table_id`` cancel it (see ``TableActor.cancel``)."""
+        actor = self.hub.tables.get(table_id)
+        if actor is not None and table_id in self.owned:
+            await actor.call(actor.cancel)
+            return
+        owner = await asyncio.to_thread(self.hub.store.store.lease_owner, table_id)
+        if owner is not None:
+            self.publish(owner, {"k": "cancel", "t": table_id}, b"")
+
+    async def seat_call(
+        self, table_id: str, op: str, account: str, seat: int | None = None
+    ) -> p.TableInfo | None:
+        """Have the owner of ``table_id`` take (``join``) or give up (``leave``) a seat over HTTP.
+
+        Returns:
+            The table's info after it, or ``None`` when nobody else owns the table (do it here).
+
+        Raises:
+            Refused: What the owner refused, or ``not_found`` when it did not answer.
+        """
+        owner = await asyncio.to_thread(self.hub.store.store.lease_owner, table_id)
+        if owner is None or owner == self.name:
+            return None
+        ask = secrets.token_hex(8)
+        future = self._calls[ask] = asyncio.get_running_loop().create_future()
+        header = {"k": "call", "op": op, "t": table_id, "a": account, "s": seat}
+        self.publish(owner, {**header, "id": ask, "p": self.name}, b"")
+        try:
+            reply, body = await asyncio.wait_for(future, 10 + self.lease_ttl)
+        except TimeoutError:
+            raise Refused("not_found", f"table {table_id} is moving; try again") from None
+        finally:
+            self._calls.pop(ask, None)
+        if "code" in reply:
+            raise Refused(reply["code"], str(reply["why"]))
+        return msgspec.json.decode(body, type=p.TableInfo)
+
+    async def _seat_called(self, header: dict[str, Any]) -> None:
+        """Take or give up a seat for an HTTP caller of another process (``seat_call``)."""
+        back = {"k": "reply", "id": header["id"]}
+        try:
+            actor = await self.hub.actor(str(header["t"]))
+            account = str(header["a"])
+            if header["op"] == "join":
+                conn = Connection(account)  # no transport: the caller reads the table
+                join = functools.partial(actor.join, present=False)
+                await actor.call(join, conn, header["s"], None, None)
+            else:
+                await actor.call(actor.leave_seat, account)
+            self.publish(str(header["p"]), back, msgspec.json.encode(actor.info()))
+        except Refused as exc:
+            self.publish(str(header["p"]), {**back, "code": exc.code, "why": str(exc)}, b"")
+
+    def tell(self, kind: str, fields: dict[str, Any]) -> None:
+        """Send every process (this one too) a message of ``kind`` for its handler."""
+        self.publish("*", {**fields, "k": kind, "p": self.name}, b"")
 
     async def _load_lobby(self) -> None:
         """Start with every unfinished table in the store (their owners refresh them)."""
@@ -324,6 +430,10 @@ class Cluster:
 
     async def _lose(self, table_id: str) -> None:
         """Another process holds a table this process ran (this one was too slow to renew)."""
+        if ":" in table_id:  # a role, such as a tournament's driver
+            for hook in self.on_lost:
+                await hook(table_id)
+            return
         actor = self.hub.tables.pop(table_id, None)
         if actor is None:
             return
@@ -579,11 +689,36 @@ class Cluster:
             self._moved(str(header["t"]), str(header["o"]))
         elif kind == "lobby" and header["p"] != self.name:
             self._update_lobby(body)
+        elif kind == "adopt":  # loading a table takes a while: the reader goes on
+            self._background(self.adopt(str(header["t"])))
+        elif kind == "cancel":
+            actor = self.hub.tables.get(str(header["t"]))
+            if actor is not None and actor.id in self.owned:
+                self._background(actor.call(actor.cancel))
+        elif kind == "call":
+            self._background(self._seat_called(header))
+        elif kind == "reply":
+            waiting = self._calls.get(str(header["id"]))
+            if waiting is not None and not waiting.done():
+                waiting.set_result((header, body))
+        elif kind in self.handlers:
+            self._background(self.handlers[kind](header, body))
         elif kind == "push" and header["p"] != self.name:
             account = str(header["a"])
             for conn in self.hub.signed_in.get(account, ()):
                 if not conn.closed and not conn.structured:
                     conn.send_raw(body)
+
+    def _background(self, work: Awaitable[Any]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception as exc:
+                self.hub.log(f"cluster: {exc!r}")
+
+        task = asyncio.create_task(run())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _serve(self, rconn: RemoteConnection) -> None:
         """Handle a remote client's messages in the order its process received them."""

@@ -145,19 +145,28 @@ class SharedLimits:
         key = self._key("bucket", kind, who)
         return bool(int(await self._bucket(keys=[key], args=[rate, burst])))
 
-    @contextlib.asynccontextmanager
-    async def account_lock(self, account: str) -> AsyncIterator[None]:
+    def account_lock(self, account: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold ``account``'s lock (one table creation at a time on the whole site).
 
         Raises:
             Refused: ``limit_reached``: the lock was not had within :data:`LOCK_WAIT` seconds.
         """
+        return self.lock("tables", account, "too many tables being made at once; try again")
+
+    @contextlib.asynccontextmanager
+    async def lock(self, kind: str, name: str, busy: str) -> AsyncIterator[None]:
+        """Hold the site's lock ``kind``/``name`` (one holder at a time on the whole site).
+
+        Raises:
+            Refused: ``limit_reached`` with ``busy``: the lock was not had within
+                :data:`LOCK_WAIT` seconds.
+        """
         redis = self.cluster.redis
-        key, mine = self._key("lock", "tables", account), secrets.token_hex(8)
+        key, mine = self._key("lock", kind, name), secrets.token_hex(8)
         deadline = time.monotonic() + LOCK_WAIT
         while not await redis.set(key, mine, nx=True, px=int(LOCK_WAIT * 2000)):
             if time.monotonic() > deadline:
-                raise Refused("limit_reached", "too many tables being made at once; try again")
+                raise Refused("limit_reached", busy)
             await asyncio.sleep(0.02)
         try:
             yield

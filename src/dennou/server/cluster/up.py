@@ -123,8 +123,13 @@ def cluster_up(
     redis_port: int = 56380,
     pg_dir: Path | None = None,
     serve_args: list[str] | None = None,
+    bot_processes: int = 0,
+    bot_workers: int = 2,
 ) -> None:
     """Run a site of ``processes`` host processes until Ctrl-C (see the module's docs).
+
+    With ``bot_processes``, the hosts run ``--remote-bots`` and that many ``dennou cluster
+    bots`` processes (``bot_workers`` worker processes each) think their bots.
 
     As root, PostgreSQL runs as the ``postgres`` user and its data lives in
     ``/var/lib/dennou/pg-PORT`` (``pg_dir``), where that user may read it.
@@ -148,17 +153,25 @@ def cluster_up(
             db, stop_pg = start_postgres(pg_dir, pg_port)
         if broker is None:
             broker, redis_proc = start_redis(data_dir / "redis", redis_port)
+        remote = ["--remote-bots"] if bot_processes else []
         for i in range(processes):
             cmd = [sys.executable, "-m", "dennou.server", "serve", "--host", host]
             cmd += ["--port", str(port + i), "--db", db, "--broker", broker, "--data-dir"]
-            cmd += [str(data_dir), *(serve_args or [])]
+            cmd += [str(data_dir), *remote, *(serve_args or [])]
             log = data_dir / f"serve-{i}.log"
             with log.open("ab") as out:
                 hosts.append(subprocess.Popen(cmd, stdout=out, stderr=out))
             # one after the other: the first migrates the database
             _wait_http(f"http://{host}:{port + i}/api", hosts[-1], log)
+        for i in range(bot_processes):
+            cmd = [sys.executable, "-m", "dennou", "cluster", "bots", "--broker", broker]
+            cmd += ["--workers", str(bot_workers)]
+            with (data_dir / f"bots-{i}.log").open("ab") as out:
+                hosts.append(subprocess.Popen(cmd, stdout=out, stderr=out))
         shown = f"[{host}]" if ":" in host else host
         lines = [f"dennou cluster: {processes} host processes, one site"]
+        if bot_processes:
+            lines.append(f"  bots       {bot_processes} processes of {bot_workers} workers")
         lines += [
             f"  http://{shown}:{port + i}/   ws://{shown}:{port + i}/ws" for i in range(processes)
         ]
