@@ -31,10 +31,12 @@ OPPONENT = {
 
 SMALL = {
     "smuggling": {"team_size": 1, "small_games": 2},
-    "hilo": {"max_games": 1, "max_rounds": 3},
+    "hilo": {"max_games": 1, "max_rounds": 1},
     "daifugo": {"games": 1},
+    "pandemic": {"rounds": 1, "ticks": 2},
 }
-"""Rules that keep a test game short."""
+"""Rules that keep a test game short (each of the model's decisions costs seconds of an
+unoptimised llama.cpp's CPU: the path is under test, not the length of the game)."""
 
 
 def llm_spec(llama: LlamaServer, extra: str = "") -> str:

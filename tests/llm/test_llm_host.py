@@ -43,7 +43,7 @@ def model_host(tmp_path: Path, url: str, monkeypatch: pytest.MonkeyPatch) -> Ser
     )
 
 
-def finished_record(server: ServerProcess, table: str, timeout: float = 120) -> str:
+def finished_record(server: ServerProcess, table: str, timeout: float = 300) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         info = httpx.get(f"{server.http}/api/tables/{table}", timeout=10).json()
@@ -58,7 +58,7 @@ def finished_record(server: ServerProcess, table: str, timeout: float = 120) -> 
 def play_on_host(server: ServerProcess, token: str, seats: list[str]) -> tuple[str, str]:
     made = httpx.post(
         f"{server.http}/api/tables",
-        json={"game": "numeron", "seats": seats, "options": {"time_limit": 20}},
+        json={"game": "numeron", "seats": seats, "options": {"time_limit": 60}},
         headers=auth(token),
         timeout=30,
     )

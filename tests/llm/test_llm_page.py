@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ..web.browser import create_table, open_tab, sign_in
+from ..web.browser import create_table, open_tab, shot, sign_in
 from ..web.conftest import browser
 from ..web.drivers import numeron
 from .test_llm_host import model_host
@@ -40,7 +40,7 @@ def test_a_person_plays_a_declared_model_from_the_lobby_to_the_results(
         assert "tiny" in page.inner_text("[data-testid=table-meta]")
         assert tab.errors == [], tab.errors
         assert tab.missing_keys() == []
-        page.screenshot(path=str(tmp_path / "numeron-vs-model-ja.png"), full_page=True)
+        shot(page, "numeron-vs-model-ja.png")
         tab.close()
     finally:
         server.stop()

@@ -30,6 +30,7 @@ BODY = {
     "start": True,
 }
 MATCHES = 12
+SEED = "20240501"
 
 
 def greedy(game: Game[Any, Any]) -> Any:
@@ -96,17 +97,26 @@ def run(server: ServerProcess, kill_after: int | None) -> tuple[dict[str, Any], 
     return standings, finished_at_kill
 
 
+@pytest.fixture(scope="module")
+def calm(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The undisturbed tournament's standings: played once (on SQLite), compared with each
+    database's crashed run."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(SEED_ENV, SEED)
+        undisturbed = ServerProcess(tmp_path_factory.mktemp("calm"))
+        try:
+            standings, _ = run(undisturbed, None)
+        finally:
+            undisturbed.stop()
+    return standings
+
+
 @pytest.mark.slow
 def test_sigkill_mid_tournament_then_restart_gives_the_undisturbed_standings(
-    tmp_path: Path, db: str | None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, db: str | None, calm: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the operator fixes the seed (a client never can): both runs deal the same cards
-    monkeypatch.setenv(SEED_ENV, "20240501")
-    undisturbed = ServerProcess(tmp_path / "calm")
-    try:
-        calm, _ = run(undisturbed, None)
-    finally:
-        undisturbed.stop()
+    monkeypatch.setenv(SEED_ENV, SEED)
     crashed = ServerProcess(tmp_path / "crash", db=db)
     try:
         stormy, at_kill = run(crashed, 3)

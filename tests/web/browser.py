@@ -6,8 +6,10 @@ Shared by the browser tests and ``bench/web.py``.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dennou.core.game import rules_options
@@ -16,6 +18,16 @@ from dennou.games import REGISTRY
 
 VIEWPORT = {"width": 1100, "height": 900}
 PHONE = {"width": 375, "height": 740}
+SHOTS = Path(os.environ["DENNOU_SCREENSHOTS"]) if os.environ.get("DENNOU_SCREENSHOTS") else None
+"""Where the tests save screenshots of what they saw, to look at (unset: none is taken; no test
+reads one, and a full-page shot takes a second on a busy 2-core machine)."""
+
+
+def shot(page: Any, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot of ``page`` as ``name`` under :data:`SHOTS` (when it is set)."""
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / name), full_page=full_page)
 
 
 @dataclass

@@ -3,18 +3,13 @@ token (shown once, and it works), revoke it (it stops working); Unicode names sh
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from dennou.server.testing import ServerProcess
 
-from .browser import open_tab, sign_in, wait_until
-
-SHOTS = Path(os.environ["DENNOU_SCREENSHOTS"]) if os.environ.get("DENNOU_SCREENSHOTS") else None
-"""Where to save the account page's screenshot (unset: none is taken)."""
+from .browser import open_tab, shot, sign_in, wait_until
 
 
 def test_a_person_signs_out_signs_in_again_and_makes_and_revokes_a_token(
@@ -50,9 +45,7 @@ def test_a_person_signs_out_signs_in_again_and_makes_and_revokes_a_token(
     assert "my bot" in page.locator("#tokens").inner_text()
     bearer = {"authorization": f"Bearer {token}"}
     assert httpx.get(f"{base}/api/me", headers=bearer, timeout=10).json()["name"] == "ボブ"
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "account.png"), full_page=True)
+    shot(page, "account.png")
 
     # revoke it: gone from the list, and refused at once
     page.click("#tokens button.revoke")

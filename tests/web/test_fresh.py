@@ -6,14 +6,13 @@ and Back.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from dennou.server.testing import ServerProcess
 
-from .browser import Tab, create_table, open_tab, sign_in, wait_until
+from .browser import Tab, create_table, open_tab, shot, sign_in, wait_until
 from .test_replay_page import finished_numeron
 
 
@@ -25,7 +24,7 @@ def clean(*tabs: Tab) -> None:
 
 
 def test_time_control_presets_follow_the_seats_and_show_on_the_table_and_in_the_lobby(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     ann = open_tab(browser)
     sign_in(ann, shared_server.http, "ann_clock")
@@ -51,7 +50,7 @@ def test_time_control_presets_follow_the_seats_and_show_on_the_table_and_in_the_
     # the clock counts the decision's seconds, then the bank's
     clock = page.locator("[data-testid=clock]")
     wait_until(lambda: clock.is_visible() and "bank: 60" in clock.inner_text(), 20)
-    page.screenshot(path=str(tmp_path / "clock.png"))
+    shot(page, "clock.png", full_page=False)
     watcher = open_tab(browser)
     watcher.page.goto(shared_server.http + "/")
     row = watcher.page.locator(f"#live-tables tr[data-table='{table}']")

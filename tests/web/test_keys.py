@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 from dennou.server.testing import ServerProcess
 
-from .browser import Tab, create_table, open_tab, quick_rules, sign_in, wait_until
+from .browser import Tab, create_table, open_tab, quick_rules, shot, sign_in, wait_until
 
 FOCUS_ON_BOARD = "document.activeElement && document.activeElement.closest('#board') !== null"
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -41,7 +40,7 @@ def tab_to(page: Any, selector: str, most: int = 80) -> int:
 
 
 def test_numeron_by_keyboard_digits_fill_the_entry_enter_sends_and_the_focus_stays_on_the_board(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     tab = open_tab(browser)
     sign_in(tab, shared_server.http, "kay_numeron")
@@ -77,7 +76,7 @@ def test_numeron_by_keyboard_digits_fill_the_entry_enter_sends_and_the_focus_sta
         assert page.evaluate(FOCUS_ON_BOARD), f"the focus fell off the board after calling {call}"
     calls = page.locator("[data-testid=calls-0] tbody tr td.mono").all_inner_texts()
     assert calls[:1] == ["456"]
-    page.screenshot(path=str(tmp_path / "numeron-keys.png"), full_page=True)
+    shot(page, "numeron-keys.png")
     assert tab.errors == [], tab.errors
     assert tab.missing_keys() == []
     tab.close()
@@ -105,7 +104,7 @@ def keys_for(play: list[str], hand: list[str]) -> str | None:
 
 
 def test_daifugo_by_keyboard_ranks_select_enter_plays_p_passes_and_the_focus_stays(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     tab = open_tab(browser, locale="ja-JP")
     sign_in(tab, shared_server.http, "kay_daifugo")
@@ -151,7 +150,7 @@ def test_daifugo_by_keyboard_ranks_select_enter_plays_p_passes_and_the_focus_sta
         else:
             passed += 1
         assert page.evaluate(FOCUS_ON_BOARD), f"the focus fell off the board after a {kind}"
-    page.screenshot(path=str(tmp_path / "daifugo-keys.png"), full_page=True)
+    shot(page, "daifugo-keys.png")
     assert played >= 1
     assert tab.errors == [], tab.errors
     assert tab.missing_keys() == []
@@ -159,7 +158,7 @@ def test_daifugo_by_keyboard_ranks_select_enter_plays_p_passes_and_the_focus_sta
 
 
 def test_the_help_overlay_lists_the_boards_keys_in_each_language(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     for lang, locale, title in (("ja", "ja-JP", "キー操作"), ("en", "en-US", "Keyboard shortcuts")):
         tab = open_tab(browser, locale=locale)
@@ -174,7 +173,7 @@ def test_the_help_overlay_lists_the_boards_keys_in_each_language(
         assert title in text
         assert "Backspace" in text and "Enter" in text and "0–9" in text
         assert not re.search(r"\bkeys\.\w", text), text
-        page.screenshot(path=str(tmp_path / f"help-{lang}.png"))
+        shot(page, f"help-{lang}.png", full_page=False)
         page.keyboard.press("Escape")
         wait_until(lambda d=dialog: not d.is_visible(), 10)
         page.click("[data-testid=help-open]")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,7 +13,7 @@ import pytest
 
 from dennou.server.testing import WS, ServerProcess
 
-from .browser import create_table, open_tab, quick_rules, sign_in
+from .browser import create_table, open_tab, quick_rules, shot, sign_in
 from .drivers import daifugo
 
 
@@ -45,7 +44,7 @@ def warm_up_stud_views(server: ServerProcess) -> None:
 
 
 def test_a_stud_session_is_seen_card_by_card_and_its_odds_chart_fills(
-    paced: ServerProcess, browser: Any, tmp_path: Path
+    paced: ServerProcess, browser: Any
 ) -> None:
     """10-card stud was over in about 2 s live, its odds chart empty."""
     warm_up_stud_views(paced)
@@ -55,7 +54,7 @@ def test_a_stud_session_is_seen_card_by_card_and_its_odds_chart_fills(
     create_table(tab, "stud10", quick_rules("stud10"), ["me", *["bot:random"] * 4])
     page = tab.page
     points: list[int] = []
-    shot = False
+    shot_taken = False
     while not page.locator("[data-testid=results]").count():
         assert time.monotonic() - started < 120
         count = page.evaluate(
@@ -64,9 +63,9 @@ def test_a_stud_session_is_seen_card_by_card_and_its_odds_chart_fills(
         )
         if not points or count != points[-1]:
             points.append(count)
-        if count >= 3 and not shot:
-            page.screenshot(path=str(tmp_path / "stud10-live.png"), full_page=True)
-            shot = True
+        if count >= 3 and not shot_taken:
+            shot(page, "stud10-live.png")
+            shot_taken = True
         page.wait_for_timeout(100)
     assert time.monotonic() - started > 4, "the session was not paced"
     grown = [n for n in points if n > 0]
@@ -76,7 +75,7 @@ def test_a_stud_session_is_seen_card_by_card_and_its_odds_chart_fills(
 
 
 def test_the_end_of_a_daifugo_game_stays_before_the_next_deal(
-    paced: ServerProcess, browser: Any, tmp_path: Path
+    paced: ServerProcess, browser: Any
 ) -> None:
     """A game's end was replaced by the next deal in about 0.1 s."""
     tab = open_tab(browser)
@@ -92,7 +91,7 @@ def test_the_end_of_a_daifugo_game_stays_before_the_next_deal(
             page.wait_for_timeout(50)
     seen = time.monotonic()
     assert "1" in panel.inner_text()
-    page.screenshot(path=str(tmp_path / "daifugo-game-end.png"), full_page=True)
+    shot(page, "daifugo-game-end.png")
     page.wait_for_timeout(1500)
     assert panel.is_visible(), "the next deal came at once"
     # it gives way at the next decision of this seat (or when closed)

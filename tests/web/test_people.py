@@ -19,7 +19,7 @@ from dennou.client import run_bot
 from dennou.games import REGISTRY
 from dennou.server.testing import ServerProcess
 
-from .browser import PHONE, create_table, open_tab, sign_in, wait_until
+from .browser import PHONE, create_table, open_tab, shot, sign_in, wait_until
 from .drivers import numeron
 
 TRICK = '<img src=x onerror="window.hacked=1"><b>bold</b>'
@@ -94,7 +94,7 @@ def test_a_killed_server_comes_back_and_the_page_finishes_the_game_at_phone_widt
         # usable at 375 px: nothing wider than the screen
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
-        page.screenshot(path=str(tmp_path / "phone-end.png"), full_page=True)
+        shot(page, "phone-end.png")
         assert tab.missing_keys() == []
         tab.close()
     finally:

@@ -1,19 +1,18 @@
 """Every board on a 375 px phone, in Japanese and English, in the middle of a game: the page never
 scrolls sideways and no box hides columns sideways, no visible text is smaller than 11 px (SVG
 text measured as drawn, its font size scaled by the drawing), and no word is broken a character
-per line. Each board's screenshot is saved under the test's ``tmp_path``.
+per line. Each board's screenshot is saved under ``$DENNOU_SCREENSHOTS`` when it is set.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dennou.server.testing import ServerProcess
 
-from .browser import PHONE
+from .browser import PHONE, shot
 from .midgame import GAMES, play_to_middle
 
 MIN_PX = 11
@@ -81,13 +80,13 @@ LAYOUT_PROBLEMS = """(minPx) => {
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("game", GAMES)
 def test_every_board_fits_a_phone_with_readable_text(
-    game: str, lang: str, shared_server: ServerProcess, browser: Any, tmp_path: Path
+    game: str, lang: str, shared_server: ServerProcess, browser: Any
 ) -> None:
     tab, _ = play_to_middle(
         browser, shared_server, game, f"phone_{game}_{lang}", lang=lang, viewport=PHONE
     )
     page = tab.page
-    page.screenshot(path=str(tmp_path / f"{game}-{lang}-375.png"), full_page=True)
+    shot(page, f"{game}-{lang}-375.png")
     problems = page.evaluate(LAYOUT_PROBLEMS, MIN_PX)
     assert problems == [], f"{game} ({lang}) at 375 px:\n" + "\n".join(problems)
     assert tab.errors == [], tab.errors

@@ -10,7 +10,6 @@ shows another seat's private events.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +21,7 @@ from dennou.games import REGISTRY
 from dennou.server.testing import ServerProcess
 
 from ..server.checks import check_view
-from .browser import Tab, create_table, open_tab, quick_rules, sign_in, wait_until
+from .browser import Tab, create_table, open_tab, quick_rules, shot, sign_in, wait_until
 from .drivers import driver
 
 # game: (seats after "me", extra rules, language of the player's page)
@@ -82,7 +81,7 @@ def private_texts(record: rec.Record, up_to: int, seat: int | None) -> list[str]
 
 @pytest.mark.parametrize("game", list(SETUPS))
 def test_play_a_whole_game_by_clicking_while_a_spectator_watches(
-    game: str, shared_server: ServerProcess, browser: Any, tmp_path: Path
+    game: str, shared_server: ServerProcess, browser: Any
 ) -> None:
     server = shared_server
     name = f"ann_{game}"
@@ -104,8 +103,8 @@ def test_play_a_whole_game_by_clicking_while_a_spectator_watches(
         if move(page):
             moves += 1
             if moves == MOVES_BEFORE_SHOT and mid_text is None:
-                page.screenshot(path=str(tmp_path / f"{game}-mid.png"), full_page=True)
-                watcher.page.screenshot(path=str(tmp_path / f"{game}-watch.png"), full_page=True)
+                shot(page, f"{game}-mid.png")
+                shot(watcher.page, f"{game}-watch.png")
                 mid_text = watcher.page.inner_text("body")
                 versions = watcher.page.eval_on_selector_all(
                     "[data-testid=event-log] li", "els => els.map(e => +e.dataset.version || 0)"
@@ -118,9 +117,9 @@ def test_play_a_whole_game_by_clicking_while_a_spectator_watches(
     page.wait_for_selector("[data-testid=board-result]")
     # the table's last game never promises a next deal
     assert not page.locator("[data-testid=game-end-next]").count()
-    page.screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
+    shot(page, f"{game}-end.png")
     wait_until(lambda: watcher.page.locator("[data-testid=results]").count(), 30)
-    watcher.page.screenshot(path=str(tmp_path / f"{game}-watch-end.png"), full_page=True)
+    shot(watcher.page, f"{game}-watch-end.png")
 
     text = httpx.get(f"{server.http}/api/tables/{table}/record", timeout=30).text
     [record] = rec.loads(text)

@@ -6,14 +6,13 @@ player page's rating chart and filtered games list, and the leaderboard's links 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from dennou.server.testing import WS, ServerProcess
 
-from .browser import open_tab, wait_until
+from .browser import open_tab, shot, wait_until
 from .games import rated_numeron_game
 
 
@@ -30,7 +29,7 @@ def rated_points(server: ServerProcess, name: str, n: int) -> list[dict[str, Any
 
 
 def test_the_player_page_charts_the_rating_and_filters_the_games(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     token = shared_server.register("story_ann")
     tables = []
@@ -61,7 +60,7 @@ def test_the_player_page_charts_the_rating_and_filters_the_games(
             assert shown < 3
         page.select_option("[data-testid=filter-result]", "")
         assert rows.count() == 3
-        page.screenshot(path=str(tmp_path / f"player-{locale}.png"), full_page=True)
+        shot(page, f"player-{locale}.png")
 
         # the leaderboard's ratings link to the player's page
         page.goto(f"{shared_server.http}/leaderboard/numeron")

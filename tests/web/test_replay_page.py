@@ -16,7 +16,7 @@ from dennou.core import record as rec
 from dennou.server.testing import ServerProcess
 from dennou.web.routes import STATIC
 
-from .browser import open_tab, wait_until
+from .browser import open_tab, shot, wait_until
 
 
 def finished_numeron(server: ServerProcess, name: str) -> tuple[str, rec.Record]:
@@ -44,7 +44,7 @@ def step_text(page: Any) -> str:
 
 
 def test_a_finished_game_replays_to_its_last_step(
-    shared_server: ServerProcess, browser: Any, tmp_path: Path
+    shared_server: ServerProcess, browser: Any
 ) -> None:
     table, record = finished_numeron(shared_server, "rita")
     steps = len(record.steps)
@@ -77,7 +77,7 @@ def test_a_finished_game_replays_to_its_last_step(
         for key in fields:  # in words, never as JSON
             assert f"{words[f'replay.field.{key}']}: " in shown and record.players[i] in shown
     assert '"' not in shown and "[" not in shown
-    page.screenshot(path=str(tmp_path / "replay-end.png"), full_page=True)
+    shot(page, "replay-end.png")
     # a shared link opens at its step and seat
     assert tab.errors == [], tab.errors
     assert tab.missing_keys() == []

@@ -6,14 +6,13 @@ host's operator reads it on /reports (as text) and resolves it; nobody else may 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dennou.server.testing import ServerProcess
 
-from .browser import create_table, open_tab, sign_in, wait_until
+from .browser import create_table, open_tab, shot, sign_in, wait_until
 
 OPERATOR = "olga_reports"
 TRICK = '<img src=x onerror="window.hacked=1">rude words'
@@ -28,7 +27,7 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def test_a_player_reports_a_line_and_the_operator_resolves_it(
-    host: ServerProcess, browser: Any, tmp_path: Path
+    host: ServerProcess, browser: Any
 ) -> None:
     ann, ben, olga = open_tab(browser), open_tab(browser), open_tab(browser, locale="ja-JP")
     sign_in(ann, host.http, "ann_report")
@@ -59,7 +58,7 @@ def test_a_player_reports_a_line_and_the_operator_resolves_it(
     row.wait_for()
     assert TRICK in row.inner_text() and "insults" in row.inner_text()
     assert row.locator("img").count() == 0 and olga.page.evaluate("window.hacked") is None
-    olga.page.screenshot(path=str(tmp_path / "reports-ja.png"), full_page=True)
+    shot(olga.page, "reports-ja.png")
     row.locator("[data-testid=resolve-warned]").click()
     olga.page.locator("[data-testid=no-reports]").wait_for()
     olga.page.goto(f"{host.http}/reports?resolved=1")

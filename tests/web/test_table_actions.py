@@ -6,7 +6,6 @@ play again with the same seats (the others see where), and the spectators' room 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,7 +13,7 @@ import pytest
 
 from dennou.server.testing import ServerProcess
 
-from .browser import Tab, create_table, open_tab, sign_in, wait_until
+from .browser import Tab, create_table, open_tab, shot, sign_in, wait_until
 from .drivers import numeron
 
 OPERATOR = "olga_op"
@@ -45,7 +44,7 @@ def clean(*tabs: Tab) -> None:
 
 
 def test_resign_asks_first_ends_the_game_and_play_again_opens_the_same_seats(
-    host: ServerProcess, browser: Any, tmp_path: Path
+    host: ServerProcess, browser: Any
 ) -> None:
     ann = open_tab(browser)
     sign_in(ann, host.http, "ann_resign")
@@ -56,7 +55,7 @@ def test_resign_asks_first_ends_the_game_and_play_again_opens_the_same_seats(
     wait_until(lambda: not page.locator("[data-testid=abort]").count(), 20)
     page.click("[data-testid=resign]")
     page.wait_for_selector("[data-testid=resign-yes]")
-    page.screenshot(path=str(tmp_path / "resign-confirm.png"))
+    shot(page, "resign-confirm.png", full_page=False)
     page.click("[data-testid=resign-no]")  # asked first: cancelling changes nothing
     assert info(host, table)["status"] == "playing"
     page.click("[data-testid=resign]")
@@ -66,7 +65,7 @@ def test_resign_asks_first_ends_the_game_and_play_again_opens_the_same_seats(
     assert done["status"] == "finished"
     assert done["outcome"]["detail"]["end"] == "resign"
     assert done["outcome"]["ranks"][0] == 2
-    page.screenshot(path=str(tmp_path / "resigned.png"), full_page=True)
+    shot(page, "resigned.png")
     page.wait_for_timeout(1500)  # the page settles: it picks the talk up once, then waits
     ends = [m for m in ann.frames if m.get("type") == "end" and m.get("table") == table]
     assert len(ends) <= 2, f"{len(ends)} ends: the page keeps joining again"
@@ -82,7 +81,7 @@ def test_resign_asks_first_ends_the_game_and_play_again_opens_the_same_seats(
 
 
 def test_abort_is_offered_until_anything_moves_and_the_other_player_sees_the_rematch(
-    host: ServerProcess, browser: Any, tmp_path: Path
+    host: ServerProcess, browser: Any
 ) -> None:
     ann, ben = open_tab(browser), open_tab(browser, locale="ja-JP")
     sign_in(ann, host.http, "ann_abort")
@@ -102,7 +101,7 @@ def test_abort_is_offered_until_anything_moves_and_the_other_player_sees_the_rem
     second = ann.page.url.rstrip("/").split("/")[-1].split("?")[0]
     link = ben.page.locator("[data-testid=rematch-link]")
     wait_until(lambda: link.count(), 20)
-    ben.page.screenshot(path=str(tmp_path / "rematch.png"), full_page=True)
+    shot(ben.page, "rematch.png")
     link.click()
     ben.page.wait_for_url(f"**/tables/{second}*")
     ben.page.click("[data-testid=take-1]")
@@ -115,7 +114,7 @@ def test_abort_is_offered_until_anything_moves_and_the_other_player_sees_the_rem
 
 
 def test_claim_is_enabled_once_the_others_are_away_past_the_grace(
-    host: ServerProcess, browser: Any, tmp_path: Path
+    host: ServerProcess, browser: Any
 ) -> None:
     ann, ben = open_tab(browser), open_tab(browser)
     sign_in(ann, host.http, "ann_claim")
@@ -129,7 +128,7 @@ def test_claim_is_enabled_once_the_others_are_away_past_the_grace(
     claim = ann.page.locator("[data-testid=claim]")
     wait_until(lambda: claim.count(), 20)
     assert claim.is_disabled()  # not before the grace
-    ann.page.screenshot(path=str(tmp_path / "claim-wait.png"))
+    shot(ann.page, "claim-wait.png", full_page=False)
     wait_until(lambda: claim.count() and claim.is_enabled(), 30)
     claim.click()
     ann.page.wait_for_selector("[data-testid=results]")
@@ -140,7 +139,7 @@ def test_claim_is_enabled_once_the_others_are_away_past_the_grace(
 
 
 def test_spectators_talk_in_their_room_the_owner_and_an_operator_mute_and_players_read_it_after(
-    host: ServerProcess, browser: Any, tmp_path: Path
+    host: ServerProcess, browser: Any
 ) -> None:
     ann, ben, cat, olga = (open_tab(browser) for _ in range(4))
     sign_in(ann, host.http, "ann_room")
@@ -167,7 +166,7 @@ def test_spectators_talk_in_their_room_the_owner_and_an_operator_mute_and_player
     ann.page.click("[data-testid=mute]")
     wait_until(lambda: info(host, table)["muted"] == ["cat_room"], 20)
     wait_until(lambda: ann.page.locator("[data-testid=unmute]").count(), 20)
-    ann.page.screenshot(path=str(tmp_path / "muted.png"), full_page=True)
+    shot(ann.page, "muted.png")
     cat.page.fill("#talk-text", "muted line")
     cat.page.click("#talk-send")
     wait_until(lambda: cat.page.inner_text("#talk-error").strip(), 20)
@@ -185,5 +184,5 @@ def test_spectators_talk_in_their_room_the_owner_and_an_operator_mute_and_player
     wait_until(lambda: "cat again" in ben_lines.inner_text(), 20)
     assert "cat was here" in ben_lines.inner_text()
     assert "muted line" not in ben_lines.inner_text()
-    ben.page.screenshot(path=str(tmp_path / "room-after.png"), full_page=True)
+    shot(ben.page, "room-after.png")
     clean(ann, ben, cat, olga)

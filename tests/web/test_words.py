@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from dennou.server.testing import ServerProcess
 from dennou.web.routes import STATIC
 
-from .browser import PHONE, Tab, create_table, open_tab, quick_rules, sign_in, wait_until
+from .browser import PHONE, Tab, create_table, open_tab, quick_rules, shot, sign_in, wait_until
 from .test_play import SETUPS
 
 EN = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
@@ -66,7 +65,7 @@ def check_form(tab: Tab, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_every_page_and_board_says_words_not_ids(
-    lang: str, shared_server: ServerProcess, browser: Any, tmp_path: Path
+    lang: str, shared_server: ServerProcess, browser: Any
 ) -> None:
     server = shared_server
     name = f"wordy_{lang}"
@@ -81,21 +80,21 @@ def test_every_page_and_board_says_words_not_ids(
         table = create_table(tab, game, {**quick_rules(game), **extra}, ["me", *bots])
         page.wait_for_selector("#board:not([hidden]), [data-testid=results]", timeout=60_000)
         check(tab, lang, f"{game} mid-game")
-        page.screenshot(path=str(tmp_path / f"{game}-{lang}-mid.png"), full_page=True)
+        shot(page, f"{game}-{lang}-mid.png")
         if not page.locator("[data-testid=results]").count():
             wait_until(lambda: page.locator("[data-testid=resign]:not([disabled])").count(), 30)
             page.click("[data-testid=resign]")
             page.click("[data-testid=resign-yes]")
         page.wait_for_selector("[data-testid=results]", timeout=60_000)
         check(tab, lang, f"{game} end")
-        page.screenshot(path=str(tmp_path / f"{game}-{lang}-end.png"), full_page=True)
+        shot(page, f"{game}-{lang}-end.png")
         page.goto(f"{server.http}/games/{table}?lang={lang}#step=2&seat=0")
         wait_until(lambda: page.locator("[data-testid=replay-step]").count(), 30)
         check(tab, lang, f"{game} replay")
         page.click("#replay-last")
         wait_until(lambda: page.locator("#results-box [data-testid=results]").count(), 30)
         check(tab, lang, f"{game} replay end")
-        page.screenshot(path=str(tmp_path / f"{game}-{lang}-replay.png"), full_page=True)
+        shot(page, f"{game}-{lang}-replay.png")
     for path in ("/", "/leaderboard", f"/players/{name}", "/account", "/replay"):
         page.goto(f"{server.http}{path}?lang={lang}")
         page.wait_for_selector("main :is(h1, h2)")
