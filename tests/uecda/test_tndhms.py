@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_the_fixtures_cover_exchanges_revolutions_locks_and_both_answers_to_a_pa
     tables = [v for log in logs for way, kind, v in log if way == "recv" and kind == "T"]
     assert any(t[5][0] == 1 and t[5][1] == 2 for t in tables)  # 大富豪 gives 2 back
     assert any(t[5][6] for t in tables) and any(t[5][7] for t in tables)
-    passes = {}  # the answer to a pass, by whether the field was empty
+    passes: dict[bool, set[Any]] = {}  # the answer to a pass, by whether the field was empty
     for log in logs:
         for i, (way, _kind, value) in enumerate(log):
             turn = log[i - 1][2]
