@@ -72,3 +72,32 @@ def test_the_host_never_reads_a_policy_file_a_client_names(live: LiveServer, tmp
         assert tournament.status_code == 400, tournament.text
         assert "only on your machine" in tournament.text
     assert get(live, "/api/tables")["tables"] == []
+
+
+def test_a_zoo_seat_at_a_table_its_policy_was_not_trained_for_is_refused_when_made(
+    live: LiveServer,
+) -> None:
+    """The zoo's Smuggling policy plays 1 v 1 (``zoo.json``): a table of other seats is refused
+    at once, saying what the policy plays, rather than seated to play by defaults."""
+    ann = live.register("ann")
+    headers = {"authorization": f"Bearer {ann}"}
+    made = httpx.post(
+        live.http + "/api/tables",
+        json={"game": "smuggling", "seats": ["open"] * 3 + ["bot:zoo"]},
+        headers=headers,
+        timeout=30,
+    )
+    assert made.status_code == 400, made.text
+    assert "the zoo's smuggling policy plays 2 seats" in made.text
+    assert get(live, "/api/tables")["tables"] == []
+    fits = httpx.post(
+        live.http + "/api/tables",
+        json={
+            "game": "smuggling",
+            "seats": ["open", "bot:zoo"],
+            "rules": {"team_size": 1, "small_games": 10},
+        },
+        headers=headers,
+        timeout=30,
+    )
+    assert fits.status_code == 201, fits.text

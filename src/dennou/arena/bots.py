@@ -151,6 +151,24 @@ def resolve_bot(
     return factory, bot_options(factory, options, name=name)
 
 
+def check_table_fits(game: Game[Any, Any], spec: str, rules: Any, seats: int) -> None:
+    """Raise :class:`ConfigError` now if ``spec`` cannot play a table of ``rules`` and ``seats``.
+
+    Only a bot trained for one set-up knows that before it is reset (``zoo``: its policy fits
+    the rules and seat count it was trained for); a host checks it when the table is made, so
+    such a seat never sits at a table it would play by defaults.
+
+    Raises:
+        ConfigError: The bot cannot play such a table (the message says what it plays).
+    """
+    name, _ = parse_bot_spec(spec)
+    if name == "zoo" and name in available_bots(game):
+        factory, kwargs = resolve_bot(game, spec, host=False)
+        bot = factory(**kwargs)
+        bind_game(bot, game)
+        bot.reset(seat=0, rules=rules, players=[f"seat {i}" for i in range(seats)])
+
+
 def make_bot(game: Game[Any, Any], spec: str) -> Bot:
     """Build a bot for ``game`` from a spec such as ``montecarlo:playouts=200``.
 

@@ -21,7 +21,7 @@ import secrets
 import time
 from typing import Any
 
-from dennou.arena.bots import resolve_bot
+from dennou.arena.bots import check_table_fits, resolve_bot
 from dennou.core.errors import ConfigError
 from dennou.core.game import HOST_CLOCK, Game
 from dennou.core.jsondata import to_json
@@ -112,6 +112,7 @@ def new_table(
             specs.append({"kind": "open"})
         elif seat.startswith("bot:"):
             resolve_bot(game, seat[4:])  # refuses unknown bots and options now
+            check_table_fits(game, seat[4:], made, len(seats))
             specs.append({"kind": "bot", "bot": seat[4:]})
         else:
             raise ConfigError(f"seat {i}: {seat!r}; a seat is 'open', 'me' or 'bot:<name>'")

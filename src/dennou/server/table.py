@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from dennou.arena.bots import resolve_bot
+from dennou.arena.bots import check_table_fits, resolve_bot
 from dennou.core.actions import Action
 from dennou.core.errors import (
     ConfigError,
@@ -806,6 +806,7 @@ class TableActor:
         for i, seat in enumerate(filled):
             spec = bots[i % len(bots)]
             resolve_bot(self.game, spec)
+            check_table_fits(self.game, spec, self.rules, len(seats))
             seats[seat] = {"kind": "bot", "bot": spec}
         # the new model seats count against the creator's quota (those it had are counted)
         added = [seats[seat] for seat in filled]
