@@ -62,7 +62,7 @@ def open_tab(
     the system setting.
     """
     context = browser.new_context(viewport=viewport or VIEWPORT, locale=locale, **options)
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(45_000)  # a loaded 2-core machine is slow to draw
     page = context.new_page()
     tab = Tab(context, page)
 
