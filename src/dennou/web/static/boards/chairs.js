@@ -180,7 +180,7 @@ export default class ChairsBoard extends Board {
       if (k >= 0) cls.push('planned');
       if (this.removal === c || (what === 'block' && this.blockChair === c)) cls.push('chosen');
       const g = svg('g', { class: cls.join(' '), transform: `translate(${x} ${y})` }, svg('circle', { r: 75 }), svg('text', { 'text-anchor': 'middle', dy: '0.35em' }, String(c)));
-      if (k >= 0) g.append(svg('circle', { class: 'step', cx: 70, cy: -70, r: 40 }), svg('text', { class: 'step-no', x: 70, y: -70, dy: '0.35em', 'text-anchor': 'middle' }, String(k + 1)));
+      if (k >= 0) g.append(svg('circle', { class: 'step', cx: 75, cy: -75, r: 52 }), svg('text', { class: 'step-no', x: 75, y: -75, dy: '0.35em', 'text-anchor': 'middle' }, String(k + 1)));
       if (!inPlay.has(c)) g.append(svg('path', { class: 'cross', d: 'M -50 -50 L 50 50 M 50 -50 L -50 50' }));
       if (what && inPlay.has(c)) {
         g.classList.add('pick');
