@@ -34,10 +34,7 @@ conn.onStatus((status) => {
   const was = online;
   online = status === 'online';
   if (!online) clock.stop();
-  if (was !== online) {
-    renderActions();
-    render();
-  }
+  if (was !== online) renderMeta(); // seats are taken and left over the connection too
 });
 
 /** @type {TableInfo | null} */
@@ -466,7 +463,7 @@ function renderMeta() {
     .catch(() => {}); // ratings are a garnish: the table shows without them
   const mine = current.seats.find((s) => s.kind === 'player' && s.name === account);
   const actions = [];
-  if (account && !mine && current.status === 'waiting') {
+  if (online && account && !mine && current.status === 'waiting') {
     for (const s of current.seats.filter((x) => x.kind === 'open')) {
       actions.push(
         h(
@@ -488,7 +485,7 @@ function renderMeta() {
       );
     }
   }
-  if (mine && current.status === 'waiting') {
+  if (online && mine && current.status === 'waiting') {
     actions.push(
       h(
         'button',
