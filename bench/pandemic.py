@@ -28,17 +28,17 @@ DECISIONS = [0, 0.0]  # belief decisions made, seconds spent in them
 
 
 def _timed_choose() -> None:
-    original = BeliefBot._choose
+    original = BeliefBot.choose
 
     def choose(self: BeliefBot, view: dict[str, object]) -> object:
         started = time.perf_counter()
         try:
-            return original(self, view)  # type: ignore[arg-type]
+            return original(self, view)
         finally:
             DECISIONS[0] += 1
             DECISIONS[1] += time.perf_counter() - started
 
-    BeliefBot._choose = choose  # type: ignore[assignment,method-assign]
+    BeliefBot.choose = choose  # type: ignore[assignment,method-assign]
 
 
 def determinize_cost(games: int, seed: int) -> tuple[float, float]:

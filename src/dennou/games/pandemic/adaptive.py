@@ -35,18 +35,13 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from msgspec import Meta
 
-from dennou.core.actions import Action
-from dennou.core.bot import Bot
-from dennou.core.game import JSON, Seat
-from dennou.games.pandemic.actions import Check, Contact, Cure, Idle
-from dennou.games.pandemic.belief import HELLO, value
-from dennou.games.pandemic.knowledge import WorldFilter, observations
-from dennou.games.pandemic.rules import PandemicRules
-from dennou.games.pandemic.state import contact_result
+from dennou.core.game import JSON
+from dennou.games.pandemic.actions import Contact
+from dennou.games.pandemic.belief import HELLO, BeliefBot
 
 OFFER = re.compile(r"^contact (\d+)\.(\d+)$")
 """An offer to touch watches in a given round and tick (the ``belief`` bots' protocol)."""
@@ -119,7 +114,7 @@ def learn_acceptance(view: JSON) -> dict[str, dict[int, Beta]]:
     return out
 
 
-class AdaptiveBot(Bot):
+class AdaptiveBot(BeliefBot):
     """The ``belief`` bot's play with learnt acceptance (see the module docstring).
 
     Args:
@@ -147,40 +142,10 @@ class AdaptiveBot(Bot):
         recover: Annotated[float, Meta(ge=0, le=1)] = 0.15,
         decoys: Annotated[int, Meta(ge=0, le=23)] = 11,
     ) -> None:
-        self.cure_prob = cure_prob
-        self.cap = cap
+        super().__init__(cure_prob, cap, talk, check_weight, recover)
         self.decoys = decoys
         self.strength = strength
-        self.talk = talk
-        self.check_weight = check_weight
-        self.recover = recover
-        self.filter: WorldFilter | None = None
-        self.seen = 0
-        self.said_hello = False
-        self.plan: tuple[int, int, Action] | None = None
         self.last_accept: list[float] = []
-
-    def reset(self, *, seat: Seat, rules: Any, players: Sequence[str]) -> None:
-        """Start a new game."""
-        self.filter = None
-        self.seen = 0
-        self.said_hello = False
-        self.plan = None
-
-    # --- knowledge --------------------------------------------------------------------------
-    def _sync(self, view: JSON) -> WorldFilter:
-        rules = PandemicRules(**view["rules"])
-        n = len(view["players"])
-        if self.filter is None or self.filter.seat != view["seat"] or self.filter.n != n:
-            self.filter = WorldFilter(
-                rules, n, view["seat"], cure_prob=self.cure_prob, cap=self.cap
-            )
-            self.seen = 0
-        obs = observations(view)
-        for o in obs[self.seen :]:
-            self.filter.update(o)
-        self.seen = len(obs)
-        return self.filter
 
     def accept(self, view: JSON) -> list[float]:
         """Per player, the learnt chance that asking them now becomes a contact."""
@@ -189,11 +154,7 @@ class AdaptiveBot(Bot):
         seen = learn_acceptance(view)
         when = (view["round"], view["tick"])
         heard = offers_by_tick(view).get(when, set())
-        speakers = {
-            line["speaker"]
-            for line in view["talk"]
-            if line["channel"] == "public" and line["text"] == HELLO and line["speaker"] is not None
-        }
+        speakers = self._speakers(view)
         base = 1.0 / (n + 2)
         # The belief bot's fixed numbers are where the pooled estimates start.
         start = {"theirs": 0.95, "mine": 0.6, "plain": base}
@@ -253,78 +214,3 @@ class AdaptiveBot(Bot):
             )
             out += [(channel_of(me, j), offer) for j in rivals[: self.decoys]]
         return out
-
-    # --- decisions --------------------------------------------------------------------------
-    def act(self, view: JSON, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The action with the best expected value one tick ahead."""
-        if view["phase"] != "tick" or view["seat"] is None:
-            return legal[rng.randrange(len(legal))]
-        action = self._decide(view)
-        return action if action in legal else Idle()
-
-    def _decide(self, view: JSON) -> Action:
-        key = (view["round"], view["tick"])
-        if self.plan is not None and self.plan[:2] == key:
-            return self.plan[2]
-        action = self.choose(view)
-        self.plan = (key[0], key[1], action)
-        return action
-
-    def choose(self, view: JSON) -> Action:
-        """Score every action over the filter's worlds with the learnt chances."""
-        f = self._sync(view)
-        me: int = view["seat"]
-        n = f.n
-        rules = f.rules
-        resolved = (view["round"] - 1) * rules.ticks + view["tick"] - 1
-        left = rules.total_ticks - resolved - 1
-        accept = self.accept(view)
-        actions: list[Action] = [Idle(), Cure(), *(Contact(j) for j in range(n) if j != me)]
-        totals = [0.0] * len(actions)
-        groups: dict[tuple[bool, int], list[float]] = {}
-        for w in f.worlds:
-            mine_i = bool(w.infected >> me & 1)
-            mine_v = w.vaccines[me]
-            others = [w.vaccines[j] for j in range(n) if j != me and not w.infected >> j & 1]
-            memo: dict[tuple[bool, int], float] = {}
-
-            def val(i: bool, v: int, memo: dict[tuple[bool, int], float] = memo) -> float:
-                if (i, v) not in memo:
-                    memo[(i, v)] = value(i, v, left, others, rules, self.recover)  # noqa: B023
-                return memo[(i, v)]
-
-            stay = val(mine_i, mine_v)
-            vals = [stay, val(False, mine_v - 1) if mine_i and mine_v > 0 else stay]
-            for j in range(n):
-                if j == me:
-                    continue
-                lo, hi = (me, j) if me < j else (j, me)
-                used = bool(w.used >> (lo * n + hi) & 1)
-                (ni, nv), _, _ = contact_result(
-                    (mine_i, mine_v),
-                    (bool(w.infected >> j & 1), w.vaccines[j]),
-                    used=used,
-                    transfer=rules.transfer,
-                )
-                p = accept[j]
-                vals.append(p * val(ni, nv) + (1 - p) * stay)
-            g = groups.setdefault((mine_i, mine_v), [0.0] * len(actions))
-            for i, v in enumerate(vals):
-                totals[i] += w.weight * v
-                g[i] += w.weight * v
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        p_cure = sum(w.weight for w in f.worlds if w.infected >> me & 1 and w.vaccines[me] > 0)
-        if p_cure >= 0.9:
-            # Known infected with a vaccine: cure, unless a partner who surely asks back cures
-            # it for free (a vaccinated normal player; the rules' row 3).
-            sure = [1] + [
-                2 + i for i, j in enumerate(k for k in range(n) if k != me) if accept[j] >= 0.9
-            ]
-            return actions[max(sure, key=lambda i: (totals[i], -i))]
-        voi = sum(max(g) for g in groups.values()) - totals[best]
-        check_score = totals[0] + (self.check_weight * voi if left >= 1 else 0.0)
-        if check_score > totals[best] + 1e-9:
-            return Check()
-        if totals[best] <= totals[0] + 1e-9:
-            return Idle()
-        return actions[best]

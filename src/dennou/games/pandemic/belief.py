@@ -204,17 +204,18 @@ class BeliefBot(Bot):
         key = (view["round"], view["tick"])
         if self.plan is not None and self.plan[:2] == key:
             return self.plan[2]
-        action = self._choose(view)
+        action = self.choose(view)
         self.plan = (key[0], key[1], action)
         return action
 
-    def _choose(self, view: JSON) -> Action:
-        f = self._sync(view)
+    def accept(self, view: JSON) -> list[float]:
+        """Per player, the chance that asking them now becomes a contact.
+
+        Fixed numbers: 0.95 for one who offered this tick, 0.6 for one who greeted and has not
+        sealed, the uniform chance for anyone else.
+        """
         me: int = view["seat"]
-        n = f.n
-        rules = f.rules
-        resolved = (view["round"] - 1) * rules.ticks + view["tick"] - 1
-        left = rules.total_ticks - resolved - 1
+        n = len(view["players"])
         offers = self._offers(view) if self.talk else set()
         speakers = self._speakers(view) if self.talk else set()
         base_p = 1.0 / (n + 2)  # a uniform player asks for us with this chance
@@ -228,6 +229,17 @@ class BeliefBot(Bot):
                 accept.append(0.0 if view["submitted"][j] else 0.6)
             else:
                 accept.append(base_p)
+        return accept
+
+    def choose(self, view: JSON) -> Action:
+        """Score every action over the filter's worlds with :meth:`accept`'s chances."""
+        f = self._sync(view)
+        me: int = view["seat"]
+        n = f.n
+        rules = f.rules
+        resolved = (view["round"] - 1) * rules.ticks + view["tick"] - 1
+        left = rules.total_ticks - resolved - 1
+        accept = self.accept(view)
         # Per world: my position and, for each action, the value after it.
         groups: dict[tuple[bool, int], list[float]] = {}
         actions: list[Action] = [Idle(), Cure(), *(Contact(j) for j in range(n) if j != me)]
