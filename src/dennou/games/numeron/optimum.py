@@ -318,6 +318,30 @@ def _two_level(
 
 
 @nb.njit(cache=True)
+def _partition(
+    s: Any, row: Any, nresp: int, codes: Any, counts: Any, starts: Any, sorted_s: Any
+) -> None:  # pragma: no cover - compiled
+    """Split ``s`` by the response ``row`` gives each of its numbers (a counting sort).
+
+    Afterwards response ``r``'s numbers are ``sorted_s[starts[r]:starts[r + 1]]`` (in ``s``'s
+    order) and ``counts[r]`` of them; ``codes[i]`` is ``s[i]``'s response.
+    """
+    counts[:] = 0
+    for i in range(len(s)):
+        c = row[s[i]]
+        codes[i] = c
+        counts[c] += 1
+    starts[0] = 0
+    for r in range(nresp):
+        starts[r + 1] = starts[r] + counts[r]
+    fill = starts[:nresp].copy()
+    for i in range(len(s)):
+        c = codes[i]
+        sorted_s[fill[c]] = s[i]
+        fill[c] += 1
+
+
+@nb.njit(cache=True)
 def _solve(
     s: Any,
     cutoff: int,
@@ -426,20 +450,7 @@ def _solve(
                 break
             continue
         g = calls[a]
-        row = tab[g]
-        counts[:] = 0
-        for i in range(n):
-            c = row[s[i]]
-            codes[i] = c
-            counts[c] += 1
-        starts[0] = 0
-        for r in range(nresp):
-            starts[r + 1] = starts[r] + counts[r]
-        fill = starts[:nresp].copy()
-        for i in range(n):
-            c = codes[i]
-            sorted_s[fill[c]] = s[i]
-            fill[c] += 1
+        _partition(s, tab[g], nresp, codes, counts, starts, sorted_s)
         # Larger parts first: they decide most and cut off soonest.
         rs = np.argsort(-counts, kind="mergesort")
         rest = 0
@@ -707,20 +718,7 @@ def _race(
         if stats[0] > budget:
             break
         g = calls[a]
-        row = tab[g]
-        counts[:] = 0
-        for i in range(n):
-            c = row[s[i]]
-            codes[i] = c
-            counts[c] += 1
-        starts[0] = 0
-        for r in range(nresp):
-            starts[r + 1] = starts[r] + counts[r]
-        fill = starts[:nresp].copy()
-        for i in range(n):
-            c = codes[i]
-            sorted_s[fill[c]] = s[i]
-            fill[c] += 1
+        _partition(s, tab[g], nresp, codes, counts, starts, sorted_s)
         rs = np.argsort(-counts, kind="mergesort")
         rest = 0.0
         total = 0.0
