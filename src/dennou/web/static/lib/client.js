@@ -128,13 +128,19 @@ export class Connection {
   /**
    * Send a message and wait for the reply with its id (an `error` rejects with ServerError). A
    * reply that does not come within `timeout` ms rejects (a late one is then dropped), so that
-   * nothing waits for ever on one lost answer.
+   * nothing waits for ever on one lost answer. Sent before the connection is up (a click while
+   * the page is still connecting), the message waits for it within the same `timeout`.
    * @param {Message} message
-   * @param {WebSocket | null} [ws]
+   * @param {WebSocket | null} [ws] the socket to send on (the hello names its own); by default
+   *   the connection's, once it is online
    * @param {number} [timeout]
    * @returns {Promise<Message>}
    */
-  request(message, ws = this.ws, timeout = REQUEST_TIMEOUT) {
+  request(message, ws = undefined, timeout = REQUEST_TIMEOUT) {
+    if (ws === undefined) {
+      if (this.status === 'online') ws = this.ws;
+      else return this.whenOnline(timeout).then(() => this.request(message, this.ws, timeout));
+    }
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
     const id = this.nextId++;
     ws.send(JSON.stringify({ ...message, id }));
@@ -152,6 +158,33 @@ export class Connection {
           reject(e);
         },
       });
+    });
+  }
+
+  /**
+   * Resolves once the connection is online (at once if it is); rejects after `timeout` ms, or
+   * when the connection is stopped for good.
+   * @param {number} timeout
+   * @returns {Promise<void>}
+   */
+  whenOnline(timeout) {
+    if (this.status === 'online') return Promise.resolve();
+    if (this.stopped) return Promise.reject(new Error('not connected'));
+    return new Promise((resolve, reject) => {
+      /** @param {Status} status */
+      const watch = (status) => {
+        if (status === 'online') done(null);
+        else if (this.stopped) done(new Error('not connected'));
+      };
+      /** @param {Error | null} err */
+      const done = (err) => {
+        clearTimeout(timer);
+        this.statusListeners.delete(watch);
+        if (err) reject(err);
+        else resolve();
+      };
+      const timer = setTimeout(() => done(new Error('not connected')), timeout);
+      this.statusListeners.add(watch);
     });
   }
 
