@@ -44,3 +44,30 @@ def test_warm_builds_what_the_bots_later_decisions_use() -> None:
     taken = warm_game(get("daifugo"))
     assert {"ismcts", "montecarlo", "native"} <= set(taken)
     assert SEARCH.built
+
+
+def test_one_warm_up_runs_at_a_time_the_next_waits_for_it() -> None:
+    """Hosts started together (each starts ``dennou warm`` behind it) do not compile the same
+    code side by side: a warm-up waits while another holds the installation's lock."""
+    import subprocess
+    import sys
+    import time
+
+    from dennou.arena.warmup import one_at_a_time
+
+    code = (
+        "import sys\nfrom dennou.arena.warmup import warm\n"
+        "print('ready', flush=True)\nwarm([])\nprint('done', flush=True)"
+    )
+    with one_at_a_time():
+        waiting = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        try:
+            assert waiting.stdout is not None
+            assert waiting.stdout.readline().strip() == "ready"
+            time.sleep(2)  # warm([]) alone takes milliseconds
+            assert waiting.poll() is None  # it waits for the lock this test holds
+        except BaseException:
+            waiting.kill()
+            raise
+    out, _ = waiting.communicate(timeout=60)
+    assert waiting.returncode == 0 and out.strip() == "done"

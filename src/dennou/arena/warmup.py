@@ -10,14 +10,21 @@ the bots' later decisions use). After it, a new process loads the compiled code 
 in well under a second (``bench/cold_start.py`` measures both).
 
 ``dennou warm`` runs it; ``dennou serve`` runs it in a background process at start (the host's
-event loop and its bot workers never wait for it).
+event loop and its bot workers never wait for it). One warm-up runs at a time per installation
+(a lock file in the temporary directory): hosts started together do not compile the same code
+side by side; the later ones wait, then load what the first compiled.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import random
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from dennou.arena.bots import available_bots, make_bot
@@ -91,14 +98,41 @@ def players_of(game: Game[Any, Any], rules: Any) -> list[str]:
     return [f"p{i}" for i in range(game.default_players(rules))]
 
 
+def lock_path() -> Path:
+    """The lock file of this installation's warm-ups (named by where the package lives)."""
+    here = str(Path(__file__).resolve().parent.parent)
+    digest = hashlib.sha256(here.encode()).hexdigest()[:16]
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"dennou-warm-{user}-{digest}.lock"
+
+
+@contextlib.contextmanager
+def one_at_a_time() -> Iterator[None]:
+    """Hold the installation's warm-up lock (waiting for another warm-up to finish)."""
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: warm-ups may overlap (they only cost time)
+        yield
+        return
+    try:
+        held = open(lock_path(), "a")  # noqa: SIM115 - held for the whole warm-up
+    except OSError:  # an unwritable temporary directory: the same as no locks
+        yield
+        return
+    with held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
+
+
 def warm(
     games: Iterable[Game[Any, Any]], report: Callable[[str, dict[str, float]], None] | None = None
 ) -> None:
     """Warm every game in ``games`` (see the module's docstring); ``report(name, seconds)``."""
-    for game in games:
-        taken = warm_game(game)
-        if report is not None:
-            report(game.spec.name, taken)
+    with one_at_a_time():
+        for game in games:
+            taken = warm_game(game)
+            if report is not None:
+                report(game.spec.name, taken)
 
 
-__all__ = ["SKIPPED_BOTS", "first_decision", "warm", "warm_game"]
+__all__ = ["SKIPPED_BOTS", "first_decision", "lock_path", "one_at_a_time", "warm", "warm_game"]
