@@ -41,15 +41,18 @@ unoptimised llama.cpp's CPU: the path is under test, not the length of the game)
 
 SHORT = {
     "schema_mode": "json_object",
-    "max_tokens": 400,
+    "max_tokens": 250,
+    "say_chars": 40,
     "events": 8,
     "view_chars": 1000,
     "rules_chars": 300,
     "retries": 0,
 }
-"""The model's options in these tests. Short prompts: the path is under test, not the model (a
-random one reads nothing anyway); each prompt token costs CPU time on an unoptimised llama.cpp.
-No second request after a bad reply: the fake endpoint's tests check retries, and the README's
+"""The model's options in these tests. Short prompts and replies: the path is under test, not
+the model (a random one reads nothing anyway, and writes a described action as nonsense up to
+``max_tokens``); each token costs CPU time on an unoptimised llama.cpp. Lines of at most 40
+characters keep a reply that talks within ``max_tokens`` more often than 200 did within 400. No
+second request after a bad reply: the fake endpoint's tests check retries, and the README's
 command here keeps the default."""
 
 
@@ -125,7 +128,8 @@ def test_at_a_liar_game_table_the_model_talks_only_in_channels_open_to_it(
     game = get("smuggling")
     rules = game.make_rules({"team_size": 2, "small_games": 2})
     # a second request after a bad reply is a second chance to talk
-    bots: list[Any] = [make_bot(game, llm_spec(llama, ":say_lines=2:say_chars=40:retries=1"))]
+    spec = llm_spec(llama, ":say_lines=2:max_tokens=400:retries=1")
+    bots: list[Any] = [make_bot(game, spec)]
     bots += [make_bot(game, "greedy") for _ in range(3)]
     open_to_model: list[frozenset[str]] = []
     original = game.talk_channels
