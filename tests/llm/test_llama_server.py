@@ -32,19 +32,39 @@ OPPONENT = {
 SMALL = {
     "smuggling": {"team_size": 1, "small_games": 2},
     "hilo": {"max_games": 1, "max_rounds": 1},
-    "daifugo": {"games": 1},
+    "daifugo": {"games": 1, "jokers": 0},  # without jokers, a few legal plays per hand
     "pandemic": {"rounds": 1, "ticks": 2},
 }
 """Rules that keep a test game short (each of the model's decisions costs seconds of an
 unoptimised llama.cpp's CPU: the path is under test, not the length of the game)."""
 
 
+SHORT = {
+    "schema_mode": "json_object",
+    "max_tokens": 250,
+    "say_chars": 40,
+    "events": 8,
+    "view_chars": 1000,
+    "rules_chars": 300,
+    "retries": 0,
+}
+"""The model's options in these tests. Short prompts and replies: the path is under test, not
+the model (a random one reads nothing anyway, and writes a described action as nonsense up to
+``max_tokens``); each token costs CPU time on an unoptimised llama.cpp. Lines of at most 40
+characters keep a reply that talks within ``max_tokens`` more often than 200 did within 400. No
+second request after a bad reply: the fake endpoint's tests check retries, and the README's
+command here keeps the default."""
+
+
 def llm_spec(llama: LlamaServer, extra: str = "") -> str:
-    # short prompts: the path is under test, not the model (a random one reads nothing anyway)
-    return (
-        f"llm:base_url={llama.base_url}:model=tiny:schema_mode=json_object:max_tokens=400"
-        f":events=8:view_chars=3000:rules_chars=300{extra}"
-    )
+    """A seat of the model as a bot spec, with :data:`SHORT`'s options and ``extra``."""
+    options = "".join(f":{k}={v}" for k, v in SHORT.items())
+    return f"llm:base_url={llama.base_url}:model=tiny{options}{extra}"
+
+
+def declared(llama: LlamaServer) -> str:
+    """The model as a host's operator declares it (``--llm tiny=...``), with :data:`SHORT`."""
+    return llama.base_url + "".join(f",{k}={v}" for k, v in SHORT.items())
 
 
 def test_the_tiny_model_is_a_few_hundred_kb_llama_gguf(model_file: Path) -> None:
@@ -107,7 +127,9 @@ def test_at_a_liar_game_table_the_model_talks_only_in_channels_open_to_it(
 ) -> None:
     game = get("smuggling")
     rules = game.make_rules({"team_size": 2, "small_games": 2})
-    bots: list[Any] = [make_bot(game, llm_spec(llama, ":say_lines=2:say_chars=40"))]
+    # a second request after a bad reply is a second chance to talk
+    spec = llm_spec(llama, ":say_lines=2:max_tokens=400:retries=1")
+    bots: list[Any] = [make_bot(game, spec)]
     bots += [make_bot(game, "greedy") for _ in range(3)]
     open_to_model: list[frozenset[str]] = []
     original = game.talk_channels
@@ -134,7 +156,7 @@ def test_a_host_table_with_a_model_seat_plays_to_its_end_against_the_real_server
 ) -> None:
     from .test_llm_host import model_host, play_on_host
 
-    server = model_host(tmp_path, f"{llama.base_url},schema_mode=json_object", monkeypatch)
+    server = model_host(tmp_path, declared(llama), monkeypatch)
     server.start()
     try:
         token = server.register("cho")

@@ -13,6 +13,7 @@ import pytest
 from ..web.browser import create_table, open_tab, shot, sign_in
 from ..web.conftest import browser
 from ..web.drivers import numeron
+from .test_llama_server import declared
 from .test_llm_host import model_host
 from .tinymodel import LlamaServer
 
@@ -22,7 +23,7 @@ __all__ = ["browser"]
 def test_a_person_plays_a_declared_model_from_the_lobby_to_the_results(
     llama: LlamaServer, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server = model_host(tmp_path, f"{llama.base_url},schema_mode=json_object", monkeypatch)
+    server = model_host(tmp_path, declared(llama), monkeypatch)
     server.start()
     try:
         tab = open_tab(browser, locale="ja-JP")

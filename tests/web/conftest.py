@@ -56,8 +56,10 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     proc.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium for the session (each test opens its own contexts: cookies, storage and
+    pages are per context, so tests share nothing; a launch costs seconds of CPU)."""
     chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
