@@ -62,7 +62,7 @@ def test_a_bots_only_table_waits_out_a_store_failure_and_finishes_by_itself(
             assert created.status_code in (200, 201), created.text
             return str(created.json()["id"])
 
-        table = bots_table(8)  # hundreds of steps: the outage comes mid-set
+        table = bots_table(15)
         _until(lambda: _info(server, table)["version"] > 20, 60)
         with admin.begin() as conn:
             conn.execute(sa.text("ALTER TABLE steps RENAME TO steps_away"))
