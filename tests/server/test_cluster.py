@@ -26,8 +26,7 @@ from .test_crash_recovery import fetch_record
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[ClusterProcesses]:
+def started_cluster(tmp_path: Path) -> Iterator[ClusterProcesses]:
     pg, broker = postgres_url(), redis_url()
     assert pg is not None and broker is not None
     procs = ClusterProcesses(tmp_path, pg, broker, 3)
@@ -37,6 +36,24 @@ def cluster(tmp_path: Path) -> Iterator[ClusterProcesses]:
         yield procs
     finally:
         procs.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterProcesses]:
+    """One site for the tests that leave its three processes running (each signs up accounts
+    of its own: :func:`names`)."""
+    yield from started_cluster(tmp_path_factory.mktemp("cluster"))
+
+
+@pytest.fixture
+def fresh_cluster(tmp_path: Path) -> Iterator[ClusterProcesses]:
+    """A site of its own, for a test that kills one of its processes."""
+    yield from started_cluster(tmp_path)
+
+
+def names(cluster: ClusterProcesses, test: str, *people: str) -> dict[str, str]:
+    """Person -> token of new accounts, named after the test (tests share one site)."""
+    return {n: cluster[0].register(f"{n}-{test}") for n in people}
 
 
 def warm(cluster: ClusterProcesses) -> None:
@@ -121,7 +138,7 @@ def check_spectator(record: rec.Record, seen: list[int]) -> None:
 def test_players_on_two_processes_and_a_spectator_on_a_third_share_one_listed_table(
     cluster: ClusterProcesses, game: str, seats: list[str]
 ) -> None:
-    tokens = {name: cluster[0].register(name) for name in ("ann", "ben", "eve")}
+    tokens = names(cluster, game, "ann", "ben", "eve")
 
     async def play() -> tuple[str, list[GameResult], list[int]]:
         table = await make_table(cluster[0].ws, tokens["ann"], game, seats)
@@ -152,8 +169,9 @@ def test_players_on_two_processes_and_a_spectator_on_a_third_share_one_listed_ta
 
 
 def test_a_process_killed_mid_game_loses_nothing_and_its_tables_finish_elsewhere(
-    cluster: ClusterProcesses,
+    fresh_cluster: ClusterProcesses,
 ) -> None:
+    cluster = fresh_cluster
     tokens = {name: cluster[0].register(name) for name in ("ann", "ben", "cy", "eve")}
     failover: dict[str, float] = {}
 
@@ -307,7 +325,7 @@ def test_limits_hold_across_the_processes_of_a_site(limited: ClusterProcesses) -
 
 
 def test_the_http_table_routes_answer_on_every_process(cluster: ClusterProcesses) -> None:
-    tokens = {name: cluster[0].register(name) for name in ("ann", "ben")}
+    tokens = names(cluster, "routes", "ann", "ben")
     made = httpx.post(
         f"{cluster[0].http}/api/tables",
         json={"game": "daifugo", "seats": ["open"] * 4, "options": {"absent_grace": 60}},
@@ -329,11 +347,11 @@ def test_the_http_table_routes_answer_on_every_process(cluster: ClusterProcesses
         f"{cluster[1].http}/api/tables/{table}/join", json={"seat": 1}, headers=ben, timeout=30
     )
     assert joined.status_code == 200, joined.text
-    assert joined.json()["seats"][1]["name"] == "ben"
+    assert joined.json()["seats"][1]["name"] == "ben-routes"
     again = httpx.post(
         f"{cluster[2].http}/api/tables/{table}/join", json={"seat": 1}, headers=ben, timeout=30
     )
-    assert again.status_code == 200 and again.json()["seats"][1]["name"] == "ben", again.text
+    assert again.status_code == 200 and again.json()["seats"][1]["name"] == "ben-routes", again.text
     left = httpx.post(f"{cluster[2].http}/api/tables/{table}/leave", headers=ben, timeout=30)
     assert left.status_code == 200, left.text
     assert left.json()["seats"][1]["kind"] == "open"

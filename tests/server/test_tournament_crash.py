@@ -25,11 +25,11 @@ BODY = {
     "entrants": ["@alice", "@bob", "greedy", "random"],
     "rules": {"games": 2},
     "seats": 4,
-    "games": 12,
+    "games": 8,
     "options": {"tables": 2, "absent_grace": 60},
     "start": True,
 }
-MATCHES = 12
+MATCHES = 8
 SEED = "20240501"
 
 

@@ -90,7 +90,7 @@ def test_dennou_bots_play_through_uecda_client(uecda_serve: StartServe) -> None:
     The server answers 8 to every pass on a field with cards, as tndhms does; a client counts
     as rejected only its plays of cards, so bots that play legally report 0.
     """
-    server = uecda_serve("--games", "4")
+    server = uecda_serve("--games", "2")  # the second game begins with the exchange
     bots = ["random", "greedy", "montecarlo:playouts=20", "greedy", "random"]
     clients = [
         subprocess.Popen(
@@ -118,7 +118,7 @@ def test_dennou_bots_play_through_uecda_client(uecda_serve: StartServe) -> None:
     assert server.wait() == 0
     standings = server.standings()
     for i, (out, _) in enumerate(said):
-        assert "4 games" in out and "0 plays rejected" in out, out
+        assert "2 games" in out and "0 plays rejected" in out, out
         points = int(out.split(" points")[0].rsplit(" ", 1)[1])
         assert standings[f"uecda:b{i}"] == points  # the client's count is the server's
 
@@ -377,3 +377,18 @@ def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path:
         for sock in socks:
             sock.close()
         server.stop()
+
+
+def test_uecda_serve_refuses_a_limit_it_does_not_know_before_it_listens(tmp_path: Path) -> None:
+    """``--limit NAME=VALUE`` takes the host's limits (the tests' sets run unpaced with it)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "dennou", "uecda-serve", "--port", "0", "--limit", "pace=0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--limit" in done.stderr, done.stderr
+    assert "unknown" in done.stderr and "pace" in done.stderr, done.stderr
+    assert not (tmp_path / "data").exists(), "it stopped before opening a store"

@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dennou.core.errors import ConfigError, DennouError
 from dennou.uecda import DEFAULT_PORT, PROTOCOL
+
+if TYPE_CHECKING:
+    from dennou.server.limits import Limits
 
 Bots = Annotated[
     str,
@@ -52,9 +55,22 @@ def uecda_serve(
             "to compare this server with another one on the same deals"
         ),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a host limit, NAME=VALUE (repeatable; docs/security.md lists them), "
+            "e.g. --limit uecda_tables_per_address=4"
+        ),
+    ] = None,
 ) -> None:
     """A UECda (protocol 20070) server on dennou's tables: plays sets and prints the points."""
+    from dennou.server.limits import parse_limits
     from dennou.uecda.listener import UecdaOptions, parse_bots, read_deals
+
+    try:
+        limits = parse_limits(list(limit or []))
+    except ConfigError as exc:
+        raise typer.BadParameter(exc.message, param_hint="--limit") from None
 
     try:
         options = UecdaOptions(
@@ -68,22 +84,20 @@ def uecda_serve(
         except (OSError, ValueError) as exc:
             raise typer.BadParameter(str(exc), param_hint="--deals") from None
     try:
-        asyncio.run(_serve(host, port, options, sets, db, data_dir))
+        asyncio.run(_serve(host, port, options, sets, db, data_dir, limits))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 
 
 async def _serve(
-    host: str, port: int, options: Any, sets: int, db: str | None, data_dir: str
+    host: str, port: int, options: Any, sets: int, db: str | None, data_dir: str, limits: Limits
 ) -> None:
     from dennou.server.hub import Hub
-    from dennou.server.limits import Limits
     from dennou.server.table import TableActor
     from dennou.store import AsyncStore, Store, database_url
     from dennou.uecda.listener import UecdaListener
 
     store = AsyncStore(Store(database_url(db, data_dir)))
-    limits = Limits()
     if options.time_limit < limits.time_limit_min:  # this server's operator sets the clock
         limits = limits.with_options({"time_limit_min": options.time_limit})
     hub = Hub(store, None, limits=limits)
