@@ -9,16 +9,11 @@ from pathlib import Path
 
 import pytest
 
-UNPACED = ("--limit", "deal_pause=0", "--limit", "reveal_pace=0")
-"""Deals without the pauses kept for people watching (the tables here are for programs; the
-pace itself is tests/server/test_pacing.py's)."""
-
-
 class UecdaServe:
     """``dennou uecda-serve --port 0`` as a real subprocess; :attr:`port` is the port it took."""
 
     def __init__(self, data_dir: Path, *args: str) -> None:
-        cmd = [sys.executable, "-m", "dennou", "uecda-serve", "--port", "0", *UNPACED]
+        cmd = [sys.executable, "-m", "dennou", "uecda-serve", "--port", "0"]
         cmd += ["--data-dir", str(data_dir), *args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None

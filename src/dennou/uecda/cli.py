@@ -64,11 +64,14 @@ def uecda_serve(
     ] = None,
 ) -> None:
     """A UECda (protocol 20070) server on dennou's tables: plays sets and prints the points."""
-    from dennou.server.limits import parse_limits
+    from dennou.server.limits import Limits, parse_limits
     from dennou.uecda.listener import UecdaOptions, parse_bots, read_deals
 
+    # Nobody can watch this server's tables (it has no web app): its deals are not paced for
+    # people unless the operator asks (--limit deal_pause=4), like the organisers' server.
+    unpaced = Limits(deal_pause=0, reveal_pace=0)
     try:
-        limits = parse_limits(list(limit or []))
+        limits = parse_limits(list(limit or []), unpaced)
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--limit") from None
 
