@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+
 class UecdaServe:
     """``dennou uecda-serve --port 0`` as a real subprocess; :attr:`port` is the port it took."""
 
