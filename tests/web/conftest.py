@@ -56,10 +56,12 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium for the session (each test opens its own contexts: cookies, storage and
-    pages are per context, so tests share nothing; a launch costs seconds of CPU)."""
+    """One Chromium per test module (each test opens its own contexts: cookies, storage and
+    pages are per context). Not per session: Playwright's sync API keeps an event loop set on
+    the thread while it runs, and later tests of the same worker that call ``asyncio.run``
+    would fail."""
     chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
