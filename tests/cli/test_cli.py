@@ -128,3 +128,15 @@ def test_the_command_line_starts_without_the_host_or_the_engines() -> None:
     probe = f"import sys, dennou.cli; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_reading_a_game_s_options_loads_no_store() -> None:
+    """``dennou games NAME`` reads the host's clock rule from the lobby, not its store."""
+    probe = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom dennou.cli import app\n"
+        "out = CliRunner().invoke(app, ['games', 'numeron'])\n"
+        "assert out.exit_code == 0, out.output\n"
+        "print([m for m in ('sqlalchemy', 'dennou.store.store') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

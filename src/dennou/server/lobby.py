@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dennou.arena.bots import check_table_fits, resolve_bot
 from dennou.core.errors import ConfigError
@@ -28,7 +28,9 @@ from dennou.core.jsondata import to_json
 from dennou.server import protocol as p
 from dennou.server.errors import Refused
 from dennou.server.limits import Limits
-from dennou.store import TableRow
+
+if TYPE_CHECKING:
+    from dennou.store import TableRow
 
 
 def has_host_clock(game: Game[Any, Any]) -> bool:
@@ -130,6 +132,8 @@ def new_table(
         raise Refused(
             "forbidden", "a practice table's deals come from its creator's seed: it is not rated"
         )
+    from dennou.store import TableRow  # here: `dennou games` reads the clock rule without the store
+
     row = TableRow(
         id="t" + secrets.token_hex(6),
         game=game.spec.name,
