@@ -380,7 +380,7 @@ def test_one_address_holds_seats_at_a_bounded_number_of_forming_tables(tmp_path:
 
 
 def test_uecda_serve_refuses_a_limit_it_does_not_know_before_it_listens(tmp_path: Path) -> None:
-    """``--limit NAME=VALUE`` takes the host's limits (the tests' sets run unpaced with it)."""
+    """``--limit NAME=VALUE`` takes the host's limits; an unknown one is refused at once."""
     done = subprocess.run(
         [sys.executable, "-m", "dennou", "uecda-serve", "--port", "0", "--limit", "pace=0"],
         cwd=tmp_path,
@@ -392,3 +392,15 @@ def test_uecda_serve_refuses_a_limit_it_does_not_know_before_it_listens(tmp_path
     assert done.returncode == 2 and "--limit" in done.stderr, done.stderr
     assert "unknown" in done.stderr and "pace" in done.stderr, done.stderr
     assert not (tmp_path / "data").exists(), "it stopped before opening a store"
+
+
+def test_uecda_serve_deals_unpaced_unless_the_operator_sets_a_pause() -> None:
+    """Nobody can watch ``uecda-serve``'s tables (no web app): no pause between deals or before
+    chance steps by default (docs/games/daifugo.md), and ``--limit`` still sets one."""
+    from dennou.server.limits import Limits
+    from dennou.uecda.cli import serve_limits
+
+    default = serve_limits([])
+    assert (default.deal_pause, default.reveal_pace) == (0, 0)
+    assert Limits().deal_pause > 0  # the host's own tables keep theirs
+    assert serve_limits(["deal_pause=4"]).deal_pause == 4

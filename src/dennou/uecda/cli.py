@@ -64,14 +64,10 @@ def uecda_serve(
     ] = None,
 ) -> None:
     """A UECda (protocol 20070) server on dennou's tables: plays sets and prints the points."""
-    from dennou.server.limits import Limits, parse_limits
     from dennou.uecda.listener import UecdaOptions, parse_bots, read_deals
 
-    # Nobody can watch this server's tables (it has no web app): its deals are not paced for
-    # people unless the operator asks (--limit deal_pause=4), like the organisers' server.
-    unpaced = Limits(deal_pause=0, reveal_pace=0)
     try:
-        limits = parse_limits(list(limit or []), unpaced)
+        limits = serve_limits(list(limit or []))
     except ConfigError as exc:
         raise typer.BadParameter(exc.message, param_hint="--limit") from None
 
@@ -90,6 +86,21 @@ def uecda_serve(
         asyncio.run(_serve(host, port, options, sets, db, data_dir, limits))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+
+
+def serve_limits(items: list[str]) -> Limits:
+    """``uecda-serve``'s limits: the host's, with ``--limit NAME=VALUE`` items on top.
+
+    Nobody can watch this server's tables (it has no web app), so its deals are not paced for
+    people (``deal_pause`` and ``reveal_pace`` 0, as on the organisers' server) unless an item
+    sets them.
+
+    Raises:
+        ConfigError: An item is not ``NAME=VALUE``, names no limit, or has an impossible value.
+    """
+    from dennou.server.limits import Limits, parse_limits
+
+    return parse_limits(items, Limits(deal_pause=0, reveal_pace=0))
 
 
 async def _serve(
