@@ -49,18 +49,23 @@ def test_warm_builds_what_the_bots_later_decisions_use() -> None:
 def test_one_warm_up_runs_at_a_time_the_next_waits_for_it() -> None:
     """Hosts started together (each starts ``dennou warm`` behind it) do not compile the same
     code side by side: a warm-up waits while another holds the installation's lock."""
+    import os
     import subprocess
     import sys
     import time
 
     from dennou.arena.warmup import one_at_a_time
+    from dennou.server.testing import SRC
 
     code = (
         "import sys\nfrom dennou.arena.warmup import warm\n"
         "print('ready', flush=True)\nwarm([])\nprint('done', flush=True)"
     )
     with one_at_a_time():
-        waiting = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        # this checkout's package, whatever the environment installed: its lock is this one
+        env = {**os.environ, "PYTHONPATH": SRC}
+        command = [sys.executable, "-c", code]
+        waiting = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         try:
             assert waiting.stdout is not None
             assert waiting.stdout.readline().strip() == "ready"

@@ -140,3 +140,30 @@ def wait_until(check: Any, timeout: float, step: float = 0.05) -> Any:
             return value
         time.sleep(step)
     raise TimeoutError("condition not met in time")
+
+
+def resign_unless_over(page: Any, timeout: float = 60) -> None:
+    """Resign this page's seat, or see the game end first (bots and clocks go on meanwhile).
+
+    Between any two clicks the bots may finish the game, which takes the buttons away: each
+    click is tried briefly and the loop ends at the results or once "yes" is clicked.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    results = page.locator("[data-testid=results]")
+
+    def step() -> bool:
+        if results.count():
+            return True
+        for selector in ("[data-testid=resign-yes]", "[data-testid=resign]"):
+            button = page.locator(f"{selector}:not([disabled])")
+            if button.count():
+                try:
+                    button.click(timeout=2_000)
+                except PlaywrightError:  # gone between the count and the click: look again
+                    return False
+                return selector.endswith("yes]")
+        return False
+
+    wait_until(step, timeout)
+    page.wait_for_selector("[data-testid=results]", timeout=60_000)

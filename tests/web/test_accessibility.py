@@ -17,7 +17,7 @@ import pytest
 
 from dennou.server.testing import ServerProcess
 
-from .browser import Tab, open_tab
+from .browser import Tab, open_tab, resign_unless_over
 from .midgame import GAMES, play_to_middle
 
 AXE = Path(__file__).resolve().parents[2] / "web-dev" / "node_modules" / "axe-core" / "axe.min.js"
@@ -80,9 +80,7 @@ def test_the_other_pages_have_no_serious_accessibility_violation(
     # a finished game to replay, a player with a game, the operator's reports
     tab, table = play_to_middle(browser, axe_server, "numeron", OPERATOR, bypass_csp=True)
     page = tab.page
-    page.click("[data-testid=resign]")  # a finished game, for the replay
-    page.click("[data-testid=resign-yes]")
-    page.wait_for_selector("[data-testid=results]")
+    resign_unless_over(page)  # a finished game, for the replay
     problems: list[str] = []
     pages = {
         "lobby": ("/", "#create-form"),

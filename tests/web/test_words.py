@@ -14,7 +14,17 @@ import pytest
 from dennou.server.testing import ServerProcess
 from dennou.web.routes import STATIC
 
-from .browser import PHONE, Tab, create_table, open_tab, quick_rules, shot, sign_in, wait_until
+from .browser import (
+    PHONE,
+    Tab,
+    create_table,
+    open_tab,
+    quick_rules,
+    resign_unless_over,
+    shot,
+    sign_in,
+    wait_until,
+)
 from .test_play import SETUPS
 
 EN = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
@@ -81,11 +91,7 @@ def test_every_page_and_board_says_words_not_ids(
         page.wait_for_selector("#board:not([hidden]), [data-testid=results]", timeout=60_000)
         check(tab, lang, f"{game} mid-game")
         shot(page, f"{game}-{lang}-mid.png")
-        if not page.locator("[data-testid=results]").count():
-            wait_until(lambda: page.locator("[data-testid=resign]:not([disabled])").count(), 30)
-            page.click("[data-testid=resign]")
-            page.click("[data-testid=resign-yes]")
-        page.wait_for_selector("[data-testid=results]", timeout=60_000)
+        resign_unless_over(page)
         check(tab, lang, f"{game} end")
         shot(page, f"{game}-{lang}-end.png")
         page.goto(f"{server.http}/games/{table}?lang={lang}#step=2&seat=0")
