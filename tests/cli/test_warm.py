@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import time
 
 from typer.testing import CliRunner
 
 from dennou.arena.bots import available_bots
-from dennou.arena.warmup import SKIPPED_BOTS, first_decision, warm_game
+from dennou.arena.warmup import SKIPPED_BOTS, first_decision, one_at_a_time, warm_game
 from dennou.cli import app
 from dennou.games import get
+from dennou.server.testing import SRC
 
 runner = CliRunner()
 
@@ -49,14 +54,6 @@ def test_warm_builds_what_the_bots_later_decisions_use() -> None:
 def test_one_warm_up_runs_at_a_time_the_next_waits_for_it() -> None:
     """Hosts started together (each starts ``dennou warm`` behind it) do not compile the same
     code side by side: a warm-up waits while another holds the installation's lock."""
-    import os
-    import subprocess
-    import sys
-    import time
-
-    from dennou.arena.warmup import one_at_a_time
-    from dennou.server.testing import SRC
-
     code = (
         "import sys\nfrom dennou.arena.warmup import warm\n"
         "print('ready', flush=True)\nwarm([])\nprint('done', flush=True)"

@@ -129,7 +129,8 @@ export class Connection {
    * Send a message and wait for the reply with its id (an `error` rejects with ServerError). A
    * reply that does not come within `timeout` ms rejects (a late one is then dropped), so that
    * nothing waits for ever on one lost answer. Sent before the connection is up (a click while
-   * the page is still connecting), the message waits for it within the same `timeout`.
+   * the page is still connecting), the message first waits up to `timeout` for it, then up to
+   * `timeout` for its reply.
    * @param {Message} message
    * @param {WebSocket | null} [ws] the socket to send on (the hello names its own); by default
    *   the connection's, once it is online
