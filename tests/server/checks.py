@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from dennou.client import GameResult
@@ -66,18 +67,42 @@ def quick_rules(game_name: str) -> dict[str, Any]:
     return to_json(REGISTRY[game_name].conformance_rules()[0])  # type: ignore[no-any-return]
 
 
-def texts_sent(value: object, key: str = "") -> list[str]:
-    """Every string a client was sent, but not the legal-move samples or numbers.
+ID_KEYS = frozenset({"id", "table"})
+ID_MIN = 8
+"""Strings of at least ``ID_MIN`` characters under ``ID_KEYS`` are random ids (a table's is
+``t`` and 12 hex digits)."""
 
-    A digit run can turn up by chance in a timestamp (a deadline of 1795498798.3
-    holds "987") or among the sampled legal calls, none of which tells anything.
+
+def texts_sent(value: object) -> list[str]:
+    """Every string a client was sent, but not the legal-move samples, numbers or ids.
+
+    A digit run can turn up by chance in a timestamp (a deadline of 1795498798.3 holds "987"),
+    among the sampled legal calls or in a random id (table ``t1236e2e9cac6`` holds "123"),
+    none of which tells anything: ids are taken out of every string they appear in.
     """
+    pairs = list(_strings(value))
+    # a short one (a client's own request id) could take digits out of every string
+    ids = {text for key, text in pairs if key in ID_KEYS and len(text) >= ID_MIN}
+    out = []
+    for _, text in pairs:
+        if text in ids:
+            continue
+        for found in ids:
+            text = text.replace(found, "")
+        out.append(text)
+    return out
+
+
+def _strings(value: object, key: str = "") -> Iterator[tuple[str, str]]:
+    """``(key, string)`` for every string in ``value`` (under its nearest key), legal samples
+    left out."""
     if key in ("legal", "legal_sample"):
-        return []
+        return
     if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [t for k, v in value.items() for t in texts_sent(v, str(k))]
-    if isinstance(value, list):
-        return [t for v in value for t in texts_sent(v)]
-    return []
+        yield key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
